@@ -1,0 +1,135 @@
+"""Editions as data: one set of switches per rules text, read by one engine.
+
+Every row of the reference's section 7 table is either a switch here or a
+behaviour the editions share (and a test says so). Sources: 000 = 1kFA
+playtest 0.93, 001 = the newer markdown guide (default), 004 = Deckahedron
+World (Lucky and Heroic Stamina modes).
+"""
+
+from shared_rules.errors import RulesError
+
+CAMPAIGNS = ("oneshot", "9h", "30h")
+
+_BASE = {
+    "name": "1kFA Player's Guide (markdown)",
+    "seed": "001",
+    # names and glyphs
+    "suit_names": ("Anvil", "Blade", "Crown", "Dragon"),
+    "level_glyphs": ("\u2717", "\u2705", "\u2714\u2714", "\u2714\u2714\u2714"),
+    "level_ascii": ("X", "V", "VV", "VVV"),
+    "xp_name": "XP",
+    "gm_points": "Shadow",
+    # 7.1 reshuffle: optional outside a flip, mandatory at <= 5 (all seeds)
+    "mandatory_reshuffle_at": 5,
+    # 7.2 cards per flip: 1 + |net|, at most 3 (all seeds)
+    "max_cards": 3,
+    # 7.4 incapacitation: "bust3" (deck <= 3 after the chance to reshuffle),
+    # "exhaust10" (Exhaustion pile reaches 10 cards), "no_stamina" (no
+    # Stamina card left in deck or discard)
+    "incapacitation": "bust3",
+    "bust_at": 3,
+    "wounds_to_incapacitate": 3,  # the 3rd Wound incapacitates
+    # 7.5 losing Stamina: "reveal" (reveal until N symbols, all face-down to
+    # Exhaustion), "top" (top card face-down + an Exhaustion token per point),
+    # "heroic" (reveal to the next Stamina card: face-up + token, rest discard)
+    "stamina_loss": "reveal",
+    # 7.6 Harm: rate (None = no Harm), which campaigns use it, and what a
+    # third Harm does ("incapacitate" or "wound")
+    "harm_rate": 3,
+    "harm_campaigns": ("9h", "30h"),
+    "third_harm": "wound",
+    # 7.7 a Wound absorbs all attack power (0) or exactly N of it
+    "wound_rate": 0,
+    "wound_campaigns": CAMPAIGNS,
+    # 7.9 taking a Wound also loses a card to Exhaustion
+    "wound_costs_card": False,
+    # 7.8 a wound card in a flip stops the flip and costs 1 Stamina
+    "wound_card_stops_flip": True,
+    # 7.10 a blessing that resolves a flip returns to the supply
+    "blessing_returns": True,
+    # 7.11 teamwork supporters flip one card of this suit
+    "teamwork_suit": "anvil",
+    # 7.12 a flashback bump raises at most to this level
+    "flashback_max_level": 4,
+    # 7.13 what a critical success offers
+    "crit_options": ("levelup", "blessing"),
+    # 7.15 / 7.16 GM points
+    "single_check_points": 1,
+    "fast_miss_points": 2,
+    # 7.17 a Breather may not turn face-down Exhaustion cards face up
+    "breather_blind_facedown": True,
+    "breather_max": 4,
+    # 7.18 Rest: step 5 (say whom you blame)
+    "rest_blame_step": True,
+    # 7.19 Seek Help step 6: "all_wound_cards" or "one_wound_each"
+    "seek_help_wounds": "all_wound_cards",
+    "hearth_returns_wound_tokens": True,
+    # 7.20 / 7.21 mini-games
+    "pursuit_table": True,
+    "corner_games": True,
+}
+
+
+def _edition(changes):
+    e = dict(_BASE)
+    e.update(changes)
+    return e
+
+
+EDITIONS = {
+    "md": _edition({}),
+    "v093": _edition({
+        "name": "1kFA Player's Guide playtest 0.93",
+        "seed": "000",
+        "incapacitation": "exhaust10",
+        "stamina_loss": "top",
+        # 0.93 l.147-148: any attack power becomes Exhaustion tokens or one
+        # Wound; the extract has no Harm rules.
+        "harm_rate": None,
+        "harm_campaigns": (),
+    }),
+    "dw-lucky": _edition({
+        "name": "Deckahedron World, Lucky mode",
+        "seed": "004",
+        "suit_names": ("Anchor", "Bulb", "Crescent", "Dart"),
+        "level_glyphs": ("X", "\u2713", "\u2713\u2713", "\u2713\u2713\u2713"),
+        "xp_name": "green token",
+        "gm_points": "Bad Bank",
+        "incapacitation": "exhaust10",
+        "stamina_loss": "top",
+        "harm_campaigns": CAMPAIGNS,  # DW: Harm in the one-shot too (l.341)
+        "third_harm": "by_campaign",  # one-shot: incapacitated; longer: Wound
+        "wound_rate": 6,  # l.373-384: exactly 6 attack power per Wound
+        "wound_campaigns": ("9h", "30h"),  # "not used in the One-Shot"
+        "wound_costs_card": True,  # l.386-402
+        "blessing_returns": False,  # no return rule (l.956-960)
+        "flashback_max_level": 3,  # the extract bumps X -> V -> VV
+        "crit_options": ("levelup", "bonus_move"),  # l.516-533
+        "breather_blind_facedown": False,  # "may choose any cards"
+        "rest_blame_step": False,
+        "seek_help_wounds": "one_wound_each",  # l.628-653
+        "hearth_returns_wound_tokens": False,
+    }),
+}
+EDITIONS["dw-heroic"] = dict(EDITIONS["dw-lucky"])
+EDITIONS["dw-heroic"].update({
+    "name": "Deckahedron World, Heroic mode",
+    "incapacitation": "no_stamina",  # l.420-450
+    "stamina_loss": "heroic",
+})
+
+DEFAULT_EDITION = "md"
+EDITION_KEYS = ("md", "v093", "dw-lucky", "dw-heroic")
+
+
+def edition(key):
+    e = EDITIONS.get(key)
+    if e is None:
+        raise RulesError("bad_edition", "unknown edition %r: choose md, v093, dw-lucky or dw-heroic" % (key,))
+    return e
+
+
+def check_campaign(campaign):
+    if campaign not in CAMPAIGNS:
+        raise RulesError("bad_campaign", "unknown campaign %r: choose oneshot, 9h or 30h" % (campaign,))
+    return campaign
