@@ -1,0 +1,165 @@
+"""XP, the character sheet, move levels, critical success, and mini-games.
+
+Sources: MD *XP cards*, *Do a Flashback*, *Mercy Flashbacks*, *Critical
+Success*, *Study Under a Master*, *Move Levels*, *Increased / Decreased Move
+Levels*, *Player vs Player*, *Mini-games*, *The Pursuit Mini-game*; DW
+*CRITICAL SUCCESS* (l.516-533).
+"""
+
+from shared_rules import cards as C
+from shared_rules.errors import RulesError
+from shared_rules.state import ATTRS, MAX_XP, check_move_name, move_level
+
+MINIGAME_CARDS = {"pick_locks": 3, "magic": 4}
+
+
+class Advancement:
+    def spend_xp(self, n, why):
+        if self.s.xp < n:
+            raise RulesError("no_xp", "%s costs %d %s; you have %d" % (why, n, self.ed["xp_name"], self.s.xp))
+        self.s.xp -= n
+
+    def _critical(self, choice, move, levels, pvp, out):
+        """MD *Critical Success*: spend XP 1-for-1 to level up the move just
+        resolved, or take a Blessing; DW: level up, or spend 1 token for a
+        bonus move with advantage. No level-up against another player."""
+        s = self.s
+        if choice is None:
+            out["crit"] = "declined"
+            return
+        if choice not in self.ed["crit_options"]:
+            raise RulesError("bad_crit", "a critical success offers %s here, not %r" % (" or ".join(self.ed["crit_options"]), choice))
+        out["crit"] = choice
+        if choice == "blessing":
+            out["blessing"] = self.take_from_supply("blessing")
+            if out["blessing"] is None:
+                raise RulesError("supply_empty", "there is no Blessing card left in the supply")
+        elif choice == "bonus_move":
+            self.spend_xp(1, "a bonus move")
+            s.bonus_adv = 1
+            self.event("next flip gets an advantage")
+        else:
+            if pvp:
+                raise RulesError("pvp", "a critical success against another player cannot level up a move")
+            if move is None or move not in s.moves:
+                raise RulesError("bad_move", "name the move on your sheet that the critical success levels up")
+            if not isinstance(levels, int) or isinstance(levels, bool) or levels < 1:
+                raise RulesError("bad_number", "level up by 1 or more")
+            now = s.moves[move]
+            top = -1 if now == -2 else 2  # wild graduates only to novice
+            if now + levels > top:
+                raise RulesError("max_level", "%s can go up at most %d level(s) now" % (move, top - now))
+            self.spend_xp(levels, "levelling up")
+            s.moves[move] = now + levels
+            out["move"] = [move, s.moves[move]]
+            self.event(move, "levels up")
+
+    def set_attr(self, attr, suit):
+        """Which suit each of Str, Dex and Int flips (the character sheet)."""
+        if attr not in ATTRS:
+            raise RulesError("bad_attr", "attribute must be str, dex or int, not %r" % (attr,))
+        self.s.attrs[attr] = C.check_suit(suit)
+        return {"attrs": dict(self.s.attrs)}
+
+    def set_move(self, name, level="base"):
+        """Write a move on the sheet at a level wild..master (-2..+2); a
+        move not taken starts at the lowest level its card shows."""
+        check_move_name(name)
+        if name not in self.s.moves and len(self.s.moves) >= 40:
+            raise RulesError("too_many", "a sheet holds at most 40 moves")
+        self.s.moves[name] = move_level(level)
+        return {"move": [name, self.s.moves[name]]}
+
+    def study(self, move):
+        """Study Under a Master: 2 XP to go up a level in a move you have, or
+        take a new move card at base level."""
+        s = self.s
+        self.require_idle("Study Under a Master")
+        check_move_name(move)
+        if move in s.moves and s.moves[move] >= 2:
+            raise RulesError("max_level", "%s is already at master level" % move)
+        if move not in s.moves and len(s.moves) >= 40:
+            raise RulesError("too_many", "a sheet holds at most 40 moves")
+        self.spend_xp(2, "Study Under a Master")
+        s.moves[move] = s.moves[move] + 1 if move in s.moves else 0
+        return {"move": [move, s.moves[move]]}
+
+    def mercy_flashback(self):
+        """One XP on top of whatever the forgotten action costs."""
+        self.spend_xp(1, "a Mercy Flashback")
+        return {"xp": self.s.xp}
+
+    def gain_xp(self, n=1):
+        """XP from outside a flip (the Session Opener, a GM award)."""
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 10:
+            raise RulesError("bad_number", "gain 1 to 10 XP at a time")
+        if self.s.xp + n > MAX_XP:
+            raise RulesError("bad_number", "XP cannot exceed %d" % MAX_XP)
+        self.s.xp += n
+        return {"xp": self.s.xp}
+
+    # -- corner-matching mini-games (MD *Mini-games*) ---------------------
+    def minigame_start(self, kind):
+        """Draw 3 (Pick Locks) or 4 (Fundamental Magic) cards face-up."""
+        s = self.s
+        if kind not in MINIGAME_CARDS:
+            raise RulesError("bad_minigame", "mini-game must be pick_locks or magic, not %r" % (kind,))
+        self.require_able("play a mini-game")
+        self.require_idle("start a mini-game")
+        if len(s.draw) <= self.ed["mandatory_reshuffle_at"] and s.discard:
+            self.shuffle_in("5 or fewer cards")
+        want = MINIGAME_CARDS[kind]
+        if len(s.draw) < want:
+            raise RulesError("short_deck", "the mini-game needs %d cards but your Deckahedron has %d" % (want, len(s.draw)))
+        for _ in range(want):
+            s.table.append(s.draw.pop(0))
+        s.minigame = kind
+        return self.minigame_view()
+
+    def minigame_view(self):
+        from shared_rules.minigames import solve
+
+        s = self.s
+        return {"kind": s.minigame, "cards": list(s.table),
+                "solution": solve(s.minigame, [C.CARDS[cid] for cid in s.table])}
+
+    def minigame_exhaust(self, card):
+        """Put a card into the Exhaustion pile (Stamina lost to mental
+        exhaustion) and replace it with the top card of the Deckahedron."""
+        s = self.s
+        if not s.minigame:
+            raise RulesError("no_minigame", "no mini-game is on the table")
+        if card not in s.table:
+            raise RulesError("bad_card", "card %r is not on the table" % (card,))
+        i = s.table.index(card)
+        new = self.draw_top()
+        if new is None:
+            raise RulesError("empty_deck", "no card left to replace it with")
+        s.exhaustion.append([card, True])
+        s.table[i] = new
+        self.event("exhausted", card, "for", new)
+        return self.minigame_view()
+
+    def minigame_end(self, abandon=False):
+        """Finish: succeed when the cards can be arranged, or abandon (the
+        result reads as a ✗). The cards go to the discard pile."""
+        s = self.s
+        if not s.minigame:
+            raise RulesError("no_minigame", "no mini-game is on the table")
+        if abandon is not True and abandon is not False:
+            raise RulesError("bad_args", "abandon must be true or false")
+        view = self.minigame_view()
+        if not abandon and view["solution"] is None:
+            raise RulesError("unsolved", "these cards cannot be arranged yet: exhaust one to replace it, or abandon")
+        s.discard.extend(s.table)
+        s.table = []
+        s.minigame = ""
+        view["result"] = "abandoned: read as \u2717" if abandon else "success"
+        return view
+
+    def pursuit(self, encumbrance=0):
+        """The pursuit flip from the sheet's Str + Dex ranks (a query)."""
+        from shared_rules.minigames import pursuit_flip
+
+        s = self.s
+        return pursuit_flip(C.SUITS.index(s.attrs["str"]) + 1, C.SUITS.index(s.attrs["dex"]) + 1, encumbrance)

@@ -1,0 +1,403 @@
+"""The rules engine: one player's Deckahedron and every command on it.
+
+``Game.do(op, args)`` is the single entry for commands (buttons, the serial
+link, the tests): it runs the command and, if the command raises RulesError,
+puts the state back exactly as it was. Queries (``summary``, ``odds`` ...) never
+change anything. The rules themselves live in mixins named for what they hold:
+flipping here, combat in combat.py, recovery in recovery.py, advancement and
+mini-games in advancement.py.
+"""
+
+from shared_rules import cards as C
+from shared_rules import flips as F
+from shared_rules.advancement import Advancement
+from shared_rules.combat import Combat
+from shared_rules.editions import check_campaign, edition
+from shared_rules.errors import RulesError
+from shared_rules.recovery import Recovery
+from shared_rules.state import ATTRS, PlayerState
+
+TEAM_ROLES = (None, "lead", "support")
+
+
+def _flag(value, name):
+    if value is True or value is False:
+        return value
+    raise RulesError("bad_args", "%s must be true or false" % name)
+
+
+class Game(Combat, Recovery, Advancement):
+    # op name -> method name; everything a player or GM can do to a device.
+    COMMANDS = (
+        "flip", "choose", "flashback", "bump", "end_flip", "reshuffle",
+        "reveal", "damage", "lose_stamina", "take_wound", "take_harm",
+        "take_blessing", "breather", "rest", "seek_help", "set_attr",
+        "set_move", "study", "mercy_flashback", "gain_xp", "revive",
+        "minigame_start", "minigame_exhaust", "minigame_end", "set_edition",
+    )
+
+    def __init__(self, state):
+        self.s = state
+        self.ed = edition(state.edition)
+        self.events = []
+
+    @classmethod
+    def new(cls, seed=0, edition_key="md", campaign="oneshot", supply_set=C.DEFAULT_SUPPLY_SET, attrs=None):
+        """A fresh character: the 20 cards shuffled, the supply full."""
+        edition(edition_key)
+        check_campaign(campaign)
+        if supply_set not in C.SUPPLY_SETS:
+            raise RulesError("bad_supply", "supply set must be print or web")
+        s = PlayerState()
+        s.edition, s.campaign, s.supply_set = edition_key, campaign, supply_set
+        s.rng.seed(seed)
+        s.draw = list(C.DECK_IDS)
+        s.rng.shuffle(s.draw)
+        blessings, wounds = C.SUPPLY_SETS[supply_set]
+        s.supply = list(blessings) + list(wounds)
+        g = cls(s)
+        if attrs:
+            for a in ATTRS:
+                if a in attrs:
+                    s.attrs[a] = C.check_suit(attrs[a])
+        return g
+
+    @classmethod
+    def load(cls, text):
+        return cls(PlayerState.load(text))
+
+    def dump(self):
+        return self.s.dump()
+
+    def digest(self):
+        return self.s.digest()
+
+    # -- the command entry ---------------------------------------------
+    def do(self, op, args=None):
+        """Apply one command atomically; returns its result dict."""
+        if op not in self.COMMANDS:
+            raise RulesError("bad_op", "unknown command %r" % (op,))
+        before = self.s.dump()
+        self.events = []
+        try:
+            result = getattr(self, op)(**(args or {}))
+            self._settle()
+            self.s.check()
+        except RulesError:
+            self._restore(before)
+            raise
+        except TypeError as e:
+            self._restore(before)
+            raise RulesError("bad_args", "wrong arguments for %s: %s" % (op, e))
+        self.s.count += 1
+        if result is None:
+            result = {}
+        result["events"] = self.events
+        return result
+
+    def _restore(self, text):
+        self.s = PlayerState.load(text)
+        self.ed = edition(self.s.edition)
+
+    def event(self, *words):
+        self.events.append(" ".join(str(w) for w in words))
+
+    # -- shared helpers for the mixins -----------------------------------
+    def require_idle(self, what):
+        s = self.s
+        if s.flip is not None:
+            raise RulesError("flip_open", "finish the current flip before you %s" % what)
+        if s.minigame:
+            raise RulesError("minigame_open", "finish the mini-game before you %s" % what)
+
+    def require_able(self, what):
+        if self.s.incapacitated:
+            raise RulesError("incapacitated", "your character is incapacitated (%s) and cannot %s" % (self.s.incapacitated, what))
+
+    def shuffle_in(self, why):
+        """Discard pile shuffled back into the Deckahedron (MD *Reshuffling*)."""
+        s = self.s
+        s.draw.extend(s.discard)
+        s.discard = []
+        s.rng.shuffle(s.draw)
+        self.event("reshuffle", why)
+
+    def draw_top(self):
+        """Top card; an empty deck must take the discard pile back first."""
+        s = self.s
+        if not s.draw:
+            if not s.discard:
+                return None
+            self.shuffle_in("deck ran out")
+        return s.draw.pop(0)
+
+    def incapacitate(self, why):
+        if not self.s.incapacitated:
+            self.s.incapacitated = why
+            self.event("incapacitated", why)
+
+    def _settle(self):
+        """After every command with nothing on the table: the mandatory
+        reshuffle at <= 5 cards, then the edition's incapacitation test."""
+        s = self.s
+        if s.flip is not None or s.minigame:
+            return
+        if len(s.draw) <= self.ed["mandatory_reshuffle_at"] and s.discard:
+            self.shuffle_in("5 or fewer cards")
+        rule = self.ed["incapacitation"]
+        if rule == "bust3" and len(s.draw) <= self.ed["bust_at"]:
+            self.incapacitate("bust on 3")
+        elif rule == "exhaust10" and len(s.exhaustion) >= 10:
+            self.incapacitate("10 cards exhausted")
+        elif rule == "no_stamina" and not self.stamina_left():
+            self.incapacitate("no Stamina left")
+
+    def stamina_left(self):
+        s = self.s
+        for cid in s.draw + s.discard:
+            if C.CARDS[cid].stamina:
+                return True
+        return False
+
+    def take_from_supply(self, kind):
+        """A random card of this kind from the supply into the discard pile."""
+        s = self.s
+        pool = [cid for cid in s.supply if C.CARDS[cid].kind == kind]
+        if not pool:
+            return None
+        cid = s.rng.choice(pool)
+        s.supply.remove(cid)
+        s.discard.append(cid)
+        self.event("took", kind, cid)
+        return cid
+
+    # -- flipping ---------------------------------------------------------
+    def flip(self, suit=None, net=0, attr=None, move=None, fast=False, pvp=False, team=None):
+        """Flip 1 + |net| cards (at most 3) for a suit (or an attribute's suit).
+
+        MD *Flipping*, *Advantage / Disadvantage*, *Complete Flip Rule*,
+        *A Wound Card*; a supporter of a teamwork flip flips one Anvil
+        (MD *Teamwork Flips*)."""
+        s = self.s
+        self.require_able("flip")
+        self.require_idle("flip again")
+        F.check_net(net)
+        fast, pvp = _flag(fast, "fast"), _flag(pvp, "pvp")
+        if team not in TEAM_ROLES:
+            raise RulesError("bad_team", "team must be lead or support")
+        if team == "support":
+            if suit not in (None, self.ed["teamwork_suit"]) or attr is not None or move is not None or net:
+                raise RulesError("bad_team", "a supporter flips exactly one %s card" % self.ed["teamwork_suit"])
+            suit = self.ed["teamwork_suit"]
+        elif attr is not None:
+            if attr not in ATTRS:
+                raise RulesError("bad_attr", "attribute must be str, dex or int, not %r" % (attr,))
+            if suit is not None and suit != s.attrs[attr]:
+                raise RulesError("bad_attr", "%s is %s on your sheet, not %s" % (attr, s.attrs[attr], suit))
+            suit = s.attrs[attr]
+        if suit is None:
+            raise RulesError("bad_suit", "say which suit (or attribute) to flip")
+        C.check_suit(suit)
+        base = net
+        if move is not None:
+            if move not in s.moves:
+                raise RulesError("bad_move", "no move named %r on your sheet" % (move,))
+            net += s.moves[move]
+        if s.bonus_adv and team != "support":
+            net += s.bonus_adv
+            s.bonus_adv = 0
+            self.event("bonus advantage used")
+        if len(s.draw) <= self.ed["mandatory_reshuffle_at"] and s.discard:
+            self.shuffle_in("5 or fewer cards")
+        s.flip = {"suit": suit, "net": net, "phase": "", "resolving": -1, "level": 0,
+                  "tied": [], "fast": fast, "pvp": pvp, "move": move, "team": team,
+                  "flashback": False, "bumps": 0, "base": base}
+        return self._deal()
+
+    def _deal(self):
+        s = self.s
+        f = s.flip
+        want = F.cards_for(f["net"], self.ed["max_cards"])
+        if not s.draw:
+            raise RulesError("empty_deck", "your Deckahedron is empty: there is nothing to flip")
+        if len(s.draw) < want:
+            raise RulesError("short_deck", "the flip needs %d cards but your Deckahedron has %d" % (want, len(s.draw)))
+        hit_wound = False
+        for _ in range(want):
+            cid = s.draw.pop(0)
+            s.table.append(cid)
+            if C.CARDS[cid].kind == "wound" and self.ed["wound_card_stops_flip"]:
+                hit_wound = True
+                break
+        if hit_wound:
+            # MD *A Wound Card*: stop flipping at once and lose one Stamina.
+            self.event("wound card: flip stopped, lose 1 Stamina")
+            self.stamina_loss(1)
+        flipped = [C.CARDS[cid] for cid in s.table]
+        level, tied = F.resolve(flipped, f["suit"], f["net"])
+        f["level"] = level
+        f["tied"] = tied
+        if F.tie_matters(flipped, tied):
+            f["phase"] = "choose"
+            f["resolving"] = -1
+        else:
+            f["phase"] = "open"
+            f["resolving"] = tied[0]
+        return self.flip_view()
+
+    def flip_view(self):
+        f = self.s.flip
+        table = self.s.table
+        return {
+            "cards": list(table),
+            "suit": f["suit"],
+            "net": f["net"],
+            "level": f["level"],
+            "tied": [table[i] for i in f["tied"]],
+            "resolving": table[f["resolving"]] if f["resolving"] >= 0 else None,
+            "phase": f["phase"],
+            "flashback": f["flashback"],
+        }
+
+    def _open_flip(self, what):
+        f = self.s.flip
+        if f is None:
+            raise RulesError("no_flip", "there is no flip to %s" % what)
+        return f
+
+    def choose(self, card):
+        """Pick which tied card resolves the flip (MD *Advantage*: a tie)."""
+        f = self._open_flip("choose a card for")
+        if f["phase"] != "choose":
+            raise RulesError("no_choice", "this flip has no tie to choose from")
+        idx = [i for i in f["tied"] if self.s.table[i] == card]
+        if not idx:
+            raise RulesError("bad_choice", "card %r is not one of the tied cards %s" % (card, ",".join(self.s.table[i] for i in f["tied"])))
+        f["resolving"] = idx[0]
+        f["phase"] = "open"
+        return self.flip_view()
+
+    def flashback(self):
+        """Spend 1 XP: the flip is ignored and flipped again with the same
+        advantage (MD *Do a Flashback*). Supporters may not (*Teamwork*)."""
+        s = self.s
+        f = self._open_flip("flash back from")
+        if f["team"] == "support":
+            raise RulesError("no_flashback", "supporting players may not Do a Flashback on a teamwork flip")
+        self.spend_xp(1, "Do a Flashback")
+        s.discard.extend(s.table)
+        s.table = []
+        self.event("flashback: the flip is ignored")
+        if len(s.draw) <= self.ed["mandatory_reshuffle_at"] and s.discard:
+            self.shuffle_in("5 or fewer cards")
+        f["flashback"] = True
+        f["bumps"] = 0
+        f["phase"] = ""
+        return self._deal()
+
+    def bump(self):
+        """After a flashback, each extra XP raises the result one step,
+        ✗ → ✅ → ✔✔ → ✔✔✔ (MD *Do a Flashback*)."""
+        f = self._open_flip("bump")
+        if not f["flashback"]:
+            raise RulesError("no_bump", "only a flashback flip can be bumped up")
+        if f["phase"] != "open":
+            raise RulesError("choose_first", "choose which tied card resolves before bumping")
+        if f["level"] >= self.ed["flashback_max_level"]:
+            raise RulesError("max_level", "the result is already as high as a bump can raise it")
+        self.spend_xp(1, "bump the result")
+        f["level"] += 1
+        f["bumps"] += 1
+        return self.flip_view()
+
+    def end_flip(self, crit=None, move=None, levels=1, resolved=True):
+        """Resolve and clear the flip: XP, GM points, critical success, the
+        cards to the discard pile (a resolving blessing to the supply).
+
+        ``resolved`` is false for a teamwork flip whose best card was another
+        player's (XP only for the owner of the resolving card)."""
+        s = self.s
+        f = self._open_flip("end")
+        if f["phase"] != "open":
+            raise RulesError("choose_first", "choose which tied card resolves the flip first")
+        resolved = _flag(resolved, "resolved")
+        if not resolved and f["team"] is None:
+            raise RulesError("bad_team", "only a teamwork flip can be resolved by another player's card")
+        card = C.CARDS[s.table[f["resolving"]]]
+        level = f["level"]
+        out = {"level": level, "resolving": card.id, "xp": 0, "shadow": 0}
+        if resolved and card.crit == "success":
+            self._critical(crit, move if move is not None else f["move"], levels, f["pvp"], out)
+        elif crit is not None:
+            raise RulesError("no_crit", "only a flip resolved by the Critical Success card offers that choice")
+        if resolved:
+            if card.xp and not f["pvp"]:
+                s.xp += 1
+                out["xp"] = 1
+                self.event("xp +1")
+            points = 0
+            if level == C.LEVEL_SINGLE:
+                points = self.ed["single_check_points"]
+            elif level == C.LEVEL_MISS and f["fast"]:
+                points = self.ed["fast_miss_points"]
+            if points:
+                s.shadow += points
+                out["shadow"] = points
+                self.event(self.ed["gm_points"], "+%d" % points)
+        for i in range(len(s.table)):
+            cid = s.table[i]
+            if resolved and i == f["resolving"] and C.CARDS[cid].kind == "blessing" and self.ed["blessing_returns"]:
+                s.supply.append(cid)
+                self.event("blessing returns to the supply", cid)
+            else:
+                s.discard.append(cid)
+        s.table = []
+        s.flip = None
+        return out
+
+    def reshuffle(self):
+        """The optional reshuffle, any time other than during a flip."""
+        self.require_idle("reshuffle")
+        self.shuffle_in("by choice")
+        return {"draw": len(self.s.draw)}
+
+    def set_edition(self, edition_key=None, campaign=None):
+        """Switch rules text or campaign length between scenes."""
+        s = self.s
+        self.require_idle("change the rules edition")
+        if edition_key is not None:
+            self.ed = edition(edition_key)
+            s.edition = edition_key
+        if campaign is not None:
+            s.campaign = check_campaign(campaign)
+        return {"edition": s.edition, "campaign": s.campaign}
+
+    # -- queries (never change state) -------------------------------------
+    def summary(self):
+        s = self.s
+        return {
+            "edition": s.edition,
+            "campaign": s.campaign,
+            "draw": len(s.draw),
+            "discard": len(s.discard),
+            "exhaustion": len(s.exhaustion),
+            "exhaustion_face_up": [cid for cid, up in s.exhaustion if up],
+            "table": list(s.table),
+            "tokens": {"exhaustion": s.exh_tokens, "harm": s.harm, "wound": s.wound_tokens},
+            "xp": s.xp,
+            "shadow": s.shadow,
+            "attrs": dict(s.attrs),
+            "moves": dict(s.moves),
+            "incapacitated": s.incapacitated,
+            "flip": self.flip_view() if s.flip is not None else None,
+            "minigame": s.minigame,
+            "supply": list(s.supply),
+            "wound_cards": [cid for cid in s.all_card_ids() if C.CARDS[cid].kind == "wound" and cid not in s.supply],
+            "blessing_cards": [cid for cid in s.all_card_ids() if C.CARDS[cid].kind == "blessing" and cid not in s.supply],
+        }
+
+    def odds(self, suit, net=0):
+        """Exact odds of the next flip from the current draw pile."""
+        from shared_rules.odds import flip_odds
+
+        return flip_odds(self.s.draw, suit, net)

@@ -1,0 +1,244 @@
+"""One player's state: piles, tokens, sheet; its text form, digest and invariant.
+
+The text form is one ``key value`` line per field in a fixed order (dict order
+and json key order differ between runtimes, so nothing here relies on them),
+closed by a ``check`` line over everything before it so a torn or edited save
+is detected instead of half-loaded.
+"""
+
+import json
+
+from shared_rules import cards as C
+from shared_rules.editions import CAMPAIGNS, DEFAULT_EDITION, edition
+from shared_rules.errors import RulesError
+from shared_rules.prng import Rng
+
+FORMAT = "deckahedron-state 1"
+ATTRS = ("str", "dex", "int")
+MOVE_LEVELS = ("wild", "novice", "base", "expert", "master")  # -2 .. +2
+MAX_TOKENS = 99
+MAX_XP = 999
+
+# Fields of a flip in progress, in save order.
+FLIP_FIELDS = ("suit", "net", "phase", "resolving", "level", "tied", "fast",
+               "pvp", "move", "team", "flashback", "bumps", "base")
+
+
+def _hash_hex(text):
+    """First 16 hex digits of SHA-256 where hashlib exists, else FNV-1a 64."""
+    data = text.encode()
+    try:
+        import hashlib
+        import binascii
+        return binascii.hexlify(hashlib.sha256(data).digest()).decode()[:16]
+    except (ImportError, AttributeError):
+        h = 0xCBF29CE484222325
+        for b in data:
+            h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+        return "%016x" % h
+
+
+class PlayerState:
+    """Plain data. Pile tops: draw[0] is the top of the Deckahedron; the last
+    element of discard and exhaustion is their top."""
+
+    def __init__(self):
+        self.edition = DEFAULT_EDITION
+        self.campaign = "oneshot"
+        self.supply_set = C.DEFAULT_SUPPLY_SET
+        self.rng = Rng(0)
+        self.draw = []
+        self.discard = []
+        self.exhaustion = []  # [card id, face_up]
+        self.table = []  # cards flipped (or laid out in a mini-game) right now
+        self.supply = []  # this player's view of the blessing/wound supply
+        self.exh_tokens = 0
+        self.harm = 0
+        self.wound_tokens = 0
+        self.xp = 0
+        self.shadow = 0  # GM points this player's flips generated
+        self.attrs = {"str": "crown", "dex": "blade", "int": "anvil"}
+        self.moves = {}
+        self.incapacitated = ""  # empty, or why
+        self.flip = None  # dict of FLIP_FIELDS while a flip is in progress
+        self.minigame = ""  # "pick_locks" / "magic" while one is on the table
+        self.bonus_adv = 0  # DW: advantage bought with a critical success
+        self.count = 0  # commands applied, for the link and the log
+
+    # -- the invariant -------------------------------------------------
+    def all_card_ids(self):
+        ids = list(self.draw) + list(self.discard) + [e[0] for e in self.exhaustion]
+        return ids + list(self.table) + list(self.supply)
+
+    def expected_ids(self):
+        blessings, wounds = C.SUPPLY_SETS[self.supply_set]
+        return list(C.DECK_IDS) + list(blessings) + list(wounds)
+
+    def conservation_error(self):
+        """None when every card is in exactly one place, else what is wrong."""
+        seen = {}
+        for cid in self.all_card_ids():
+            seen[cid] = seen.get(cid, 0) + 1
+        for cid in self.expected_ids():
+            n = seen.pop(cid, 0)
+            if n != 1:
+                return "card %s is in %d places" % (cid, n)
+        if seen:
+            return "cards that do not belong: %s" % ",".join(sorted(seen))
+        return None
+
+    def check(self):
+        err = self.conservation_error()
+        if err:
+            raise RulesError("conservation", "card conservation broken: " + err)
+
+    # -- text form -----------------------------------------------------
+    def dump(self):
+        flip = "-"
+        if self.flip is not None:
+            flip = json.dumps([self.flip[k] for k in FLIP_FIELDS])
+        moves = []
+        for name in sorted(self.moves):
+            moves.append([name, self.moves[name]])
+        exh = ["^" + cid if up else cid for cid, up in self.exhaustion]
+        lines = [
+            FORMAT,
+            "edition " + self.edition,
+            "campaign " + self.campaign,
+            "supply_set " + self.supply_set,
+            "rng " + self.rng.state_hex(),
+            "draw " + " ".join(self.draw),
+            "discard " + " ".join(self.discard),
+            "exhaustion " + " ".join(exh),
+            "table " + " ".join(self.table),
+            "supply " + " ".join(self.supply),
+            "tokens %d %d %d" % (self.exh_tokens, self.harm, self.wound_tokens),
+            "xp %d" % self.xp,
+            "shadow %d" % self.shadow,
+            "attrs " + " ".join(self.attrs[a] for a in ATTRS),
+            "moves " + json.dumps(moves),
+            "incapacitated " + json.dumps(self.incapacitated),
+            "flip " + flip,
+            "minigame " + (self.minigame or "-"),
+            "bonus %d" % self.bonus_adv,
+            "count %d" % self.count,
+        ]
+        body = "\n".join(lines) + "\n"
+        return body + "check " + _hash_hex(body) + "\n"
+
+    def digest(self):
+        return _hash_hex(self.dump())
+
+    @classmethod
+    def load(cls, text):
+        """Parse a dump; any defect raises RulesError('bad_save') naming it."""
+        if not isinstance(text, str):
+            raise RulesError("bad_save", "saved state must be text")
+        cut = text.rfind("check ")
+        if cut < 0 or not text.endswith("\n"):
+            raise RulesError("bad_save", "saved state is truncated (no check line)")
+        body, check = text[:cut], text[cut + 6:].strip()
+        if _hash_hex(body) != check:
+            raise RulesError("bad_save", "saved state is damaged (check value does not match)")
+        fields = {}
+        rows = body.split("\n")
+        if rows[0] != FORMAT:
+            raise RulesError("bad_save", "not a Deckahedron save (or an unknown version)")
+        for row in rows[1:]:
+            if not row:
+                continue
+            sp = row.find(" ")
+            key, value = (row, "") if sp < 0 else (row[:sp], row[sp + 1:])
+            fields[key] = value
+        s = cls()
+        try:
+            s._fill(fields)
+        except RulesError as e:
+            raise RulesError("bad_save", "saved state is invalid: " + e.message)
+        except (ValueError, TypeError, KeyError, IndexError) as e:
+            raise RulesError("bad_save", "saved state is invalid: %s %s" % (type(e).__name__, e))
+        return s
+
+    def _fill(self, f):
+        edition(f["edition"])
+        self.edition = f["edition"]
+        if f["campaign"] not in CAMPAIGNS:
+            raise RulesError("bad_save", "unknown campaign")
+        self.campaign = f["campaign"]
+        if f["supply_set"] not in C.SUPPLY_SETS:
+            raise RulesError("bad_save", "unknown supply set")
+        self.supply_set = f["supply_set"]
+        self.rng.set_state_hex(f["rng"])
+        self.draw = _ids(f["draw"])
+        self.discard = _ids(f["discard"])
+        self.exhaustion = []
+        for word in f["exhaustion"].split():
+            up = word.startswith("^")
+            self.exhaustion.append([C.card(word[1:] if up else word).id, up])
+        self.table = _ids(f["table"])
+        self.supply = _ids(f["supply"])
+        tok = [_int(w, 0, MAX_TOKENS) for w in f["tokens"].split()]
+        if len(tok) != 3:
+            raise RulesError("bad_save", "tokens needs three numbers")
+        self.exh_tokens, self.harm, self.wound_tokens = tok
+        self.xp = _int(f["xp"], 0, MAX_XP)
+        self.shadow = _int(f["shadow"], 0, 10 ** 6)
+        words = f["attrs"].split()
+        if len(words) != 3:
+            raise RulesError("bad_save", "attrs needs three suits")
+        self.attrs = {}
+        for a, suit in zip(ATTRS, words):
+            self.attrs[a] = C.check_suit(suit)
+        self.moves = {}
+        for pair in json.loads(f["moves"]):
+            self.moves[check_move_name(pair[0])] = _int(pair[1], -2, 2)
+        self.incapacitated = json.loads(f["incapacitated"])
+        if not isinstance(self.incapacitated, str):
+            raise RulesError("bad_save", "incapacitated must be text")
+        self.flip = None
+        if f["flip"] != "-":
+            values = json.loads(f["flip"])
+            if not isinstance(values, list) or len(values) != len(FLIP_FIELDS):
+                raise RulesError("bad_save", "flip record has the wrong shape")
+            self.flip = {}
+            for k, v in zip(FLIP_FIELDS, values):
+                self.flip[k] = v
+            if not self.table:
+                raise RulesError("bad_save", "a flip in progress with no cards on the table")
+        self.minigame = "" if f["minigame"] == "-" else f["minigame"]
+        if self.minigame not in ("", "pick_locks", "magic"):
+            raise RulesError("bad_save", "unknown mini-game")
+        if self.table and self.flip is None and not self.minigame:
+            raise RulesError("bad_save", "cards on the table with no flip or mini-game")
+        self.bonus_adv = _int(f["bonus"], 0, 1)
+        self.count = _int(f["count"], 0, 1 << 30)
+        self.check()
+
+
+def _ids(text):
+    return [C.card(w).id for w in text.split()]
+
+
+def _int(text, lo, hi):
+    v = int(text)
+    if v < lo or v > hi:
+        raise RulesError("bad_save", "number %d out of range %d..%d" % (v, lo, hi))
+    return v
+
+
+def check_move_name(name):
+    if not isinstance(name, str) or not (0 < len(name) <= 32):
+        raise RulesError("bad_move", "a move name is 1 to 32 characters")
+    for ch in name:
+        if not (ch.isalpha() or ch.isdigit() or ch in " -'.!"):
+            raise RulesError("bad_move", "move names use letters, digits, spaces and - ' . ! only")
+    return name
+
+
+def move_level(value):
+    """Move level as -2..+2 from a number or a name (wild..master)."""
+    if isinstance(value, str) and value in MOVE_LEVELS:
+        return MOVE_LEVELS.index(value) - 2
+    if isinstance(value, int) and not isinstance(value, bool) and -2 <= value <= 2:
+        return value
+    raise RulesError("bad_level", "move level must be wild, novice, base, expert or master (-2..2), not %r" % (value,))
