@@ -1,0 +1,1 @@
+"""Host side of the Deckahedron handheld: the `deckahedron` command."""

@@ -1,0 +1,37 @@
+"""The `deckahedron` command: one sub-command per module in host_tools."""
+
+import argparse
+import sys
+
+# (name, module, help) -- each module has add_arguments(parser) and run(args).
+COMMANDS = (
+    ("odds", "host_tools.odds_cmd", "exact flip odds by enumeration for any draw pile"),
+    ("demo", "host_tools.demo", "play a short narrated scene on the rules core"),
+)
+
+
+def build_parser():
+    import importlib
+
+    parser = argparse.ArgumentParser(prog="deckahedron", description="Deckahedron handheld: host tools for 1kFA.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name, modname, helptext in COMMANDS:
+        mod = importlib.import_module(modname)
+        p = sub.add_parser(name, help=helptext, description=helptext)
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args._run(args) or 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
