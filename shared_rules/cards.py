@@ -20,45 +20,47 @@ ZODIAC = {
     "W": "dragon", "O": "goat",
 }
 
-# id, kind, levels (anvil blade crown dragon), marks (X = XP, S = Stamina,
-# C = critical success, F = critical failure), triangle (d4, 0 = blank),
-# square (d6, 0 = blank), corners NW NE SE SW, centre marker.
+# One card per line: id, kind (d = deck, b = blessing, w = wound), levels
+# (anvil blade crown dragon), marks (X = XP, S = Stamina, C = critical
+# success, F = critical failure, - = none), triangle and square numerals
+# (0 = blank), corners NW NE SE SW, centre marker. One string keeps the
+# table's bytecode small on a board's heap.
 _TABLE = (
-    ("1", "deck", "1111", "F", 0, 2, "CHRT", ""),
-    ("2", "deck", "1232", "", 1, 1, "HPDG", ""),
-    ("3", "deck", "1434", "", 2, 6, "TSMG", ""),
-    ("4", "deck", "2234", "", 3, 5, "DMKC", ""),
-    ("5", "deck", "2323", "", 4, 0, "RSKP", ""),
-    ("6", "deck", "1223", "", 0, 3, "HTRC", ""),
-    ("7", "deck", "2123", "", 1, 6, "GPDH", ""),
-    ("8", "deck", "1141", "X", 2, 4, "SGMT", ""),
-    ("9", "deck", "2212", "X", 3, 2, "CMKD", ""),
-    ("10", "deck", "3122", "", 4, 5, "SPKR", ""),
-    ("11", "deck", "4444", "SC", 4, 6, "HTCR", ""),
-    ("12", "deck", "1334", "S", 3, 1, "DPHG", ""),
-    ("13", "deck", "3344", "S", 2, 5, "SGTM", ""),
-    ("14", "deck", "3434", "S", 1, 4, "KMDC", ""),
-    ("15", "deck", "1224", "XS", 0, 3, "SPRK", ""),
-    ("16", "deck", "3212", "XS", 4, 2, "HCRT", ""),
-    ("17", "deck", "4112", "XS", 3, 0, "DHPG", ""),
-    ("18", "deck", "3434", "S", 2, 3, "STMG", ""),
-    ("19", "deck", "1342", "S", 1, 1, "KDMC", ""),
-    ("20", "deck", "3343", "S", 0, 4, "SRKP", ""),
-    ("pb1", "blessing", "4344", "", 0, 0, "WWWW", "copper"),
-    ("pb2", "blessing", "3444", "", 0, 0, "WWWW", "copper"),
-    ("pb3", "blessing", "4344", "", 0, 0, "WWWW", "copper"),
-    ("pb4", "blessing", "3444", "", 0, 0, "WWWW", "copper"),
-    ("pb5", "blessing", "4444", "", 0, 0, "WWWW", "gold"),
-    ("pb6", "blessing", "4444", "", 0, 0, "WWWW", "gold"),
-    ("pw1", "wound", "1112", "", 0, 0, "OOOO", "minus1"),
-    ("pw2", "wound", "1121", "", 0, 0, "OOOO", "minus1"),
-    ("b1", "blessing", "4433", "", 0, 0, "WWWW", "return"),
-    ("b2", "blessing", "4343", "", 0, 0, "WWWW", "return"),
-    ("b3", "blessing", "4334", "", 0, 0, "WWWW", "return"),
-    ("b4", "blessing", "3443", "", 0, 0, "WWWW", "return"),
-    ("b5", "blessing", "3434", "", 0, 0, "WWWW", "return"),
-    ("b6", "blessing", "3344", "", 0, 0, "WWWW", "return"),
-    ("w1", "wound", "1111", "", 0, 0, "OOOO", "exhaust_top"),
+    "1 d 1111 F 02 CHRT -\n"
+    "2 d 1232 - 11 HPDG -\n"
+    "3 d 1434 - 26 TSMG -\n"
+    "4 d 2234 - 35 DMKC -\n"
+    "5 d 2323 - 40 RSKP -\n"
+    "6 d 1223 - 03 HTRC -\n"
+    "7 d 2123 - 16 GPDH -\n"
+    "8 d 1141 X 24 SGMT -\n"
+    "9 d 2212 X 32 CMKD -\n"
+    "10 d 3122 - 45 SPKR -\n"
+    "11 d 4444 SC 46 HTCR -\n"
+    "12 d 1334 S 31 DPHG -\n"
+    "13 d 3344 S 25 SGTM -\n"
+    "14 d 3434 S 14 KMDC -\n"
+    "15 d 1224 XS 03 SPRK -\n"
+    "16 d 3212 XS 42 HCRT -\n"
+    "17 d 4112 XS 30 DHPG -\n"
+    "18 d 3434 S 23 STMG -\n"
+    "19 d 1342 S 11 KDMC -\n"
+    "20 d 3343 S 04 SRKP -\n"
+    "pb1 b 4344 - 00 WWWW copper\n"
+    "pb2 b 3444 - 00 WWWW copper\n"
+    "pb3 b 4344 - 00 WWWW copper\n"
+    "pb4 b 3444 - 00 WWWW copper\n"
+    "pb5 b 4444 - 00 WWWW gold\n"
+    "pb6 b 4444 - 00 WWWW gold\n"
+    "pw1 w 1112 - 00 OOOO minus1\n"
+    "pw2 w 1121 - 00 OOOO minus1\n"
+    "b1 b 4433 - 00 WWWW return\n"
+    "b2 b 4343 - 00 WWWW return\n"
+    "b3 b 4334 - 00 WWWW return\n"
+    "b4 b 3443 - 00 WWWW return\n"
+    "b5 b 3434 - 00 WWWW return\n"
+    "b6 b 3344 - 00 WWWW return\n"
+    "w1 w 1111 - 00 OOOO exhaust_top\n"
 )
 
 SUPPLY_SETS = {
@@ -68,21 +70,24 @@ SUPPLY_SETS = {
 DEFAULT_SUPPLY_SET = "print"
 
 
-class Card:
-    """One physical card. Immutable by convention; shared, never copied."""
+_KINDS = {"d": "deck", "b": "blessing", "w": "wound"}
 
-    def __init__(self, row):
-        cid, kind, levels, marks, d4, d6, corners, marker = row
-        self.id = cid
-        self.kind = kind  # "deck", "blessing" or "wound"
-        self.levels = tuple(int(ch) for ch in levels)
-        self.xp = "X" in marks
-        self.stamina = "S" in marks
-        self.crit = "success" if "C" in marks else ("fail" if "F" in marks else None)
-        self.d4 = d4  # 0 means the triangle is blank
-        self.d6 = d6  # 0 means the square is blank
-        self.corners = tuple(ZODIAC[ch] for ch in corners)  # NW, NE, SE, SW
-        self.marker = marker
+try:
+    from collections import namedtuple
+except ImportError:  # older MicroPython
+    from ucollections import namedtuple
+
+# A tuple per card rather than an object with its own attribute dict: half
+# the heap on a board, and cards are never changed.
+_CardFields = namedtuple("Card", ("id", "kind", "levels", "xp", "stamina", "crit", "d4", "d6", "corners", "marker"))
+
+
+class Card(_CardFields):
+    """One physical card. ``levels`` are anvil, blade, crown, dragon (1-4);
+    ``crit`` is "success", "fail" or None; ``d4``/``d6`` are the triangle and
+    square numerals (0 = blank); ``corners`` are zodiac names NW, NE, SE, SW."""
+
+    __slots__ = ()
 
     def level(self, suit):
         return self.levels[suit_index(suit)]
@@ -91,13 +96,22 @@ class Card:
         return "Card(%s)" % self.id
 
 
-CARDS = {}
-for _row in _TABLE:
-    CARDS[_row[0]] = Card(_row)
-del _row
+def _parse(line):
+    f = line.split()
+    crit = "success" if "C" in f[3] else ("fail" if "F" in f[3] else None)
+    return Card(f[0], _KINDS[f[1]], tuple(int(ch) for ch in f[2]), "X" in f[3], "S" in f[3], crit,
+                int(f[4][0]), int(f[4][1]), tuple(ZODIAC[ch] for ch in f[5]), "" if f[6] == "-" else f[6])
 
-DECK_IDS = tuple(str(i) for i in range(1, 21))
-ALL_IDS = tuple(row[0] for row in _TABLE)
+
+CARDS = {}
+for _line in _TABLE.split("\n"):
+    if _line:
+        _c = _parse(_line)
+        CARDS[_c.id] = _c
+del _line, _c
+
+ALL_IDS = tuple(line.split()[0] for line in _TABLE.split("\n") if line)
+DECK_IDS = ALL_IDS[:20]
 
 
 def card(cid):

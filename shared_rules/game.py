@@ -144,13 +144,21 @@ class Game(Combat, Recovery, Advancement):
             return
         if len(s.draw) <= self.ed["mandatory_reshuffle_at"] and s.discard:
             self.shuffle_in("5 or fewer cards")
+        why = self.spent()
+        if why:
+            self.incapacitate(why)
+
+    def spent(self):
+        """Why the edition's piles say the character is spent, or ""."""
+        s = self.s
         rule = self.ed["incapacitation"]
         if rule == "bust3" and len(s.draw) <= self.ed["bust_at"]:
-            self.incapacitate("bust on 3")
-        elif rule == "exhaust10" and len(s.exhaustion) >= 10:
-            self.incapacitate("10 cards exhausted")
-        elif rule == "no_stamina" and not self.stamina_left():
-            self.incapacitate("no Stamina left")
+            return "bust on 3"
+        if rule == "exhaust10" and len(s.exhaustion) >= 10:
+            return "10 cards exhausted"
+        if rule == "no_stamina" and not self.stamina_left():
+            return "no Stamina left"
+        return ""
 
     def stamina_left(self):
         s = self.s

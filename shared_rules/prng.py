@@ -57,8 +57,8 @@ class Rng:
 
     def below(self, n):
         """Uniform int in [0, n), with rejection so no value is favoured."""
-        if n <= 0:
-            raise RulesError("bad_range", "cannot pick from an empty range")
+        if not 0 < n <= 0x100000000:
+            raise RulesError("bad_range", "can only pick from 1 to 2**32 values, not %r" % (n,))
         limit = (0x100000000 // n) * n
         while True:
             r = self.next32()

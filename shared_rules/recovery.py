@@ -159,6 +159,9 @@ class Recovery:
         if not self.s.incapacitated:
             raise RulesError("not_incapacitated", "the character is not incapacitated")
         self.require_idle("revive")
+        why = self.spent()
+        if why:
+            raise RulesError("still_spent", "the piles still say incapacitated (%s): recover cards first, e.g. Seek Help" % why)
         self.s.incapacitated = ""
         self.event("revived by the GM")
         return {}

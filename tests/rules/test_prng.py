@@ -33,6 +33,8 @@ def test_below_stays_in_range_and_hits_every_value():
         seen[v] += 1
     assert min(seen) > 50
     assert raises(RulesError, r.below, 0).code == "bad_range"
+    assert raises(RulesError, r.below, 2 ** 32 + 1).code == "bad_range"
+    assert 0 <= r.below(2 ** 32) < 2 ** 32
 
 
 def test_shuffle_is_a_permutation():

@@ -108,3 +108,6 @@ def test_gm_revive():
     g = stacked(incapacitated="a third Wound")
     do(g, "revive")
     assert not g.s.incapacitated
+    exh = [str(i) for i in range(4, 21)]
+    g = stacked(["1", "2", "3"], exhaustion=exh, incapacitated="bust on 3")
+    refused(g, "revive", "still_spent")
