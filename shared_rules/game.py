@@ -34,6 +34,7 @@ class Game(Combat, Recovery, Advancement):
         "take_blessing", "breather", "rest", "seek_help", "set_attr",
         "set_move", "study", "mercy_flashback", "gain_xp", "revive",
         "minigame_start", "minigame_exhaust", "minigame_end", "set_edition",
+        "supply_sync",
     )
 
     def __init__(self, state):
@@ -380,6 +381,33 @@ class Game(Combat, Recovery, Advancement):
             s.campaign = check_campaign(campaign)
         return {"edition": s.edition, "campaign": s.campaign}
 
+    def supply_sync(self, elsewhere=None):
+        """The table's shared supply (MD *Blessing cards*: "draw one at random
+        from the supply"): the host says which supply cards other players
+        hold; they leave this device's supply, and the others come back."""
+        s = self.s
+        if not isinstance(elsewhere, (list, tuple)):
+            raise RulesError("bad_args", "elsewhere must be a list of supply card ids")
+        blessings, wounds = C.SUPPLY_SETS[s.supply_set]
+        held = set(s.all_card_ids()) - set(s.supply) - set(s.elsewhere)
+        away = []
+        for cid in elsewhere:
+            if cid not in blessings and cid not in wounds:
+                raise RulesError("bad_card", "%r is not a card of this supply set" % (cid,))
+            if cid in held:
+                raise RulesError("conflict", "card %s is in this player's piles, not elsewhere" % cid)
+            if cid not in away:
+                away.append(cid)
+        pool = s.supply + s.elsewhere
+        s.elsewhere = [cid for cid in pool if cid in away]
+        s.supply = [cid for cid in pool if cid not in away]
+        return {"supply": list(s.supply), "elsewhere": list(s.elsewhere)}
+
+    def held_supply_cards(self):
+        """Blessing and wound cards in this player's piles (for the host)."""
+        s = self.s
+        return [cid for cid in s.all_card_ids() if C.CARDS[cid].kind != "deck" and cid not in s.supply and cid not in s.elsewhere]
+
     # -- queries (never change state) -------------------------------------
     def summary(self):
         s = self.s
@@ -400,8 +428,7 @@ class Game(Combat, Recovery, Advancement):
             "flip": self.flip_view() if s.flip is not None else None,
             "minigame": s.minigame,
             "supply": list(s.supply),
-            "wound_cards": [cid for cid in s.all_card_ids() if C.CARDS[cid].kind == "wound" and cid not in s.supply],
-            "blessing_cards": [cid for cid in s.all_card_ids() if C.CARDS[cid].kind == "blessing" and cid not in s.supply],
+            "held": self.held_supply_cards(),
         }
 
     def odds(self, suit, net=0):

@@ -39,7 +39,9 @@ def _hash_hex(text):
 
 
 class PlayerState:
-    """Plain data. Pile tops: draw[0] is the top of the Deckahedron; the last
+    """Plain data. Every card of the deck and of the supply set is in exactly
+    one place: a pile, the table (flipped), the supply, or ``elsewhere`` (held
+    by another player at the table, as the host reports). Pile tops: draw[0] is the top of the Deckahedron; the last
     element of discard and exhaustion is their top."""
 
     def __init__(self):
@@ -51,7 +53,8 @@ class PlayerState:
         self.discard = []
         self.exhaustion = []  # [card id, face_up]
         self.table = []  # cards flipped (or laid out in a mini-game) right now
-        self.supply = []  # this player's view of the blessing/wound supply
+        self.supply = []  # blessing/wound cards this player may draw
+        self.elsewhere = []  # supply cards other players at the table hold
         self.exh_tokens = 0
         self.harm = 0
         self.wound_tokens = 0
@@ -68,7 +71,7 @@ class PlayerState:
     # -- the invariant -------------------------------------------------
     def all_card_ids(self):
         ids = list(self.draw) + list(self.discard) + [e[0] for e in self.exhaustion]
-        return ids + list(self.table) + list(self.supply)
+        return ids + list(self.table) + list(self.supply) + list(self.elsewhere)
 
     def expected_ids(self):
         blessings, wounds = C.SUPPLY_SETS[self.supply_set]
@@ -112,6 +115,7 @@ class PlayerState:
             "exhaustion " + " ".join(exh),
             "table " + " ".join(self.table),
             "supply " + " ".join(self.supply),
+            "elsewhere " + " ".join(self.elsewhere),
             "tokens %d %d %d" % (self.exh_tokens, self.harm, self.wound_tokens),
             "xp %d" % self.xp,
             "shadow %d" % self.shadow,
@@ -177,6 +181,7 @@ class PlayerState:
             self.exhaustion.append([C.card(word[1:] if up else word).id, up])
         self.table = _ids(f["table"])
         self.supply = _ids(f["supply"])
+        self.elsewhere = _ids(f["elsewhere"])
         tok = [_int(w, 0, MAX_TOKENS) for w in f["tokens"].split()]
         if len(tok) != 3:
             raise RulesError("bad_save", "tokens needs three numbers")

@@ -114,6 +114,9 @@ def random_command(g, r):
     if roll < 96:
         return "set_edition", {"edition_key": ("md", "v093", "dw-lucky", "dw-heroic")[r.below(4)],
                                "campaign": ("oneshot", "9h", "30h")[r.below(3)]}
+    if roll < 97:
+        pool = ("pb1", "pb2", "pb3", "pb4", "pb5", "pb6", "pw1", "pw2")
+        return "supply_sync", {"elsewhere": [pool[i] for i in range(8) if r.below(3) == 0]}
     if roll < 98:
         return "flip", {"suit": "crown", "net": 7}
     return "no_such_command", {}

@@ -16,8 +16,10 @@ import gc
 import os
 import sys
 
+# The portable suites: the rules core, and the device app (firmware/ logic
+# that needs no hardware). Module names are unique across them.
+SUITES = (("tests/rules", "tests.rules"), ("tests/device", "tests.device"))
 RULES_DIR = "tests/rules"
-PACKAGE = "tests.rules"
 
 
 def _print_traceback(e):
@@ -47,8 +49,25 @@ def module_name(arg):
     return name
 
 
+def _listing(folder):
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
 def discover():
-    return sorted(f[:-3] for f in os.listdir(RULES_DIR) if f.startswith("test_") and f.endswith(".py"))
+    names = []
+    for folder, _ in SUITES:
+        names += [f[:-3] for f in _listing(folder) if f.startswith("test_") and f.endswith(".py")]
+    return sorted(names)
+
+
+def package(name):
+    for folder, pkg in SUITES:
+        if name + ".py" in _listing(folder):
+            return pkg
+    return SUITES[0][1]
 
 
 def _forget(full):
@@ -57,8 +76,9 @@ def _forget(full):
         del sys.modules[full]
     except KeyError:
         pass
-    parent = sys.modules.get(PACKAGE)
-    short = full[len(PACKAGE) + 1:]
+    pkg = full[:full.rfind(".")]
+    parent = sys.modules.get(pkg)
+    short = full[len(pkg) + 1:]
     if parent is not None and short in dir(parent):
         try:
             delattr(parent, short)
@@ -68,7 +88,7 @@ def _forget(full):
 
 def run_module(name):
     """Run one module's tests; return (passed, failed)."""
-    full = PACKAGE + "." + name
+    full = package(name) + "." + name
     try:
         __import__(full)
         mod = sys.modules[full]

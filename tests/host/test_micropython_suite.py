@@ -1,6 +1,6 @@
-"""The portable rules suite (tests/rules/) under the MicroPython unix port.
+"""The portable suites (tests/rules/ and tests/device/) under the MicroPython unix port.
 
-One test per tests/rules/test_*.py module, each running
+One test per tests/rules/test_*.py and tests/device/test_*.py module, each running
 ``micropython tests/mp_runner.py <module>`` from the repo root, so a failure
 names the module and shows the runner's output.
 """
@@ -14,6 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "tests" / "rules"
+DEVICE = ROOT / "tests" / "device"
 TIMEOUT = 600  # seconds per module
 
 
@@ -28,7 +29,7 @@ def find_tool(name):
     pytest.fail("`%s` is not installed: run `make setup` (it installs the dev extra into .venv)" % name, pytrace=False)
 
 
-MODULES = sorted(p.stem for p in RULES.glob("test_*.py"))
+MODULES = sorted(p.stem for p in list(RULES.glob("test_*.py")) + list(DEVICE.glob("test_*.py")))
 
 
 @pytest.mark.parametrize("module", MODULES or ["<none>"])

@@ -44,7 +44,7 @@ def test_save_is_line_based_in_a_fixed_order():
     lines = stacked().dump().split("\n")
     keys = [row.split(" ")[0] for row in lines if row]
     assert keys == ["deckahedron-state", "edition", "campaign", "supply_set", "rng", "draw", "discard",
-                    "exhaustion", "table", "supply", "tokens", "xp", "shadow", "attrs", "moves",
+                    "exhaustion", "table", "supply", "elsewhere", "tokens", "xp", "shadow", "attrs", "moves",
                     "incapacitated", "flip", "minigame", "bonus", "count", "check"]
 
 
@@ -123,3 +123,21 @@ def test_new_game_arguments_are_checked():
 def test_state_defaults_are_sane():
     s = PlayerState()
     assert s.edition == "md" and s.table == [] and s.flip is None
+
+
+def test_supply_shared_at_the_table():
+    """Design §4/§5: at a table the supply is shared; cards another player
+    holds are 'elsewhere' and cannot be drawn, and every card is still in
+    exactly one place on this device."""
+    g = stacked()
+    do(g, "supply_sync", elsewhere=["pb1", "pb2", "pb3", "pb4", "pb5"])
+    assert g.s.supply == ["pb6", "pw1", "pw2"] and g.s.conservation_error() is None
+    assert do(g, "take_blessing")["card"] == "pb6"
+    refused(g, "take_blessing", "supply_empty")
+    refused(g, "supply_sync", "conflict", elsewhere=["pb6"])  # this player holds it
+    refused(g, "supply_sync", "bad_card", elsewhere=["b1"])  # another supply set
+    refused(g, "supply_sync", "bad_args", elsewhere="pb1")
+    do(g, "supply_sync", elsewhere=[])
+    assert sorted(g.s.supply) == ["pb1", "pb2", "pb3", "pb4", "pb5", "pw1", "pw2"]
+    assert g.held_supply_cards() == ["pb6"]
+    assert Game.load(g.dump()).dump() == g.dump()

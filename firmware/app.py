@@ -1,0 +1,277 @@
+"""The device app, independent of the board: input -> command -> rules ->
+state saved -> screen updated.
+
+The save file holds the game (shared_rules.state text form) and the link's
+memory (remembered replies, unacknowledged events) so both survive a power
+cut together: a command's new state and its reply are saved before the reply
+leaves, so a retried request gets that reply instead of a second action.
+"""
+
+import json
+
+from shared_rules import protocol as P
+from shared_rules.errors import RulesError
+from shared_rules.game import Game
+from shared_rules.state import PlayerState
+
+from endpoint import Endpoint
+from storage import Storage
+import ui as UI
+
+FIRMWARE = "0.1.0"
+FULL_REFRESH_EVERY = 8  # fast updates between clean full refreshes
+QUERY_OPS = ("hello", "state", "screen", "backup", "events", "odds", "ping")
+
+
+def _split(text):
+    """(game text, link dict) of a save, or ValueError."""
+    cut = text.rfind("\nlink ")
+    end = text.rfind("end ")
+    if cut < 0 or end < cut or not text.endswith("\n"):
+        raise ValueError("save is truncated")
+    if P.crc_hex(text[:end]) != text[end + 4:].strip():
+        raise ValueError("save is damaged")
+    link = json.loads(text[cut + 6:end])
+    if not isinstance(link, dict):
+        raise ValueError("link memory is not a record")
+    return text[:cut + 1], link
+
+
+def validate(text):
+    game_text, _ = _split(text)
+    try:
+        PlayerState.load(game_text)
+    except RulesError as e:
+        raise ValueError(e.message)
+
+
+class App:
+    def __init__(self, board, device_id, seed=None):
+        self.board = board
+        self.device_id = device_id
+        self.seed = seed
+        self.name = ""
+        self.game = None
+        self.problem = ""
+        self.storage = Storage(board.flash_dir, validate)
+        self.link = Endpoint(board.serial_write)
+        self.ui = UI.Ui(self)
+        self.renderer = None
+        self.fast_updates = 0
+        self.dirty = True
+        self.full_next = True
+        self.replay = False
+        self.restoring = None
+        self.need_save = False
+        self.outbox = []  # event lines, sent once the state that made them is saved
+
+    # -- boot and save -------------------------------------------------
+    def boot(self):
+        text, status = self.storage.load()
+        if text is not None:
+            game_text, link = _split(text)
+            self.game = Game.load(game_text)
+            self.link.restore(link)
+            self.name = link.get("name", "")
+            if status == "recovered":
+                self.ui.notice("Save recovered", ["The last save was", "finished after a", "power cut."])
+        elif status == "new":
+            self.new_game(self.seed if self.seed is not None else self.board.entropy())
+            self.commit()
+        else:
+            self.problem = "damaged"
+            self.ui.notice("Save damaged", ["The saved game could", "not be read. It is kept", "as deck.bad.",
+                                            "Hold: menu > New", "character to start over."], sticky=True)
+        self.full_next = True
+        self.dirty = True
+
+    def new_game(self, seed, edition="md", campaign="oneshot", supply_set="print"):
+        self.game = Game.new(seed=seed, edition_key=edition, campaign=campaign, supply_set=supply_set)
+        self.problem = ""
+        self.ui.reset()
+        self.need_save = True
+
+    def save_text(self):
+        mem = self.link.memory()
+        mem["name"] = self.name
+        body = self.game.dump() + "link " + json.dumps(mem) + "\n"
+        return body + "end " + P.crc_hex(body) + "\n"
+
+    def save(self):
+        if self.game is not None:
+            self.storage.save(self.save_text())
+
+    # -- commands ----------------------------------------------------------
+    def command(self, op, args, source="button"):
+        """Run one rules command; on success save, and for a button press
+        record an event for the host. Raises RulesError unchanged."""
+        if self.game is None:
+            raise RulesError("no_game", "there is no game: start a new character")
+        flip = self.game.flip_view() if op == "end_flip" and self.game.s.flip is not None else None
+        result = self.game.do(op, args)
+        result["digest"] = self.game.digest()
+        if source == "button":
+            payload = {"op": op, "args": args, "result": result, "digest": result["digest"], "n": self.game.s.count}
+            if flip is not None:
+                payload["flip"] = {"cards": flip["cards"], "suit": flip["suit"], "net": flip["net"],
+                                   "level": result.get("level"), "resolving": result.get("resolving")}
+            self.outbox.append(self.link.add_event(payload))
+        self.need_save = True
+        if "reshuffle" in " ".join(result.get("events", [])):
+            self.full_next = True  # a clean refresh on every shuffle
+        self.dirty = True
+        return result
+
+    def handle(self, op, args):
+        """A request from the host: (mutating, ok, result or (code, msg))."""
+        try:
+            if op in QUERY_OPS:
+                return False, True, self.query(op, args)
+            if op == "press":
+                button = args.get("button")
+                if button not in P.BUTTONS:
+                    raise RulesError("bad_args", "button must be one of A, B, C, UP, DOWN")
+                shown = self.ui.press(button)
+                self.dirty = True
+                return True, True, {"screen": shown, "digest": self.game.digest() if self.game else None}
+            if op == "new_game":
+                if args.get("confirm") is not True:
+                    raise RulesError("confirm", "starting over discards this character: send confirm=true")
+                self.new_game(args.get("seed", self.board.entropy()), args.get("edition", "md"),
+                              args.get("campaign", "oneshot"), args.get("supply_set", "print"))
+                self.full_next = self.dirty = True
+                return True, True, {"digest": self.game.digest()}
+            if op == "set_name":
+                name = args.get("name")
+                if not isinstance(name, str) or not 0 < len(name) <= 16:
+                    raise RulesError("bad_args", "a name is 1 to 16 characters")
+                P.encode("A", 0, name)  # printable ASCII only
+                self.name = name
+                self.dirty = True
+                return True, True, {"name": name}
+            if op == "restore":
+                return self.restore_part(args)
+            if op in Game.COMMANDS:
+                if op == "set_edition" and "edition" in args:
+                    args = dict(args)
+                    args["edition_key"] = args.pop("edition")
+                return True, True, self.command(op, args, source="host")
+            raise RulesError("bad_op", "unknown command %r" % (op,))
+        except RulesError as e:
+            return False, False, (e.code, e.message)
+        except P.FrameError as e:
+            return False, False, ("bad_args", e.message)
+
+    def query(self, op, args):
+        g = self.game
+        if op == "ping":
+            return {}
+        if op == "hello":
+            self.replay = True
+            return {"device": self.device_id, "firmware": FIRMWARE, "protocol": P.VERSION,
+                    "board": self.board.name, "name": self.name,
+                    "edition": g.s.edition if g else None, "campaign": g.s.campaign if g else None,
+                    "digest": g.digest() if g else None, "count": g.s.count if g else 0,
+                    "events": len(self.link.events), "events_dropped": self.link.dropped,
+                    "problem": self.problem}
+        if op == "events":
+            self.replay = True
+            return {"pending": len(self.link.events)}
+        if g is None:
+            raise RulesError("no_game", "there is no game: start a new character")
+        if op == "state":
+            # Unbounded (moves, supply lists): JSON text in parts like a screen.
+            out = g.summary()
+            out["digest"] = g.digest()
+            out["name"] = self.name
+            out["count"] = g.s.count
+            return self.part(json.dumps(out), args, {"digest": out["digest"]})
+        if op == "odds":
+            return g.odds(args.get("suit"), args.get("net", 0))
+        if op == "screen":
+            return self.part(self.screen_b64(), args, {"w": self.board.width, "h": self.board.height})
+        return self.part(g.dump(), args, {"digest": g.digest()})  # backup
+
+    def part(self, text, args, extra):
+        parts = P.chunks(text)
+        i = args.get("part", 0)
+        if not isinstance(i, int) or not 0 <= i < len(parts):
+            raise RulesError("bad_args", "part must be 0 to %d" % (len(parts) - 1))
+        extra.update({"part": i, "parts": len(parts), "data": parts[i]})
+        return extra
+
+    def screen_b64(self):
+        import binascii
+
+        self.render()
+        return binascii.b2a_base64(self.renderer.buf).decode().replace("\n", "")
+
+    def restore_part(self, args):
+        i, n, data, digest = args.get("part"), args.get("parts"), args.get("data"), args.get("digest")
+        if not (isinstance(i, int) and isinstance(n, int) and isinstance(data, str) and isinstance(digest, str)):
+            raise RulesError("bad_args", "restore needs part, parts, data and digest")
+        if i == 0:
+            self.restoring = [n, digest, []]
+        if self.restoring is None or self.restoring[0] != n or self.restoring[1] != digest or len(self.restoring[2]) != i:
+            self.restoring = None
+            raise RulesError("bad_restore", "restore parts out of order: start again from part 0")
+        self.restoring[2].append(data)
+        if i < n - 1:
+            return False, True, {"restored": False, "part": i}
+        text = "".join(self.restoring[2])
+        self.restoring = None
+        g = Game.load(text)  # RulesError for a damaged upload
+        if g.digest() != digest:
+            raise RulesError("bad_restore", "the uploaded state does not match its digest")
+        self.game = g
+        self.problem = ""
+        self.ui.reset()
+        self.full_next = self.dirty = True
+        return True, True, {"restored": True, "digest": g.digest()}
+
+    # -- the loop ------------------------------------------------------------
+    def poll(self, timeout_ms=20):
+        data = self.board.serial_read(timeout_ms)
+        if data and self.link.feed(data, self.handle):
+            self.need_save = True
+        for button in self.board.buttons():
+            self.ui.press(button)
+            self.dirty = True
+        self.commit()
+        if self.dirty:
+            self.show()
+
+    def commit(self):
+        """Save first, then let the reply and events out (design §5)."""
+        if self.need_save:
+            self.need_save = False
+            self.save()
+        self.link.flush_reply()
+        for line in self.outbox:
+            self.board.serial_write(line)
+        self.outbox = []
+        if self.replay:
+            self.replay = False
+            self.link.send_events()
+
+    def render(self):
+        if self.renderer is None:
+            from render import Renderer
+
+            self.renderer = Renderer()
+        self.renderer.render(self.ui.view())
+
+    def show(self):
+        """Redraw and push to the panel: fast updates, a full refresh at boot,
+        after a shuffle and every FULL_REFRESH_EVERY updates."""
+        self.dirty = False
+        self.render()
+        full = self.full_next or self.fast_updates >= FULL_REFRESH_EVERY
+        self.board.show(self.renderer.buf, full)
+        self.fast_updates = 0 if full else self.fast_updates + 1
+        self.full_next = False
+
+    def run(self):
+        self.boot()
+        while True:
+            self.poll()

@@ -1,0 +1,92 @@
+"""The simulated board: the real firmware in the MicroPython unix port.
+
+Its flash is a folder; its serial port is stdin/stdout, which the host tool
+connects to a pseudo-terminal (host_tools/simboards.py) so clients open it
+with pyserial exactly like /dev/ttyACM0; its buttons are pressed over the
+link (the "press" command); its panel is the renderer's buffer, which the
+host fetches with "screen" and which is also written to the flash folder as
+panel.pbm after every update, with a count of fast and full refreshes.
+"""
+
+import os
+import select
+import sys
+
+WIDTH, HEIGHT = 296, 128
+
+
+class Board:
+    name = "sim"
+    width = WIDTH
+    height = HEIGHT
+
+    def __init__(self, flash_dir):
+        self.flash_dir = flash_dir
+        try:
+            os.mkdir(flash_dir)
+        except OSError:
+            pass  # already there
+        self._in = sys.stdin.buffer
+        self._out = sys.stdout.buffer
+        self._poll_in = select.poll()
+        self._poll_in.register(sys.stdin, select.POLLIN)
+        self._poll_out = select.poll()
+        self._poll_out.register(sys.stdout, select.POLLOUT)
+        self.refreshes = {"fast": 0, "full": 0}
+        self.dropped_writes = 0
+        self.hung_up = False
+
+    def serial_read(self, timeout_ms):
+        data = b""
+        events = self._poll_in.poll(timeout_ms)
+        while events:
+            flags = events[0][1]
+            if flags & select.POLLIN:
+                byte = self._in.read(1)
+                if not byte:
+                    break
+                data += byte
+                if len(data) >= 512:
+                    break
+            elif flags & (select.POLLHUP | select.POLLERR):
+                self.hung_up = True  # nobody on the port: wait quietly
+                break
+            events = self._poll_in.poll(0)
+        if self.hung_up and not data:
+            import time
+            time.sleep_ms(timeout_ms)
+            self.hung_up = False
+        return data
+
+    def serial_write(self, text):
+        # A USB CDC port with no host reading drops data rather than block;
+        # do the same so a full pty buffer never hangs the device.
+        if not self._poll_out.poll(0):
+            self.dropped_writes += 1
+            return
+        self._out.write(text.encode())
+        try:
+            self._out.flush()
+        except AttributeError:
+            pass
+
+    def buttons(self):
+        return ()
+
+    def show(self, buf, full):
+        self.refreshes["full" if full else "fast"] += 1
+        with open(self.flash_dir + "/panel.pbm", "wb") as f:
+            f.write(b"P4\n%d %d\n" % (WIDTH, HEIGHT))
+            f.write(buf)
+        with open(self.flash_dir + "/refreshes.txt", "w") as f:
+            f.write("fast %d\nfull %d\n" % (self.refreshes["fast"], self.refreshes["full"]))
+
+    def battery(self):
+        return None
+
+    def entropy(self):
+        b = os.urandom(8)
+        n = 0
+        for x in b:
+            n = (n << 8) | x
+        return n

@@ -1,0 +1,568 @@
+"""Buttons -> screens -> rules commands, for the five buttons of a Badger 2040
+(A, B, C along the bottom; UP and DOWN on the side).
+
+Home: A cycles Str/Dex/Int, UP/DOWN set the net advantage, B flips, C opens
+the menu. After a flip: UP/DOWN + B pick among tied cards when the choice
+matters; then A is done, B is done-and-flip-again, C offers flashback and
+bumps. Every screen says its buttons in a hint line. A refused command shows
+the rules' own sentence and changes nothing.
+
+Screens are small objects on a stack; each has view() (a dict the renderer
+draws, see render.py) and press(button).
+"""
+
+from shared_rules import cards as C
+from shared_rules.editions import EDITION_KEYS, CAMPAIGNS, edition
+from shared_rules.errors import RulesError
+from shared_rules.state import ATTRS, MOVE_LEVELS
+
+WORDS = {1: "MISS", 2: "PARTIAL", 3: "SUCCESS", 4: "TRIUMPH"}
+NOTES = {1: "GM makes a move", 2: "a little worse; GM +1 Shadow",
+         3: "success with a complication", 4: "unfettered success"}
+MAX_NET_UI = 3
+
+
+class Ui:
+    def __init__(self, app):
+        self.app = app
+        self.reset()
+
+    def reset(self):
+        self.attr = "str"
+        self.net = 0
+        self.move = None
+        self.stack = []
+        self.last_power = 1
+        self._base = None
+
+    # -- helpers shared by the screens ----------------------------------
+    @property
+    def game(self):
+        return self.app.game
+
+    def status(self):
+        g = self.game
+        if g is None:
+            return {"draw": 0, "discard": 0, "exhaustion": 0, "xp": 0, "harm": 0, "wounds": 0, "shadow": 0,
+                    "incapacitated": "", "edition": "md", "battery": self.app.board.battery(), "name": self.app.name}
+        s = g.s
+        return {"draw": len(s.draw), "discard": len(s.discard), "exhaustion": len(s.exhaustion), "xp": s.xp,
+                "harm": s.harm, "wounds": s.wound_tokens, "shadow": s.shadow, "incapacitated": s.incapacitated,
+                "edition": s.edition, "battery": self.app.board.battery(), "name": self.app.name}
+
+    def push(self, screen):
+        self.stack.append(screen)
+
+    def pop(self):
+        if self.stack:
+            self.stack.pop()
+
+    def home(self):
+        self.stack = []
+
+    def notice(self, title, lines, sticky=False):
+        self.push(Message(self, title, lines, sticky))
+
+    def run(self, op, args, then=None):
+        """Run a rules command for the player; on refusal show why."""
+        try:
+            result = self.app.command(op, args)
+        except RulesError as e:
+            self.notice("Not now", _wrap(e.message))
+            return None
+        if then is not None:
+            then(result)
+        return result
+
+    def base(self):
+        """The screen under any menus: the open flip or mini-game, else home.
+        Kept while it stays the same kind, so its cursor survives presses."""
+        g = self.game
+        kind = Home
+        if g is not None and g.s.flip is not None:
+            kind = FlipScreen
+        elif g is not None and g.s.minigame:
+            kind = MiniGame
+        if not isinstance(self._base, kind):
+            self._base = kind(self)
+        return self._base
+
+    def top(self):
+        return self.stack[-1] if self.stack else self.base()
+
+    def view(self):
+        v = self.top().view()
+        if "status" not in v and v.get("screen") != "message":
+            v["status"] = self.status()
+        return v
+
+    def press(self, button):
+        if self.game is None and not self.stack:
+            self.push(MainMenu(self))
+        self.top().press(button)
+        return self.top().view()["screen"]
+
+
+def _wrap(text, width=24):
+    words, lines, line = text.split(), [], ""
+    for w in words:
+        if line and len(line) + 1 + len(w) > width:
+            lines.append(line)
+            line = w
+        else:
+            line = (line + " " + w) if line else w
+    if line:
+        lines.append(line)
+    return lines[:6]
+
+
+class Home:
+    def __init__(self, ui):
+        self.ui = ui
+
+    def view(self):
+        u = self.ui
+        g = u.game
+        suit = g.s.attrs[u.attr] if g else "anvil"
+        return {"screen": "home", "attr": u.attr, "suit": suit, "net": u.net, "move": u.move,
+                "hint": "A attr  B flip  C menu"}
+
+    def press(self, b):
+        u = self.ui
+        if b == "A":
+            u.attr = ATTRS[(ATTRS.index(u.attr) + 1) % 3]
+        elif b == "UP":
+            u.net = min(MAX_NET_UI, u.net + 1)
+        elif b == "DOWN":
+            u.net = max(-MAX_NET_UI, u.net - 1)
+        elif b == "B":
+            flip_now(u)
+        elif b == "C":
+            u.push(MainMenu(u))
+
+
+def flip_now(u, team=None):
+    args = {"attr": u.attr, "net": u.net}
+    if u.move is not None and u.game is not None and u.move in u.game.s.moves:
+        args["move"] = u.move
+    if team == "support":
+        args = {"team": "support"}
+    elif team:
+        args["team"] = team
+    u.run("flip", args)
+
+
+class FlipScreen:
+    def __init__(self, ui):
+        self.ui = ui
+        self.cursor = 0
+
+    def view(self):
+        g = self.ui.game
+        v = g.flip_view()
+        f = g.s.flip
+        choosing = v["phase"] == "choose"
+        tied = f["tied"]
+        if v["cards"] != getattr(self, "cards", None):
+            self.cards = v["cards"]  # a new flip: the cursor starts on the first tied card
+            self.cursor = 0
+        if choosing:
+            self.cursor = self.cursor % len(tied)
+        level = v["level"] if not choosing else 0
+        words = WORDS[level] if level else "CHOOSE A CARD"
+        note = NOTES[level] if level else "tied: pick which card resolves"
+        if level == 1 and f["fast"]:
+            note = "FAST move: GM +2 Shadow"
+        wound = [cid for cid in v["cards"] if C.CARDS[cid].kind == "wound"]
+        if wound:
+            note = "wound card: flip stopped, -1 Stamina"
+        if v["flashback"]:
+            note = "flashback" + (", bumped +%d" % f["bumps"] if f["bumps"] else "")
+        return {"screen": "flip", "cards": v["cards"], "suit": v["suit"], "net": v["net"], "level": level,
+                "resolving": f["resolving"] if not choosing else None, "tied": list(tied),
+                "selected": tied[self.cursor] if choosing else None, "phase": v["phase"],
+                "flashback": v["flashback"], "words": words, "note": note,
+                "hint": "UP/DN pick  B choose" if choosing else "A done  B again  C more"}
+
+    def press(self, b):
+        u = self.ui
+        g = u.game
+        f = g.s.flip
+        if f["phase"] == "choose":
+            if b in ("UP", "DOWN"):
+                self.cursor += 1 if b == "DOWN" else -1
+            elif b == "B":
+                tied = f["tied"]
+                u.run("choose", {"card": g.s.table[tied[self.cursor % len(tied)]]})
+            return
+        if b in ("A", "B"):
+            finish_flip(u, again=(b == "B"))
+        elif b == "C":
+            u.push(FlipMenu(u))
+
+
+def finish_flip(u, again=False, crit=None, extra=None):
+    g = u.game
+    f = g.s.flip
+    card = C.CARDS[g.s.table[f["resolving"]]]
+    if f["team"] and extra is None:
+        u.push(Menu(u, "Whose card resolved it?", [
+            ("Mine", lambda: finish_flip(u, again, crit, {"resolved": True})),
+            ("Another player's", lambda: finish_flip(u, again, crit, {"resolved": False}))]))
+        return
+    resolved = extra is None or extra.get("resolved", True)
+    if card.crit == "success" and resolved and crit is None:
+        u.push(CritMenu(u, again, extra))
+        return
+    args = dict(extra or {})
+    if crit and crit != "decline":
+        args.update(crit)
+    u.home()
+    if u.run("end_flip", args) is not None and again:
+        flip_now(u, team=f["team"])
+
+
+class Menu:
+    """A list of (label, action) rows: UP/DOWN move, B choose, A back."""
+
+    def __init__(self, ui, title, items, keep=False):
+        self.ui = ui
+        self.title = title
+        self.items = items
+        self.cursor = 0
+        self.keep = keep  # stay open after an action (else pop first)
+
+    def view(self):
+        return {"screen": "menu", "title": self.title, "items": [i[0] for i in self.items],
+                "selected": self.cursor, "hint": "UP/DN move  B choose  A back"}
+
+    def press(self, b):
+        if b == "UP":
+            self.cursor = (self.cursor - 1) % len(self.items)
+        elif b == "DOWN":
+            self.cursor = (self.cursor + 1) % len(self.items)
+        elif b == "A":
+            self.ui.pop()
+        elif b == "B":
+            action = self.items[self.cursor][1]
+            if not self.keep:
+                self.ui.pop()
+            action()
+
+
+class FlipMenu(Menu):
+    def __init__(self, ui):
+        g = ui.game
+        f = g.s.flip
+        items = []
+        if f["team"] != "support":
+            items.append(("Flashback (1 %s)" % edition(g.s.edition)["xp_name"], lambda: ui.run("flashback", {})))
+        if f["flashback"]:
+            items.append(("Bump result +1 (1 XP)", lambda: ui.run("bump", {})))
+        items.append(("Odds of this flip", lambda: show_odds(ui, f["suit"], f["net"])))
+        Menu.__init__(self, ui, "This flip", items)
+
+
+class CritMenu(Menu):
+    def __init__(self, ui, again, extra):
+        g = ui.game
+        f = g.s.flip
+        items = []
+        for opt in edition(g.s.edition)["crit_options"]:
+            if opt == "levelup":
+                items.append(("Level up a move", lambda: self.level_up(again, extra)))
+            elif opt == "blessing":
+                items.append(("Take a Blessing", lambda: finish_flip(ui, again, {"crit": "blessing"}, extra)))
+            else:
+                items.append(("Bonus move, +1 adv (1 XP)", lambda: finish_flip(ui, again, {"crit": "bonus_move"}, extra)))
+        items.append(("No thanks", lambda: finish_flip(ui, again, "decline", extra)))
+        Menu.__init__(self, ui, "Critical success!", items)
+        self.flip_move = f["move"]
+
+    def level_up(self, again, extra):
+        u = self.ui
+        moves = sorted(u.game.s.moves)
+        if not moves:
+            u.notice("No moves", ["Your sheet has no moves", "to level up. Add them", "from the host or the", "sheet menu."])
+            return
+
+        def pick(name):
+            now = u.game.s.moves[name]
+            top = min(-1 if now == -2 else 2, now + u.game.s.xp) - now
+            if top < 1:
+                u.notice("Not now", _wrap("%s cannot go up now (XP %d)" % (name, u.game.s.xp)))
+                return
+            u.push(NumberPick(u, "Levels up: " + name, 1, 1, top,
+                              lambda n: finish_flip(u, again, {"crit": "levelup", "move": name, "levels": n}, extra)))
+
+        if self.flip_move in u.game.s.moves:
+            pick(self.flip_move)
+        else:
+            u.push(Menu(u, "Which move?", [(m, (lambda m=m: pick(m))) for m in moves]))
+
+
+class NumberPick:
+    def __init__(self, ui, title, value, lo, hi, done, unit=""):
+        self.ui, self.title, self.value, self.lo, self.hi, self.done, self.unit = ui, title, value, lo, hi, done, unit
+
+    def view(self):
+        return {"screen": "number", "title": self.title, "value": self.value, "unit": self.unit,
+                "hint": "UP/DN change  B ok  A back"}
+
+    def press(self, b):
+        if b == "UP":
+            self.value = min(self.hi, self.value + 1)
+        elif b == "DOWN":
+            self.value = max(self.lo, self.value - 1)
+        elif b == "A":
+            self.ui.pop()
+        elif b == "B":
+            self.ui.pop()
+            self.done(self.value)
+
+
+class Message:
+    def __init__(self, ui, title, lines, sticky=False):
+        self.ui, self.title, self.lines, self.sticky = ui, title, lines, sticky
+
+    def view(self):
+        return {"screen": "message", "title": self.title, "lines": self.lines,
+                "hint": "C menu" if self.sticky else "any button: back"}
+
+    def press(self, b):
+        if self.sticky:
+            if b == "C":
+                self.ui.push(MainMenu(self.ui))
+            return
+        self.ui.pop()
+
+
+def show_odds(u, suit, net):
+    o = u.game.odds(suit, net)
+    lines = []
+    for lv in (4, 3, 2, 1):
+        a, b = o["levels"][str(lv)].split("/")
+        lines.append("%-8s %5.1f%%" % (WORDS[lv], 100.0 * int(a) / int(b)))
+    a, b = o["xp"].split("/")
+    lines.append("XP card    %5.1f%%" % (100.0 * int(a) / int(b)))
+    u.notice("%s %+d: %d card%s" % (suit.capitalize(), net, o["cards_flipped"], "s" if o["cards_flipped"] > 1 else ""), lines)
+
+
+def _worst_first(g):
+    """Exhaustion cards, the ones the player least wants back first: keeping
+    them exhausted keeps them out of the deck."""
+    cards = [e[0] for e in g.s.exhaustion]
+    # insertion sort by the sum of levels: list.sort is not stable here
+    out = []
+    for cid in cards:
+        key = sum(C.CARDS[cid].levels)
+        i = len(out)
+        while i > 0 and sum(C.CARDS[out[i - 1]].levels) > key:
+            i -= 1
+        out.insert(i, cid)
+    return out
+
+
+class MainMenu(Menu):
+    def __init__(self, ui):
+        g = ui.game
+        if g is None:
+            items = [("New character", lambda: confirm_new(ui))]
+            Menu.__init__(self, ui, "No game", items)
+            return
+        items = [
+            ("Take damage", lambda: damage_flow(ui)),
+            ("Reveal attack power", lambda: ui.push(Menu(ui, "Reveal", [
+                ("1d4 (triangle)", lambda: reveal(ui, "d4")),
+                ("1d6 (square)", lambda: reveal(ui, "d6")),
+                ("1d10 (both)", lambda: reveal(ui, "d10"))]))),
+            ("Take a Breather", lambda: breather_flow(ui)),
+            ("Rest", lambda: rest_flow(ui)),
+            ("Seek Help", lambda: seek_help_flow(ui)),
+            ("Reshuffle", lambda: ui.run("reshuffle", {})),
+            ("Flip with a move", lambda: choose_move(ui)),
+            ("Teamwork flip", lambda: ui.push(Menu(ui, "Teamwork", [
+                ("Lead (your attr)", lambda: flip_now(ui, "lead")),
+                ("Support (1 Anvil)", lambda: flip_now(ui, "support"))]))),
+            ("Mini-game", lambda: ui.push(Menu(ui, "Mini-game", [
+                ("Pick Locks (3)", lambda: ui.run("minigame_start", {"kind": "pick_locks"})),
+                ("Fundamental Magic (4)", lambda: ui.run("minigame_start", {"kind": "magic"}))]))),
+            ("Odds of next flip", lambda: show_odds(ui, g.s.attrs[ui.attr], ui.net)),
+            ("Take a Blessing", lambda: ui.run("take_blessing", {})),
+            ("Take a Wound", lambda: ui.run("take_wound", {})),
+            ("Study Under a Master", lambda: study_flow(ui)),
+            ("Mercy Flashback (1 XP)", lambda: ui.run("mercy_flashback", {})),
+            ("Character sheet", lambda: ui.push(Sheet(ui))),
+            ("Edition", lambda: ui.push(Menu(ui, "Edition", [
+                (edition(k)["name"][:22], (lambda k=k: ui.run("set_edition", {"edition_key": k}))) for k in EDITION_KEYS]))),
+            ("Campaign length", lambda: ui.push(Menu(ui, "Campaign", [
+                (c, (lambda c=c: ui.run("set_edition", {"campaign": c}))) for c in CAMPAIGNS]))),
+            ("New character", lambda: confirm_new(ui)),
+        ]
+        Menu.__init__(self, ui, "Menu", items)
+
+
+def confirm_new(u):
+    u.push(Menu(u, "Start over? Deck is lost", [
+        ("No, keep this character", lambda: None),
+        ("Yes, new character", lambda: new_character(u))]))
+
+
+def new_character(u):
+    u.app.new_game(u.app.board.entropy())
+    u.app.full_next = True
+
+
+def choose_move(u):
+    moves = sorted(u.game.s.moves)
+    items = [("(no move)", lambda: setattr(u, "move", None))]
+    for m in moves:
+        items.append(("%s %+d" % (m[:16], u.game.s.moves[m]), (lambda m=m: setattr(u, "move", m))))
+    u.push(Menu(u, "Flip with which move?", items))
+
+
+def reveal(u, kind):
+    def then(result):
+        u.last_power = result["power"]
+        damage_ways(u, result["power"], "Revealed %d" % result["power"])
+    u.run("reveal", {"kind": kind}, then)
+
+
+def damage_flow(u):
+    u.push(NumberPick(u, "Attack power", u.last_power, 0, 40, lambda n: damage_ways(u, n, "Attack power %d" % n)))
+
+
+def damage_ways(u, power, title):
+    g = u.game
+    ed = edition(g.s.edition)
+    camp = g.s.campaign
+    u.last_power = power
+    items = [("All as Stamina (%d)" % power, lambda: u.run("damage", {"power": power}))]
+    if camp in ed["wound_campaigns"]:
+        if ed["wound_rate"] == 0:
+            items.append(("One Wound takes it all", lambda: u.run("damage", {"power": power, "wounds": 1})))
+        elif power >= ed["wound_rate"]:
+            rest = power - ed["wound_rate"]
+            items.append(("Wound + %d Stamina" % rest, lambda: u.run("damage", {"power": power, "wounds": 1})))
+    if ed["harm_rate"] and camp in ed["harm_campaigns"]:
+        for h in (1, 2):
+            if power >= h * ed["harm_rate"]:
+                rest = power - h * ed["harm_rate"]
+                items.append(("%d Harm + %d Stamina" % (h, rest), (lambda h=h: u.run("damage", {"power": power, "harm": h}))))
+    u.push(Menu(u, title + ": take it as", items))
+
+
+def breather_flow(u):
+    g = u.game
+
+    def go(n):
+        tokens = min(n, g.s.exh_tokens)
+        left = n - tokens
+        blind = edition(g.s.edition)["breather_blind_facedown"]
+        up = [e[0] for e in g.s.exhaustion if e[1] or not blind]
+        cards = up[-left:] if left and up else []
+        left -= len(cards)
+        down = len([e for e in g.s.exhaustion if not e[1]]) if blind else 0
+        facedown = min(left, down)
+        u.run("breather", {"tokens": tokens, "cards": cards, "facedown": facedown})
+
+    have = g.s.exh_tokens + len(g.s.exhaustion)
+    if have == 0:
+        u.notice("Nothing to regain", ["No Exhaustion tokens", "or cards."])
+        return
+    u.push(NumberPick(u, "Regain Stamina", min(4, have), 1, min(4, have), go))
+
+
+def _keep(g, n):
+    worst = _worst_first(g)
+    return worst[:n] if len(worst) > n else []
+
+
+def rest_flow(u):
+    g = u.game
+    n = g.s.harm + g.s.wound_tokens
+    u.push(Menu(u, "Rest: keep %d worst cards" % n, [
+        ("Rest now", lambda: u.run("rest", {"keep": _keep(g, n)}, lambda r: u.notice("Rested", _wrap(r.get("say", "Rested."))))),
+        ("Not yet", lambda: None)]))
+
+
+def seek_help_flow(u):
+    g = u.game
+    n = g.s.wound_tokens
+    items = [("Seek Help", lambda: u.run("seek_help", {"keep": _keep(g, n)}))]
+    if edition(g.s.edition)["hearth_returns_wound_tokens"]:
+        items.append(("Seek Help at The Hearth", lambda: u.run("seek_help", {"keep": _keep(g, n), "hearth": True})))
+    items.append(("Not yet", lambda: None))
+    u.push(Menu(u, "Seek Help", items))
+
+
+def study_flow(u):
+    moves = sorted(u.game.s.moves)
+    if not moves:
+        u.notice("No moves", ["Add moves to your sheet", "(menu > Character sheet", "or from the host)."])
+        return
+    u.push(Menu(u, "Study (2 XP)", [(m[:20], (lambda m=m: u.run("study", {"move": m}))) for m in moves]))
+
+
+class Sheet:
+    """Str, Dex, Int suits and move levels: B changes the selected row."""
+
+    def __init__(self, ui):
+        self.ui = ui
+        self.cursor = 0
+
+    def rows(self):
+        return list(ATTRS) + sorted(self.ui.game.s.moves)
+
+    def view(self):
+        g = self.ui.game
+        moves = [[m, g.s.moves[m]] for m in sorted(g.s.moves)]
+        return {"screen": "sheet", "attrs": dict(g.s.attrs), "moves": moves,
+                "selected": self.cursor, "hint": "UP/DN row  B change  A back"}
+
+    def press(self, b):
+        rows = self.rows()
+        if b == "UP":
+            self.cursor = (self.cursor - 1) % len(rows)
+        elif b == "DOWN":
+            self.cursor = (self.cursor + 1) % len(rows)
+        elif b == "A":
+            self.ui.pop()
+        elif b == "B":
+            row = rows[self.cursor]
+            g = self.ui.game
+            if row in ATTRS:
+                suit = C.SUITS[(C.SUITS.index(g.s.attrs[row]) + 1) % 4]
+                self.ui.run("set_attr", {"attr": row, "suit": suit})
+            else:
+                level = (g.s.moves[row] + 3) % 5 - 2  # wild .. master, then round
+                self.ui.run("set_move", {"name": row, "level": MOVE_LEVELS[level + 2]})
+
+
+class MiniGame:
+    def __init__(self, ui):
+        self.ui = ui
+        self.cursor = 0
+
+    def view(self):
+        v = self.ui.game.minigame_view()
+        self.cursor %= len(v["cards"])
+        return {"screen": "minigame", "kind": v["kind"], "cards": v["cards"], "selected": self.cursor,
+                "solvable": v["solution"] is not None,
+                "hint": "B done  C swap card  A give up"}
+
+    def press(self, b):
+        u = self.ui
+        cards = u.game.s.table
+        if b == "UP":
+            self.cursor = (self.cursor - 1) % len(cards)
+        elif b == "DOWN":
+            self.cursor = (self.cursor + 1) % len(cards)
+        elif b == "C":
+            u.run("minigame_exhaust", {"card": cards[self.cursor % len(cards)]})
+        elif b == "B":
+            u.run("minigame_end", {}, lambda r: u.notice("Done!", ["The cards line up:", "read the move as a", "success."]))
+        elif b == "A":
+            u.push(Menu(u, "Give up? Reads as a miss", [
+                ("Keep trying", lambda: None),
+                ("Give up", lambda: u.run("minigame_end", {"abandon": True}))]))

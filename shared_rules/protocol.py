@@ -1,0 +1,229 @@
+"""The device <-> host wire format: one definition for firmware and host.
+
+A frame is one ASCII text line (docs/protocol.md is the human version; a test
+keeps the two in step):
+
+    TYPE NUM BODY CRC\\n
+
+TYPE  Q request (host -> device), R reply, E event (device -> host),
+      A acknowledgement of events (host -> device)
+NUM   Q/R: the request id (1..MAX_ID), E: the event's sequence number,
+      A: the highest event sequence number the host has stored
+BODY  Q: "op {json object}"   R: "ok {json}" or "err {json: code, message}"
+      E: "{json}"             A: "-"
+CRC   CRC-32 of everything before the last space, 8 lowercase hex digits
+
+Text only (printable ASCII, so never the 0x03 that interrupts a MicroPython
+board) and at most MAX_LINE bytes with the newline, so a frame fits the rp2
+USB stdin buffer (512 bytes) with room to spare. A reply with NUM 0 answers a
+line the device could not trust enough to read its id.
+"""
+
+import json
+
+try:
+    from binascii import crc32
+except ImportError:  # a port built without it
+    def crc32(data, crc=0):
+        crc = crc ^ 0xFFFFFFFF
+        for b in data:
+            crc ^= b
+            for _ in range(8):
+                crc = (crc >> 1) ^ (0xEDB88320 if crc & 1 else 0)
+        return crc ^ 0xFFFFFFFF
+
+VERSION = 1
+MAX_LINE = 480  # bytes including the newline
+MAX_ID = 999999999
+TYPES = ("Q", "R", "E", "A")
+CHUNK = 300  # payload characters per part of a large thing (screen, backup)
+
+# Commands a device answers besides the rules commands (Game.COMMANDS).
+APP_OPS = (
+    "hello",     # handshake: device id, versions, edition, digest, pending events
+    "state",     # the player's whole state summarised, as JSON text in parts: {"part": i}
+    "press",     # press a button: {"button": "A"|"B"|"C"|"UP"|"DOWN"}
+    "screen",    # the panel image in parts: {"part": i}
+    "backup",    # the saved state text in parts: {"part": i}
+    "restore",   # upload a saved state in parts, applied when the last arrives
+    "new_game",  # start a new character: {"confirm": true, "seed"?, "edition"?, ...}
+    "set_name",  # the player's name shown at the table
+    "events",    # send every unacknowledged event again
+    "odds",      # exact odds of the next flip: {"suit", "net"}
+    "ping",      # liveness
+)
+BUTTONS = ("A", "B", "C", "UP", "DOWN")
+
+# Error codes the link itself uses (the rules add their own RulesError codes).
+LINK_ERRORS = {
+    "bad_frame": "the line is not a frame",
+    "bad_crc": "the checksum does not match: the line was damaged",
+    "too_long": "the line is longer than the frame limit",
+    "bad_json": "the body is not valid JSON of the right shape",
+    "bad_op": "no such command",
+    "bad_args": "arguments missing, unknown or of the wrong type",
+    "busy": "the device is in a state that cannot take this command",
+    "not_ascii": "frames carry printable ASCII only",
+}
+
+
+class FrameError(ValueError):
+    """A line that is not a valid frame. ``code`` is one of LINK_ERRORS."""
+
+    def __init__(self, code, message=None):
+        super().__init__(message or LINK_ERRORS.get(code, code))
+        self.code = code
+        self.message = message or LINK_ERRORS.get(code, code)
+
+    def __str__(self):
+        return self.message
+
+
+def _check_ascii(text):
+    for ch in text:
+        o = ord(ch)
+        if o < 0x20 or o > 0x7E:
+            raise FrameError("not_ascii", "frames carry printable ASCII only (found code %d)" % o)
+
+
+def _json(value):
+    # Compact and ASCII on both runtimes: CPython escapes non-ASCII itself;
+    # MicroPython does not, so _check_ascii refuses it instead of sending it.
+    try:
+        return json.dumps(value, separators=(",", ":"))
+    except TypeError:  # MicroPython's dumps has no separators argument
+        return json.dumps(value)
+
+
+def crc_hex(text):
+    return "%08x" % (crc32(text.encode()) & 0xFFFFFFFF)
+
+
+def encode(kind, num, body):
+    """One frame line (with its newline). ``body`` is already text."""
+    if kind not in TYPES:
+        raise FrameError("bad_frame", "unknown frame type %r" % (kind,))
+    if not isinstance(num, int) or num < 0 or num > MAX_ID:
+        raise FrameError("bad_frame", "frame number out of range")
+    head = "%s %d %s" % (kind, num, body)
+    _check_ascii(head)
+    line = "%s %s\n" % (head, crc_hex(head))
+    if len(line) > MAX_LINE:
+        raise FrameError("too_long", "frame of %d bytes is over the %d-byte limit" % (len(line), MAX_LINE))
+    return line
+
+
+def request(rid, op, args=None):
+    return encode("Q", rid, "%s %s" % (op, _json(args or {})))
+
+
+def reply_ok(rid, result):
+    return encode("R", rid, "ok " + _json(result))
+
+
+def reply_err(rid, code, message):
+    return encode("R", rid, "err " + _json({"code": code, "message": message}))
+
+
+def event(seq, payload):
+    return encode("E", seq, _json(payload))
+
+
+def ack(seq):
+    return encode("A", seq, "-")
+
+
+def decode(line):
+    """Parse a line into (kind, num, payload).
+
+    Q -> (op, args dict); R -> (ok bool, result or error dict);
+    E -> dict; A -> None. Raises FrameError for anything else."""
+    if isinstance(line, bytes):
+        try:
+            line = line.decode()
+        except UnicodeError:
+            raise FrameError("not_ascii")
+    if len(line) > MAX_LINE:
+        raise FrameError("too_long")
+    line = line.rstrip("\r\n")
+    _check_ascii(line)
+    cut = line.rfind(" ")
+    if cut < 0 or len(line) < 5 or line[1] != " " or line[0] not in TYPES:
+        raise FrameError("bad_frame")
+    head, crc = line[:cut], line[cut + 1:]
+    if crc_hex(head) != crc:
+        raise FrameError("bad_crc")
+    kind = line[0]
+    rest = head[2:]
+    sp = rest.find(" ")
+    if sp <= 0:
+        raise FrameError("bad_frame")
+    try:
+        num = int(rest[:sp])
+    except ValueError:
+        raise FrameError("bad_frame", "frame number is not a number")
+    if num < 0 or num > MAX_ID:
+        raise FrameError("bad_frame", "frame number out of range")
+    body = rest[sp + 1:]
+    try:
+        if kind == "Q":
+            sp = body.find(" ")
+            if sp <= 0:
+                raise FrameError("bad_frame", "a request needs an op and a JSON object")
+            args = json.loads(body[sp + 1:])
+            if not isinstance(args, dict):
+                raise FrameError("bad_json", "request arguments must be a JSON object")
+            return kind, num, (body[:sp], args)
+        if kind == "R":
+            status, _, data = body.partition(" ")
+            if status not in ("ok", "err"):
+                raise FrameError("bad_frame", "a reply is ok or err")
+            value = json.loads(data)
+            if status == "err" and not (isinstance(value, dict) and "code" in value):
+                raise FrameError("bad_json", "an error reply needs a code")
+            return kind, num, (status == "ok", value)
+        if kind == "E":
+            value = json.loads(body)
+            if not isinstance(value, dict):
+                raise FrameError("bad_json", "an event body must be a JSON object")
+            return kind, num, value
+        if body != "-":
+            raise FrameError("bad_frame", "an acknowledgement has body -")
+        return kind, num, None
+    except ValueError as e:  # json errors are ValueError on both runtimes
+        if isinstance(e, FrameError):
+            raise
+        raise FrameError("bad_json")
+
+
+class LineReader:
+    """Collects bytes into lines, dropping any line over MAX_LINE (the rest of
+    it up to the newline is discarded and reported once as too_long)."""
+
+    def __init__(self):
+        self.buf = bytearray()
+        self.dropping = False
+
+    def feed(self, data):
+        """Returns a list of complete items: bytes lines, or FrameError for an
+        oversized line."""
+        out = []
+        for b in data:
+            if b == 10:  # newline
+                if self.dropping:
+                    self.dropping = False
+                    out.append(FrameError("too_long"))
+                elif self.buf:
+                    out.append(bytes(self.buf))
+                self.buf = bytearray()
+            elif not self.dropping:
+                self.buf.append(b)
+                if len(self.buf) >= MAX_LINE:
+                    self.buf = bytearray()
+                    self.dropping = True
+        return out
+
+
+def chunks(text, size=CHUNK):
+    """Split text into parts for frames (screen images, backups)."""
+    return [text[i:i + size] for i in range(0, len(text), size)] or [""]

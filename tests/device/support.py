@@ -1,0 +1,111 @@
+"""A fake board for the device app's portable tests (CPython and MicroPython).
+
+Serial output is collected in ``board.sent``; the flash is a fresh folder
+under build/; nothing is drawn (the tests press buttons through the Ui and
+never call App.show, which needs the MicroPython renderer).
+"""
+
+import os
+import sys
+
+if "firmware" not in sys.path:
+    sys.path.append("firmware")
+
+from shared_rules import protocol as P  # noqa: E402
+
+_n = [0]
+
+
+def _mkdirs(path):
+    here = ""
+    for part in path.split("/"):
+        here = part if not here else here + "/" + part
+        try:
+            os.mkdir(here)
+        except OSError:
+            pass
+
+
+def fresh_dir():
+    _n[0] += 1
+    tag = "".join("%02x" % b for b in os.urandom(4))
+    path = "build/test-flash/%s-%d" % (tag, _n[0])
+    _mkdirs(path)
+    return path
+
+
+class FakeBoard:
+    name = "fake"
+    width = 296
+    height = 128
+
+    def __init__(self, flash_dir=None):
+        self.flash_dir = flash_dir or fresh_dir()
+        self.sent = []
+        self.inbox = b""
+        self.pressed = []
+        self.shown = []
+
+    def serial_read(self, timeout_ms):
+        data, self.inbox = self.inbox, b""
+        return data
+
+    def serial_write(self, text):
+        self.sent.append(text)
+
+    def buttons(self):
+        out, self.pressed = self.pressed, []
+        return out
+
+    def show(self, buf, full):
+        self.shown.append(full)
+
+    def battery(self):
+        return 3.9
+
+    def entropy(self):
+        return 12345
+
+    def frames(self, kind=None):
+        out = []
+        for line in self.sent:
+            f = P.decode(line)
+            if kind is None or f[0] == kind:
+                out.append(f)
+        return out
+
+
+def make_app(board=None, seed=7):
+    from app import App
+
+    app = App(board or FakeBoard(), "dev1", seed)
+    app.boot()
+    return app
+
+
+def with_game(app, game):
+    """Swap in a game with a known deck (tests.rules.support.stacked)."""
+    app.game = game
+    app.ui.reset()
+    app.save()
+    return app
+
+
+def press(app, *buttons):
+    for b in buttons:
+        app.ui.press(b)
+        app.commit()
+    return app.ui.view()
+
+
+def request(app, rid, op, **args):
+    """Feed one request frame through the link; returns the decoded reply."""
+    before = len(app.board.sent)
+    if app.link.feed(P.request(rid, op, args).encode(), app.handle):
+        app.need_save = True
+    app.commit()
+    for line in app.board.sent[before:]:
+        f = P.decode(line)
+        if f[0] == "R" and f[1] == rid:
+            return f[2]
+    raise AssertionError("no reply to request %d" % rid)

@@ -1,0 +1,279 @@
+"""The device app: buttons, screens, saving, and the link endpoint.
+
+Runs on CPython and under MicroPython (tests/mp_runner.py) with a fake board.
+"""
+
+from shared_rules import protocol as P
+from shared_rules.game import Game
+from tests.device.support import FakeBoard, make_app, press, request, with_game
+from tests.rules.support import stacked
+
+
+def test_first_boot_deals_a_new_deck_and_saves_it():
+    app = make_app()
+    assert app.game is not None and len(app.game.s.draw) == 20
+    again = make_app(FakeBoard(app.board.flash_dir))
+    assert again.game.dump() == app.game.dump()
+
+
+def test_home_buttons_set_attribute_and_advantage():
+    app = make_app()
+    v = press(app, "A")
+    assert v["screen"] == "home" and v["attr"] == "dex"
+    v = press(app, "UP", "UP", "UP", "UP")
+    assert v["net"] == 3  # clamped
+    v = press(app, "DOWN", "DOWN", "DOWN", "DOWN", "DOWN", "DOWN", "DOWN")
+    assert v["net"] == -3
+    assert "B flip" in v["hint"] and v["status"]["draw"] == 20
+
+
+def test_flip_with_one_press_and_done():
+    """MD *Flipping*: one press of B flips for the chosen attribute."""
+    app = with_game(make_app(), stacked(["4", "9"]))
+    app.game.s.attrs["str"] = "crown"
+    v = press(app, "UP", "B")  # Str (Crown) with advantage
+    assert v["screen"] == "flip" and v["cards"] == ["4", "9"] and v["suit"] == "crown"
+    assert v["resolving"] == 0 and v["words"] == "SUCCESS"
+    v = press(app, "A")
+    assert v["screen"] == "home" and app.game.s.flip is None and app.game.s.discard[-2:] == ["4", "9"]
+
+
+def test_button_flip_becomes_an_event_for_the_host():
+    """Design §5: a flip made with the buttons is an event with a sequence
+    number, kept until the host acknowledges it."""
+    app = with_game(make_app(), stacked(["4"]))
+    press(app, "B", "A")
+    events = app.board.frames("E")
+    assert [e[1] for e in events] == [1, 2]  # the flip, then its end
+    end = events[-1][2]
+    assert end["op"] == "end_flip" and end["flip"]["cards"] == ["4"] and end["digest"] == app.game.digest()
+    assert len(app.link.events) == 2
+    app.link.feed(P.ack(1).encode(), app.handle)
+    assert [e[0] for e in app.link.events] == [2]
+
+
+def test_tie_choice_with_up_down_and_b():
+    """MD *Advantage*: on a tie the player picks (here XP vs no XP)."""
+    app = with_game(make_app(), stacked(["1", "8"]))
+    app.game.s.attrs["str"] = "anvil"
+    v = press(app, "UP", "B")
+    assert v["phase"] == "choose" and v["words"] == "CHOOSE A CARD" and v["selected"] == 0
+    v = press(app, "DOWN")
+    assert v["selected"] == 1
+    v = press(app, "B")
+    assert v["phase"] == "open" and v["resolving"] == 1
+    press(app, "A")
+    assert app.game.s.xp == 1
+
+
+def test_b_again_flips_again():
+    app = with_game(make_app(), stacked(["4", "5", "6"]))
+    press(app, "B")
+    v = press(app, "B")
+    assert v["screen"] == "flip" and v["cards"] == ["5"]
+
+
+def test_critical_success_asks_before_ending():
+    """MD *Critical Success*: level up, or take a Blessing."""
+    app = with_game(make_app(), stacked(["11", "2"]))
+    v = press(app, "B", "A")
+    assert v["screen"] == "menu" and v["title"] == "Critical success!"
+    assert v["items"][:2] == ["Level up a move", "Take a Blessing"]
+    v = press(app, "DOWN", "B")
+    assert v["screen"] == "home" and app.game.s.discard[-2].startswith("pb")
+
+
+def test_flashback_from_the_flip_menu():
+    app = with_game(make_app(), stacked(["2", "3"], xp=1))
+    app.game.s.attrs["str"] = "anvil"
+    press(app, "B", "C")
+    v = press(app, "B")  # first item: Flashback
+    assert v["screen"] == "flip" and v["cards"] == ["3"] and v["flashback"] and app.game.s.xp == 0
+
+
+def test_damage_flow_from_the_menu():
+    """MD *The Four Ds*: enter the attack power, choose how to take it."""
+    app = with_game(make_app(), stacked(["2", "11", "3", "12"]))
+    v = press(app, "C", "B")  # Menu > Take damage
+    assert v["screen"] == "number" and v["title"] == "Attack power"
+    v = press(app, "UP", "B")  # 2
+    assert v["screen"] == "menu" and v["items"][0] == "All as Stamina (2)"
+    assert "One Wound takes it all" in v["items"]
+    press(app, "B")
+    assert [e[0] for e in app.game.s.exhaustion] == ["2", "11", "3", "12"]
+
+
+def test_reveal_then_take_it():
+    app = with_game(make_app(), stacked(["5"], campaign="9h"))
+    v = press(app, "C", "DOWN", "B", "DOWN", "DOWN", "B")  # Reveal > 1d10
+    assert v["screen"] == "menu" and v["title"].startswith("Revealed 4")
+    assert "1 Harm + 1 Stamina" in v["items"]
+
+
+def test_breather_and_rest_flows():
+    app = with_game(make_app(), stacked(exhaustion=["2", "^11", "3"], exh_tokens=1, harm=1, campaign="9h"))
+    v = press(app, "C", "DOWN", "DOWN", "B")  # Take a Breather
+    assert v["screen"] == "number" and v["value"] == 4
+    press(app, "DOWN", "B")  # regain 3: a token, the face-up card, one face-down blind
+    assert app.game.s.exh_tokens == 0 and len(app.game.s.exhaustion) == 1
+    v = press(app, "C", "DOWN", "DOWN", "DOWN", "B")  # Rest
+    assert v["title"] == "Rest: keep 1 worst cards"
+    press(app, "B")
+    assert len(app.game.s.exhaustion) == 1 and app.game.s.harm == 0
+
+
+def test_refusals_show_the_reason_and_change_nothing():
+    app = with_game(make_app(), stacked(incapacitated="bust on 3"))
+    before = app.game.dump()
+    v = press(app, "B")
+    assert v["screen"] == "message" and "incapacitated" in " ".join(v["lines"])
+    assert app.game.dump() == before
+    v = press(app, "A")
+    assert v["screen"] == "home"
+
+
+def test_minigame_screen():
+    """MD *Pick Locks*: exhaust a card to replace it; give up = ✗."""
+    app = with_game(make_app(), stacked(["1", "pw1", "6", "2"]))
+    app.ui.push(__import__("ui").Menu(app.ui, "x", [("go", lambda: app.ui.run("minigame_start", {"kind": "pick_locks"}))]))
+    v = press(app, "B")
+    assert v["screen"] == "minigame" and not v["solvable"]
+    v = press(app, "DOWN", "C")
+    assert v["cards"] == ["1", "2", "6"]
+    v = press(app, "A", "DOWN", "B")
+    assert v["screen"] == "home" and app.game.s.minigame == ""
+
+
+def test_sheet_changes_attribute_suits():
+    app = make_app()
+    app.game.s.attrs["str"] = "crown"
+    app.ui.push(__import__("ui").Sheet(app.ui))
+    v = press(app, "B")
+    assert app.game.s.attrs["str"] == "dragon" and v["screen"] == "sheet"
+
+
+def test_damaged_save_is_reported_and_kept():
+    """Issue: a corrupt save is reported on screen, never silently replaced."""
+    board = FakeBoard()
+    with open(board.flash_dir + "/deck.sav", "w") as f:
+        f.write("deckahedron-state 1\nthis is not a save\n")
+    app = make_app(board)
+    assert app.game is None and app.problem == "damaged"
+    v = app.ui.view()
+    assert v["screen"] == "message" and v["title"] == "Save damaged"
+    with open(board.flash_dir + "/deck.bad") as f:
+        assert "this is not a save" in f.read()
+    ok, result = request(app, 3, "hello")
+    assert ok and result["problem"] == "damaged"
+    ok, err = request(app, 4, "flip", suit="anvil")
+    assert not ok and err["code"] == "no_game"
+    ok, err = request(app, 5, "new_game")
+    assert not ok and err["code"] == "confirm"
+    ok, result = request(app, 6, "new_game", confirm=True, seed=3)
+    assert ok and app.game is not None and app.problem == ""
+
+
+def test_leftover_temp_file_is_recovered():
+    """Design §3: on FAT a power cut can leave only the temporary file."""
+    app = make_app()
+    text = app.save_text()
+    board = FakeBoard()
+    with open(board.flash_dir + "/deck.tmp", "w") as f:
+        f.write(text)
+    again = make_app(board)
+    assert again.game.dump() == app.game.dump()
+    assert again.ui.view()["title"] == "Save recovered"
+
+
+def test_torn_temp_file_next_to_a_good_save_is_ignored():
+    app = make_app()
+    with open(app.board.flash_dir + "/deck.tmp", "w") as f:
+        f.write(app.save_text()[:100])
+    again = make_app(FakeBoard(app.board.flash_dir))
+    assert again.game.dump() == app.game.dump() and again.problem == ""
+
+
+def test_requests_are_saved_before_the_reply_and_never_applied_twice():
+    """Design §5: a retried request id returns the remembered reply."""
+    app = with_game(make_app(), stacked(["4", "5"]))
+    ok, r1 = request(app, 10, "flip", suit="crown")
+    assert ok and r1["cards"] == ["4"]
+    saved = make_app(FakeBoard(app.board.flash_dir))  # what a power cut now leaves
+    assert saved.game.s.table == ["4"]
+    ok, r2 = request(app, 10, "flip", suit="crown")
+    assert r2 == r1 and app.game.s.table == ["4"]
+    ok, r3 = request(saved, 10, "flip", suit="crown")  # retried after the restart
+    assert r3 == r1 and saved.game.s.table == ["4"]
+
+
+def test_bad_frames_get_clear_errors():
+    app = make_app()
+    for line, code in ((b"Q 1 flip {} 00000000\n", "bad_crc"), (b"Q " + b"x" * 600 + b"\n", "too_long"),
+                       (P.request(2, "teleport", {}).encode(), "bad_op"),
+                       (P.request(3, "flip", {"suit": "sword"}).encode(), "bad_suit"),
+                       (P.request(4, "press", {"button": "Z"}).encode(), "bad_args")):
+        n = len(app.board.sent)
+        app.link.feed(line, app.handle)
+        app.commit()
+        f = P.decode(app.board.sent[n])
+        assert f[0] == "R" and not f[2][0] and f[2][1]["code"] == code, (line[:20], f)
+    app.link.feed(b"MicroPython v1.23 banner\n", app.handle)
+    assert app.link.noise == 1
+
+
+def test_unacknowledged_events_survive_a_restart_and_replay_after_hello():
+    app = with_game(make_app(), stacked(["4"]))
+    press(app, "B", "A")
+    again = make_app(FakeBoard(app.board.flash_dir))
+    ok, hello = request(again, 20, "hello")
+    assert hello["events"] == 2
+    replayed = [f[1] for f in again.board.frames("E")]
+    assert replayed == [1, 2]
+
+
+def test_backup_and_restore_in_parts():
+    """The host keeps a backup and restores it onto a replacement device."""
+    app = with_game(make_app(), stacked(["4"], xp=3))
+    parts, i = [], 0
+    while True:
+        ok, r = request(app, 30 + i, "backup", part=i)
+        parts.append(r["data"])
+        i += 1
+        if i == r["parts"]:
+            break
+    text = "".join(parts)
+    assert text == app.game.dump() and r["digest"] == app.game.digest()
+    other = make_app(seed=99)
+    chunks = P.chunks(text)
+    for j in range(len(chunks)):
+        ok, r = request(other, 50 + j, "restore", part=j, parts=len(chunks), data=chunks[j], digest=app.game.digest())
+        assert ok
+    assert r["restored"] and other.game.dump() == app.game.dump()
+    ok, err = request(other, 90, "restore", part=0, parts=1, data=text, digest="0" * 16)
+    assert not ok and err["code"] == "bad_restore" and other.game.dump() == app.game.dump()
+
+
+def test_state_comes_in_parts_and_names_the_player():
+    import json
+
+    app = make_app()
+    ok, r = request(app, 5, "set_name", name="Ann")
+    assert ok
+    ok, err = request(app, 6, "set_name", name="x" * 40)
+    assert not ok
+    parts, i = [], 0
+    while True:
+        ok, r = request(app, 7 + i, "state", part=i)
+        parts.append(r["data"])
+        i += 1
+        if i == r["parts"]:
+            break
+    state = json.loads("".join(parts))
+    assert state["name"] == "Ann" and state["draw"] == 20 and state["digest"] == app.game.digest()
+
+
+def test_game_loads_what_the_device_saved():
+    app = make_app()
+    text = app.save_text()
+    cut = text.rfind("\nlink ")
+    assert Game.load(text[:cut + 1]).dump() == app.game.dump()
