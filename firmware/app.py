@@ -110,6 +110,11 @@ class App:
         flip = self.game.flip_view() if op == "end_flip" and self.game.s.flip is not None else None
         result = self.game.do(op, args)
         result["digest"] = self.game.digest()
+        if op == "end_flip" and flip is not None:
+            # shown until the player's next press when the host resolved it
+            self.ui.result = None if source == "button" else {
+                "cards": flip["cards"], "suit": flip["suit"], "net": flip["net"],
+                "level": result["level"], "resolving": result["resolving"]}
         if source == "button":
             payload = {"op": op, "args": args, "result": result, "digest": result["digest"], "n": self.game.s.count}
             if flip is not None:

@@ -34,6 +34,7 @@ class Ui:
         self.stack = []
         self.last_power = 1
         self._base = None
+        self.result = None  # a flip the host resolved, shown until a press
 
     # -- helpers shared by the screens ----------------------------------
     @property
@@ -75,14 +76,17 @@ class Ui:
         return result
 
     def base(self):
-        """The screen under any menus: the open flip or mini-game, else home.
-        Kept while it stays the same kind, so its cursor survives presses."""
+        """The screen under any menus: the open flip or mini-game, the last
+        result the host resolved, else home. Kept while it stays the same
+        kind, so its cursor survives presses."""
         g = self.game
         kind = Home
         if g is not None and g.s.flip is not None:
             kind = FlipScreen
         elif g is not None and g.s.minigame:
             kind = MiniGame
+        elif self.result is not None:
+            kind = ResultScreen
         if not isinstance(self._base, kind):
             self._base = kind(self)
         return self._base
@@ -220,6 +224,28 @@ def finish_flip(u, again=False, crit=None, extra=None):
     u.home()
     if u.run("end_flip", args) is not None and again:
         flip_now(u, team=f["team"])
+
+
+class ResultScreen:
+    """A flip resolved from the GM's console stays on the panel until the
+    player presses a button; then the button does what it does at home."""
+
+    def __init__(self, ui):
+        self.ui = ui
+
+    def view(self):
+        r = self.ui.result
+        level = r["level"]
+        cards = r["cards"]
+        return {"screen": "flip", "cards": cards, "suit": r["suit"], "net": r["net"], "level": level,
+                "resolving": cards.index(r["resolving"]) if r["resolving"] in cards else None,
+                "tied": [], "selected": None, "phase": "open", "flashback": False,
+                "words": WORDS[level], "note": NOTES[level], "hint": "A home  B flip  C menu"}
+
+    def press(self, b):
+        self.ui.result = None
+        if b != "A":
+            self.ui.top().press(b)
 
 
 class Menu:

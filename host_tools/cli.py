@@ -7,6 +7,10 @@ import sys
 COMMANDS = (
     ("odds", "host_tools.odds_cmd", "exact flip odds by enumeration for any draw pile"),
     ("demo", "host_tools.demo", "play a short narrated scene on the rules core"),
+    ("sim", "host_tools.sim_cmd", "run a table of simulated boards (the real firmware under MicroPython)"),
+    ("do", "host_tools.do_cmd", "send one command to a device and print its JSON reply"),
+    ("screen", "host_tools.screen_cmd", "save a device's screen as a PNG"),
+    ("table", "host_tools.table_cmd", "the GM's console: every player's device, the shared supply, the log"),
 )
 
 

@@ -34,7 +34,6 @@ class Board:
         self._poll_out.register(sys.stdout, select.POLLOUT)
         self.refreshes = {"fast": 0, "full": 0}
         self.dropped_writes = 0
-        self.hung_up = False
 
     def serial_read(self, timeout_ms):
         data = b""
@@ -49,13 +48,11 @@ class Board:
                 if len(data) >= 512:
                     break
             elif flags & (select.POLLHUP | select.POLLERR):
-                self.hung_up = True  # nobody on the port: wait quietly
-                break
+                # The host keeps the pty's other end open for the board's
+                # whole life; a hang-up means it is gone, so stop rather
+                # than linger as an orphan.
+                raise SystemExit("sim board: the host closed the port")
             events = self._poll_in.poll(0)
-        if self.hung_up and not data:
-            import time
-            time.sleep_ms(timeout_ms)
-            self.hung_up = False
         return data
 
     def serial_write(self, text):

@@ -277,3 +277,13 @@ def test_game_loads_what_the_device_saved():
     text = app.save_text()
     cut = text.rfind("\nlink ")
     assert Game.load(text[:cut + 1]).dump() == app.game.dump()
+
+
+def test_a_flip_the_host_resolved_stays_on_screen_until_a_press():
+    app = with_game(make_app(), stacked(["4", "5"]))
+    request(app, 1, "flip", suit="crown")
+    request(app, 2, "end_flip")
+    v = app.ui.view()
+    assert v["screen"] == "flip" and v["cards"] == ["4"] and v["words"] == "SUCCESS"
+    v = press(app, "B")  # B still flips at once
+    assert v["screen"] == "flip" and v["cards"] == ["5"] and app.ui.result is None

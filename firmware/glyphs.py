@@ -1,0 +1,567 @@
+"""The project's own small bitmaps and drawing routines for the 1-bit panel.
+
+All art here is drawn for this project (no copied card art). A bitmap is a
+tuple ``(width, height, rows)``: ``rows`` holds each row left to right, most
+significant bit first, ``(width + 7) // 8`` bytes per row, bit 1 = ink. The
+ASCII art above each bitmap is its source: ``#`` = ink. Keep the two in step
+(tests/host/test_screens.py checks that they agree); to change a glyph, edit
+the art and regenerate the bytes with ``host_tools.screens.pack_art``.
+
+Drawing routines take a FrameBuffer-like ``fb`` (MicroPython ``framebuf``:
+pixel, hline, vline, line, rect, fill_rect, text, optional ellipse) and a
+colour ``c`` (1 = black ink, 0 = white paper; see layout.py). This module
+imports nothing, so CPython can read its data too (tests compare the suit
+bitmaps there).
+"""
+
+# --------------------------------------------------------------------------
+# Bitmaps (generated from the art in the comments)
+
+# anvil
+#   .............
+#   .............
+#   #############
+#   .############
+#   ...#########.
+#   ......######.
+#   ......#####..
+#   .....######..
+#   ....########.
+#   ...##########
+#   ...##########
+#   .............
+#   .............
+ANVIL = (13, 13, b"\x00\x00\x00\x00\xff\xf8\x7f\xf8\x1f\xf0\x03\xf0\x03\xe0\x07\xe0\x0f\xf0\x1f\xf8\x1f\xf8\x00\x00\x00\x00")
+
+# blade
+#   ......#......
+#   .....###.....
+#   .....###.....
+#   .....###.....
+#   .....###.....
+#   .....###.....
+#   .....###.....
+#   .....###.....
+#   ..#########..
+#   ..#########..
+#   ......#......
+#   ......#......
+#   .....###.....
+BLADE = (13, 13, b"\x02\x00\x07\x00\x07\x00\x07\x00\x07\x00\x07\x00\x07\x00\x07\x00\x3f\xe0\x3f\xe0\x02\x00\x02\x00\x07\x00")
+
+# crown
+#   .............
+#   ......#......
+#   #....###....#
+#   ##...###...##
+#   ###.#####.###
+#   #############
+#   #############
+#   #############
+#   #############
+#   .............
+#   #############
+#   #############
+#   .............
+CROWN = (13, 13, b"\x00\x00\x02\x00\x87\x08\xc7\x18\xef\xb8\xff\xf8\xff\xf8\xff\xf8\xff\xf8\x00\x00\xff\xf8\xff\xf8\x00\x00")
+
+# dragon
+#   #....#.......
+#   ##...##......
+#   .##..###.....
+#   ..#######....
+#   ..#########..
+#   .##.#########
+#   #############
+#   ########.#.#.
+#   ######.......
+#   #####...#.#..
+#   ####.########
+#   .###..######.
+#   ..##.........
+DRAGON = (13, 13, b"\x84\x00\xc6\x00\x67\x00\x3f\x80\x3f\xe0\x6f\xf8\xff\xf8\xff\x50\xfc\x00\xf8\xa0\xf7\xf8\x73\xf0\x30\x00")
+
+# anchor
+#   .....###.....
+#   .....#.#.....
+#   .....###.....
+#   ..#########..
+#   ......#......
+#   ......#......
+#   ......#......
+#   #.....#.....#
+#   ##....#....##
+#   .##...#...##.
+#   ..###.#.###..
+#   ...#######...
+#   .....###.....
+ANCHOR = (13, 13, b"\x07\x00\x05\x00\x07\x00\x3f\xe0\x02\x00\x02\x00\x02\x00\x82\x08\xc2\x18\x62\x30\x3a\xe0\x1f\xc0\x07\x00")
+
+# bulb
+#   ....#####....
+#   ...#######...
+#   ..#########..
+#   ..#########..
+#   ..#########..
+#   ..#########..
+#   ...#######...
+#   ....#####....
+#   .....###.....
+#   ....#####....
+#   .............
+#   ....#####....
+#   .....###.....
+BULB = (13, 13, b"\x0f\x80\x1f\xc0\x3f\xe0\x3f\xe0\x3f\xe0\x3f\xe0\x1f\xc0\x0f\x80\x07\x00\x0f\x80\x00\x00\x0f\x80\x07\x00")
+
+# crescent
+#   ....#####....
+#   ..#####......
+#   .#####.......
+#   .####........
+#   #####........
+#   #####........
+#   #####........
+#   #####........
+#   #####........
+#   .####........
+#   .#####.......
+#   ..#####......
+#   ....#####....
+CRESCENT = (13, 13, b"\x0f\x80\x3e\x00\x7c\x00\x78\x00\xf8\x00\xf8\x00\xf8\x00\xf8\x00\xf8\x00\x78\x00\x7c\x00\x3e\x00\x0f\x80")
+
+# dart
+#   ......#......
+#   .....###.....
+#   ....#####....
+#   ...#######...
+#   ..#########..
+#   ......#......
+#   ......#......
+#   ......#......
+#   ......#......
+#   .....###.....
+#   ....#.#.#....
+#   ...#..#..#...
+#   ..#...#...#..
+DART = (13, 13, b"\x02\x00\x07\x00\x0f\x80\x1f\xc0\x3f\xe0\x02\x00\x02\x00\x02\x00\x02\x00\x07\x00\x0a\x80\x12\x40\x22\x20")
+
+# miss
+#   ##...##
+#   ###.###
+#   .#####.
+#   ..###..
+#   .#####.
+#   ###.###
+#   ##...##
+MISS = (7, 7, b"\xc6\xee\x7c\x38\x7c\xee\xc6")
+
+# tick
+#   .....##
+#   .....##
+#   ....##.
+#   ##..##.
+#   ###.#..
+#   .####..
+#   ..##...
+TICK = (7, 7, b"\x06\x06\x0c\xcc\xe8\x78\x30")
+
+# star
+#   ....#....
+#   ....#....
+#   ...###...
+#   #########
+#   .#######.
+#   ..#####..
+#   ..##.##..
+#   .##...##.
+#   .#.....#.
+STAR = (9, 9, b"\x08\x00\x08\x00\x1c\x00\xff\x80\x7f\x00\x3e\x00\x36\x00\x63\x00\x41\x00")
+
+# halo
+#   ..#########..
+#   .#.........#.
+#   #...........#
+#   .#.........#.
+#   ..#########..
+#   .............
+#   .....###.....
+#   ....#####....
+#   ....#####....
+#   ....#####....
+#   .....###.....
+HALO = (13, 11, b"\x3f\xe0\x40\x10\x80\x08\x40\x10\x3f\xe0\x00\x00\x07\x00\x0f\x80\x0f\x80\x0f\x80\x07\x00")
+
+# ret
+#   ....#......
+#   ...##......
+#   ..#######..
+#   .########..
+#   ..##.....#.
+#   ...#.....##
+#   .........##
+#   .........##
+#   ........##.
+#   .#########.
+#   .########..
+RETURN = (11, 11, b"\x08\x00\x18\x00\x3f\x80\x7f\x80\x30\x40\x10\x60\x00\x60\x00\x60\x00\xc0\x7f\xc0\x7f\x80")
+
+# extop
+#   .#######...
+#   .#.....#...
+#   .#..#..#...
+#   .#..#..#...
+#   .#.###.#...
+#   .#..#..#...
+#   .#######...
+#   ...........
+#   #########..
+#   #########..
+#   ...........
+EXHAUST_TOP = (11, 11, b"\x7f\x00\x41\x00\x49\x00\x49\x00\x5d\x00\x49\x00\x7f\x00\x00\x00\xff\x80\xff\x80\x00\x00")
+
+# skull
+#   .#####.
+#   #######
+#   #..#..#
+#   #######
+#   .##.##.
+#   .#####.
+#   .#.#.#.
+SKULL = (7, 7, b"\x7c\xfe\x92\xfe\x6c\x7c\x54")
+
+# minus1
+#   .....##..
+#   ....###..
+#   .....##..
+#   ###..##..
+#   .....##..
+#   .....##..
+#   ....####.
+MINUS_ONE = (9, 7, b"\x06\x00\x0e\x00\x06\x00\xe6\x00\x06\x00\x06\x00\x0f\x00")
+
+# mini font 3x5: char, then its 5 rows
+#   A .#. #.# ### #.# #.#
+#   B ##. #.# ##. #.# ##.
+#   C .## #.. #.. #.. .##
+#   D ##. #.# #.# #.# ##.
+#   E ### #.. ##. #.. ###
+#   F ### #.. ##. #.. #..
+#   G .## #.. #.# #.# .##
+#   H #.# #.# ### #.# #.#
+#   I ### .#. .#. .#. ###
+#   J ..# ..# ..# #.# .#.
+#   K #.# #.# ##. #.# #.#
+#   L #.. #.. #.. #.. ###
+#   M #.# ### ### #.# #.#
+#   N ##. #.# #.# #.# #.#
+#   O .#. #.# #.# #.# .#.
+#   P ##. #.# ##. #.. #..
+#   Q .#. #.# #.# ##. .##
+#   R ##. #.# ##. #.# #.#
+#   S .## #.. .#. ..# ##.
+#   T ### .#. .#. .#. .#.
+#   U #.# #.# #.# #.# ###
+#   V #.# #.# #.# #.# .#.
+#   W #.# #.# ### ### #.#
+#   X #.# #.# .#. #.# #.#
+#   Y #.# #.# .#. .#. .#.
+#   Z ### ..# .#. #.. ###
+#   0 ### #.# #.# #.# ###
+#   1 .#. ##. .#. .#. ###
+#   2 ##. ..# .#. #.. ###
+#   3 ##. ..# .#. ..# ##.
+#   4 #.# #.# ### ..# ..#
+#   5 ### #.. ##. ..# ##.
+#   6 .## #.. ### #.# ###
+#   7 ### ..# .#. .#. .#.
+#   8 ### #.# ### #.# ###
+#   9 ### #.# ### ..# ##.
+#   + ... .#. ### .#. ...
+#   - ... ... ### ... ...
+#   ? ##. ..# .#. ... .#.
+#   ! .#. .#. .#. ... .#.
+#   . ... ... ... ... .#.
+#   / ..# ..# .#. #.. #..
+#   : ... .#. ... .#. ...
+#   = ... ### ... ### ...
+MINI_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-?!./:='
+MINI_FONT = b"\x02\x05\x07\x05\x05\x06\x05\x06\x05\x06\x03\x04\x04\x04\x03\x06\x05\x05\x05\x06\x07\x04\x06\x04\x07\x07\x04\x06\x04\x04\x03\x04\x05\x05\x03\x05\x05\x07\x05\x05\x07\x02\x02\x02\x07\x01\x01\x01\x05\x02\x05\x05\x06\x05\x05\x04\x04\x04\x04\x07\x05\x07\x07\x05\x05\x06\x05\x05\x05\x05\x02\x05\x05\x05\x02\x06\x05\x06\x04\x04\x02\x05\x05\x06\x03\x06\x05\x06\x05\x05\x03\x04\x02\x01\x06\x07\x02\x02\x02\x02\x05\x05\x05\x05\x07\x05\x05\x05\x05\x02\x05\x05\x07\x07\x05\x05\x05\x02\x05\x05\x05\x05\x02\x02\x02\x07\x01\x02\x04\x07\x07\x05\x05\x05\x07\x02\x06\x02\x02\x07\x06\x01\x02\x04\x07\x06\x01\x02\x01\x06\x05\x05\x07\x01\x01\x07\x04\x06\x01\x06\x03\x04\x07\x05\x07\x07\x01\x02\x02\x02\x07\x05\x07\x05\x07\x07\x05\x07\x01\x06\x00\x02\x07\x02\x00\x00\x00\x07\x00\x00\x06\x01\x02\x00\x02\x02\x02\x02\x00\x02\x00\x00\x00\x00\x02\x01\x01\x02\x04\x04\x00\x02\x00\x02\x00\x00\x07\x00\x07\x00"
+
+
+# Suit symbols by the lower-case name an edition gives the suit (editions.py
+# "suit_names"): the 1kFA suits and the Deckahedron World ones, which sit at
+# the same places on the face (by rank).
+SUIT_BITMAPS = {
+    "anvil": ANVIL, "blade": BLADE, "crown": CROWN, "dragon": DRAGON,
+    "anchor": ANCHOR, "bulb": BULB, "crescent": CRESCENT, "dart": DART,
+}
+
+# Zodiac corners as compact two-letter labels (all twelve distinct).
+ZODIAC_LABELS = {
+    "cow": "CO", "horse": "HO", "rabbit": "RB", "rat": "RT", "dog": "DO",
+    "monkey": "MO", "tiger": "TI", "snake": "SN", "cock": "CK", "pig": "PI",
+    "dragon": "DR", "goat": "GO",
+}
+
+MINI_W = 3  # mini font glyph size; advance = MINI_W + 1
+MINI_H = 5
+MARK_W = 7  # one result mark (X or tick)
+MARK_GAP = 1
+TRI_W, TRI_H = 17, 15  # triangle ("d4") numeral frame
+SQ_W = 13  # square ("d6") numeral frame
+
+_DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
+HAS_ELLIPSE = None  # decided on first use (MicroPython >= 1.20 has it)
+
+
+def zodiac_label(name):
+    lab = ZODIAC_LABELS.get(name)
+    if lab is None:
+        return (str(name) + "??")[:2].upper()
+    return lab
+
+
+def suit_bitmap(name):
+    """The symbol for a suit key or edition suit name; None if unknown."""
+    bm = SUIT_BITMAPS.get(name)
+    if bm is None and isinstance(name, str):
+        bm = SUIT_BITMAPS.get(name.lower())
+    return bm
+
+
+# --------------------------------------------------------------------------
+# Primitives
+
+
+def blit(fb, bm, x, y, c=1, scale=1):
+    """Draw a bitmap's ink pixels in colour c (paper pixels are left alone),
+    each as a scale x scale block. One fill_rect per horizontal run."""
+    w, h, data = bm
+    bpr = (w + 7) >> 3
+    i = 0
+    for r in range(h):
+        run = -1
+        yy = y + r * scale
+        for col in range(w):
+            if data[i + (col >> 3)] & (0x80 >> (col & 7)):
+                if run < 0:
+                    run = col
+            elif run >= 0:
+                fb.fill_rect(x + run * scale, yy, (col - run) * scale, scale, c)
+                run = -1
+        if run >= 0:
+            fb.fill_rect(x + run * scale, yy, (w - run) * scale, scale, c)
+        i += bpr
+
+
+def mini_width(s):
+    n = len(s)
+    return n * (MINI_W + 1) - 1 if n else 0
+
+
+def mini_text(fb, s, x, y, c=1):
+    """Text in the 3x5 mini font (upper case, digits, + - ? ! . / : =)."""
+    for ch in s:
+        k = MINI_CHARS.find(ch.upper()) if ch != " " else -1
+        if k >= 0:
+            o = k * MINI_H
+            for r in range(MINI_H):
+                v = MINI_FONT[o + r]
+                if v:
+                    if v == 7:
+                        fb.hline(x, y + r, 3, c)
+                    else:
+                        if v & 4:
+                            fb.pixel(x, y + r, c)
+                        if v & 2:
+                            fb.pixel(x + 1, y + r, c)
+                        if v & 1:
+                            fb.pixel(x + 2, y + r, c)
+        x += MINI_W + 1
+
+
+def _has_ellipse(fb):
+    global HAS_ELLIPSE
+    if HAS_ELLIPSE is None:
+        HAS_ELLIPSE = hasattr(fb, "ellipse")
+    return HAS_ELLIPSE
+
+
+def circle(fb, cx, cy, r, c=1, fill=False):
+    """Circle of radius r (framebuf.ellipse when there, else midpoint)."""
+    if r <= 0:
+        fb.pixel(cx, cy, c)
+        return
+    if _has_ellipse(fb):
+        fb.ellipse(cx, cy, r, r, c, fill)
+        return
+    x, y, err = r, 0, 1 - r
+    while x >= y:
+        if fill:
+            fb.hline(cx - x, cy + y, 2 * x + 1, c)
+            fb.hline(cx - x, cy - y, 2 * x + 1, c)
+            fb.hline(cx - y, cy + x, 2 * y + 1, c)
+            fb.hline(cx - y, cy - x, 2 * y + 1, c)
+        else:
+            for px, py in ((x, y), (y, x), (-y, x), (-x, y), (-x, -y), (-y, -x), (y, -x), (x, -y)):
+                fb.pixel(cx + px, cy + py, c)
+        y += 1
+        if err < 0:
+            err += 2 * y + 1
+        else:
+            x -= 1
+            err += 2 * (y - x) + 1
+
+
+def diamond(fb, cx, cy, r, c=1):
+    """Outline of a square standing on a corner, vertices r from the centre."""
+    fb.line(cx, cy - r, cx + r, cy, c)
+    fb.line(cx + r, cy, cx, cy + r, c)
+    fb.line(cx, cy + r, cx - r, cy, c)
+    fb.line(cx - r, cy, cx, cy - r, c)
+
+
+def thick_line(fb, x0, y0, x1, y1, c=1):
+    fb.line(x0, y0, x1, y1, c)
+    fb.line(x0 + 1, y0, x1 + 1, y1, c)
+
+
+def up_triangle(fb, cx, y, h, c=1):
+    """Filled triangle pointing up: apex (cx, y), h rows, base 2h-1 wide."""
+    for r in range(h):
+        fb.hline(cx - r, y + r, 2 * r + 1, c)
+
+
+def down_triangle(fb, cx, y, h, c=1):
+    for r in range(h):
+        fb.hline(cx - (h - 1 - r), y + r, 2 * (h - 1 - r) + 1, c)
+
+
+# --------------------------------------------------------------------------
+# Card parts
+
+
+def level_width(level, scale=1):
+    """Width of the result marks for a level: 1 = X, 2..4 = 1..3 ticks."""
+    n = level - 1 if 2 <= level <= 4 else 1
+    return (n * MARK_W + (n - 1) * MARK_GAP) * scale
+
+
+def level_marks(fb, level, x, y, c=1, scale=1):
+    """The result marks of one suit: level 1 an X, levels 2, 3, 4 one, two,
+    three ticks (the single check, the double and the triple). Any other
+    level draws a small '?' box."""
+    if level == 1:
+        blit(fb, MISS, x, y, c, scale)
+    elif 2 <= level <= 4:
+        step = (MARK_W + MARK_GAP) * scale
+        for i in range(level - 1):
+            blit(fb, TICK, x + i * step, y, c, scale)
+    else:
+        fb.rect(x, y, MARK_W * scale, MARK_W * scale, c)
+        mini_text(fb, "?", x + 2, y + 1, c)
+
+
+def triangle_numeral(fb, n, x, y, c=1):
+    """The triangle ("d4") numeral: a TRI_W x TRI_H outline, digit inside."""
+    m = TRI_W >> 1
+    fb.line(x + m, y, x, y + TRI_H - 1, c)
+    fb.line(x + m, y, x + TRI_W - 1, y + TRI_H - 1, c)
+    fb.hline(x, y + TRI_H - 1, TRI_W, c)
+    fb.text(_DIGITS[n % 10], x + 4, y + 7, c)
+
+
+def square_numeral(fb, n, x, y, c=1):
+    """The square ("d6") numeral: a SQ_W square outline, digit inside."""
+    fb.rect(x, y, SQ_W, SQ_W, c)
+    fb.text(_DIGITS[n % 10], x + 2, y + 3, c)
+
+
+def centre_mark(fb, card, cx, cy, r, c=1):
+    """The centre of a face: a diamond frame on Stamina cards, else a
+    circle; inside it the XP star, and around it the critical rings (double
+    thin ring = critical success; bold ring with an X inside = critical
+    failure); blessings and wounds show their centre marker instead."""
+    stamina = card.stamina
+    if stamina:
+        diamond(fb, cx, cy, r + 1, c)
+        diamond(fb, cx, cy, r, c)
+    else:
+        circle(fb, cx, cy, r, c)
+        circle(fb, cx, cy, r - 1, c)
+    if card.crit == "success":
+        circle(fb, cx, cy, r + 3, c)
+        circle(fb, cx, cy, r + 5, c)
+    elif card.crit == "fail":
+        for k in range(3, 6):
+            circle(fb, cx, cy, r + k, c)
+        d = (r * 5) // 10
+        thick_line(fb, cx - d, cy - d, cx + d - 1, cy + d, c)
+        thick_line(fb, cx - d, cy + d, cx + d - 1, cy - d, c)
+    if card.xp:
+        blit(fb, STAR, cx - 4, cy - 4, c)
+    marker = card.marker
+    if marker == "copper":
+        blit(fb, HALO, cx - 6, cy - 5, c)
+    elif marker == "gold":
+        circle(fb, cx, cy, r - 2, c, True)
+        blit(fb, HALO, cx - 6, cy - 5, 1 - c)
+    elif marker == "return":
+        blit(fb, RETURN, cx - 5, cy - 5, c)
+    elif marker == "minus1":
+        blit(fb, MINUS_ONE, cx - 4, cy - 3, c)
+    elif marker == "exhaust_top":
+        blit(fb, EXHAUST_TOP, cx - 5, cy - 5, c)
+
+
+# --------------------------------------------------------------------------
+# Screen furniture
+
+
+def resolve_bar(fb, x, y, w, h, c=1):
+    """Under the card that resolves the flip: a solid bar."""
+    fb.fill_rect(x, y, w, h, c)
+
+
+def tie_mark(fb, x, y, w, h, on_bar, c=1):
+    """'TIE' at the left of the marker row; knocked out of the resolving bar
+    (on_bar), else on a dashed line."""
+    tx = x + 3
+    if on_bar:
+        mini_text(fb, "TIE", tx, y + (h - MINI_H) // 2, 1 - c)
+        return
+    mid = y + h // 2
+    for dx in range(tx + 14, x + w - 1, 6):
+        fb.hline(dx, mid, 3, c)
+    mini_text(fb, "TIE", tx, y + (h - MINI_H) // 2, c)
+
+
+def cursor_mark(fb, cx, y, h, c=1):
+    """The cursor while choosing among tied cards: a filled triangle."""
+    up_triangle(fb, cx, y, h, c)
+
+
+def battery(fb, x, y, volts, lo, hi, c=1):
+    """A 15 x 7 battery: body with a nub at the right, filled in four
+    steps from lo to hi volts; an empty battery shows a '!'."""
+    fb.rect(x, y, 13, 7, c)
+    fb.fill_rect(x + 13, y + 2, 2, 3, c)
+    try:
+        f = (float(volts) - lo) / (hi - lo)
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+        f = 0.0
+    if not f > 0:  # also NaN
+        f = 0.0
+    if f > 1:
+        f = 1.0
+    n = int(f * 4 + 0.5)
+    if n == 0:
+        fb.vline(x + 6, y + 1, 3, c)
+        fb.pixel(x + 6, y + 5, c)
+    for i in range(n):
+        fb.fill_rect(x + 2 + i * 3, y + 2, 2, 3, c)
+
+
+def incap_mark(fb, x, y, c=1):
+    """'Incapacitated': a small skull."""
+    blit(fb, SKULL, x, y, c)

@@ -1,0 +1,730 @@
+"""Screens for the 296 x 128 1-bit e-ink panel, drawn from VIEW dicts.
+
+Runs on the device (MicroPython; the unix port for tests): only ``framebuf``.
+Every position comes from layout.py and every small picture from glyphs.py.
+
+    r = Renderer()              # or Renderer(buf) to draw into a driver's buffer
+    r.render(view)              # clears, draws the whole screen, returns r.buf
+    r.buf                       # bytearray(4736), MONO_HLSB, bit 1 = black ink
+
+``render`` never raises on bad data: unknown screens, missing keys and wrong
+types draw a message screen (or defaults), and long strings are clipped.
+The VIEW dict keys are listed in docs/screens/README.md.
+"""
+
+import framebuf
+
+try:
+    from firmware import glyphs as G
+    from firmware import layout as L
+except ImportError:  # installed flat on a board (lib/layout.py, lib/glyphs.py)
+    import glyphs as G
+    import layout as L
+
+from shared_rules.cards import CARDS, SUITS
+from shared_rules.editions import EDITIONS
+
+EDITION_LABELS = {"md": "1kFA", "v093": "1kFA 0.93", "dw-lucky": "DW Lucky", "dw-heroic": "DW Heroic"}
+ATTRS = ("str", "dex", "int")
+MINIGAME_TITLES = {"pick_locks": "PICK LOCKS", "magic": "FUNDAMENTAL MAGIC"}
+
+
+def _int(v, default=0):
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, int):
+        return v
+    try:
+        return int(v)
+    except (TypeError, ValueError, OverflowError):
+        return default
+
+
+def _str(v, n=None):
+    """v as one line of text (None -> ""), at most n characters."""
+    if v is None:
+        return ""
+    if not isinstance(v, str):
+        try:
+            v = str(v)
+        except Exception:
+            return "?"
+    if "\n" in v:
+        v = v.replace("\n", " ")
+    if n is not None and len(v) > n:
+        v = v[:n]
+    return v
+
+
+def _clip(s, width, scale=1):
+    """s clipped to the whole characters that fit in width pixels."""
+    n = width // (L.FONT * scale)
+    if n <= 0:
+        return ""
+    return s if len(s) <= n else s[:n]
+
+
+def _dict(v):
+    return v if isinstance(v, dict) else {}
+
+
+def _list(v):
+    return v if isinstance(v, (list, tuple)) else []
+
+
+def _signed(n):
+    return "+%d" % n if n >= 0 else "%d" % n
+
+
+def _wrap(s, n, lines):
+    """Up to `lines` lines of at most n characters, broken at spaces."""
+    out = []
+    words = s.split(" ")
+    cur = ""
+    for w in words:
+        if not w:
+            continue
+        if len(w) > n:
+            w = w[:n]
+        if not cur:
+            cur = w
+        elif len(cur) + 1 + len(w) <= n:
+            cur = cur + " " + w
+        else:
+            out.append(cur)
+            cur = w
+            if len(out) == lines:
+                return out
+    if cur and len(out) < lines:
+        out.append(cur)
+    return out
+
+
+class Renderer:
+    WIDTH = L.WIDTH
+    HEIGHT = L.HEIGHT
+
+    def __init__(self, buf=None):
+        if buf is None:
+            buf = bytearray(L.BUF_SIZE)
+        if len(buf) < L.BUF_SIZE:
+            raise ValueError("frame buffer needs %d bytes, got %d" % (L.BUF_SIZE, len(buf)))
+        self.buf = buf
+        self.fb = framebuf.FrameBuffer(buf, L.WIDTH, L.HEIGHT, framebuf.MONO_HLSB)
+        # One 8 x 8 scratch cell for scaled text: each row is one byte.
+        self._cell = bytearray(8)
+        self._cellfb = framebuf.FrameBuffer(self._cell, 8, 8, framebuf.MONO_HLSB)
+        self.edition = EDITIONS["md"]
+        self._geom = {}
+
+    # ------------------------------------------------------------ text
+
+    def text(self, s, x, y, c=1):
+        self.fb.text(s, x, y, c)
+
+    def text_big(self, s, x, y, scale, c=1):
+        """Text in the built-in font, each pixel drawn as a scale x scale
+        block (scale 3 = 24 px tall cells). Returns the width drawn."""
+        scale = _int(scale, 1)
+        if scale <= 1:
+            self.fb.text(s, x, y, c)
+            return len(s) * L.FONT
+        fb = self.fb
+        cell = self._cell
+        cfb = self._cellfb
+        step = L.FONT * scale
+        x0 = x
+        for ch in s:
+            if ch != " " and x < L.WIDTH and x + step > 0:
+                cfb.fill(0)
+                cfb.text(ch, 0, 0, 1)
+                yy = y
+                for r in range(8):
+                    bits = cell[r]
+                    if bits:
+                        run = -1
+                        for col in range(8):
+                            if bits & (0x80 >> col):
+                                if run < 0:
+                                    run = col
+                            elif run >= 0:
+                                fb.fill_rect(x + run * scale, yy, (col - run) * scale, scale, c)
+                                run = -1
+                        if run >= 0:
+                            fb.fill_rect(x + run * scale, yy, (8 - run) * scale, scale, c)
+                    yy += scale
+            x += step
+        return x - x0
+
+    def _text_fit(self, s, x, y, w, scales=(2, 1), c=1):
+        """Draw s at the biggest scale in scales whose width fits w (clipping
+        at the last one). Returns (scale, width)."""
+        for sc in scales:
+            if len(s) * L.FONT * sc <= w:
+                return sc, self.text_big(s, x, y, sc, c)
+        sc = scales[-1]
+        s = _clip(s, w, sc)
+        return sc, self.text_big(s, x, y, sc, c)
+
+    def _text_narrow(self, s, x, y, w, c=1):
+        """1x text, squeezed to 7 px a character, or the mini font, to fit w."""
+        if len(s) * L.FONT <= w:
+            self.fb.text(s, x, y, c)
+        elif len(s) * 7 <= w:
+            for ch in s:
+                self.fb.text(ch, x - 1, y, c)
+                x += 7
+        else:
+            n = (w + 1) // L.MINI_ADV
+            G.mini_text(self.fb, s[:n], x, y + 1, c)
+
+    def _tag(self, s, x, y, c=1):
+        """Inverted 1x text tag (a 9 px tall box). Returns its width."""
+        w = len(s) * L.FONT + 2
+        self.fb.fill_rect(x, y, w, 9, c)
+        self.fb.text(s, x + 1, y + 1, 1 - c)
+        return w
+
+    # ------------------------------------------------------------ names
+
+    def _suit_index(self, suit):
+        try:
+            return SUITS.index(suit)
+        except ValueError:
+            return -1
+
+    def suit_name(self, suit):
+        k = self._suit_index(suit)
+        if k < 0:
+            return _str(suit, 8)
+        return self.edition["suit_names"][k]
+
+    def suit_symbol(self, suit):
+        """The symbol bitmap for a suit key under the current edition."""
+        k = self._suit_index(suit)
+        if k < 0:
+            return None
+        return G.suit_bitmap(self.edition["suit_names"][k]) or G.suit_bitmap(suit)
+
+    # ------------------------------------------------------------ cards
+
+    def _frame(self, x, y, w, h, t):
+        """A card frame t pixels thick with rounded corners."""
+        fb = self.fb
+        for i in range(t):
+            fb.rect(x + i, y + i, w - 2 * i, h - 2 * i, 1)
+        for k in range(4):
+            dx = 1 if k & 1 == 0 else -1
+            dy = 1 if k < 2 else -1
+            px = x if dx > 0 else x + w - 1
+            py = y if dy > 0 else y + h - 1
+            fb.pixel(px, py, 0)
+            if t > 1:
+                fb.pixel(px + dx, py, 0)
+                fb.pixel(px, py + dy, 0)
+            fb.pixel(px + dx * t, py + dy * t, 1)
+
+    def _geometry(self, w, h):
+        """Card-face positions for a w x h card, from layout.py, computed once
+        per size: per suit (box, symbol xy, marks centre-x/top), corners,
+        numerals, centre."""
+        key = w * 1000 + h
+        g = self._geom.get(key)
+        if g is None:
+            edges = []
+            for k in range(4):
+                sname = SUITS[k]
+                box = L.edge_box(sname, w, h)
+                sym, marks = L.edge_parts(sname, w, h)
+                edges.append((box[0], box[1], box[2], box[3], sym[0], sym[1], marks[0], marks[1]))
+            corners = tuple(L.corner_label(k, w, h) for k in range(4))
+            g = (tuple(edges), corners, L.numerals(w, h), L.centre(w, h))
+            if len(self._geom) > 8:
+                self._geom = {}
+            self._geom[key] = g
+        return g
+
+    def render_card(self, cid, x, y, w, h, suit=None, resolving=False, highlight=False):
+        """One card face in the box (x, y, w, h), faithful to the printed
+        card: suit symbols at their edges (Dragon top, Crown left, Blade
+        right, Anvil bottom) each with its result marks, the centre circle
+        (diamond on Stamina cards) with the XP star / critical rings /
+        blessing or wound mark, the triangle and square numerals, and the
+        four zodiac corners. ``suit``: the chosen suit, whose edge box is
+        inverted. ``resolving``: 3-pixel frame. ``highlight``: the cursor,
+        a dotted inner frame."""
+        fb = self.fb
+        w = _int(w, L.CARD_W)
+        h = _int(h, L.CARD_H)
+        if w < 8 or h < 8:
+            return
+        fb.fill_rect(x, y, w, h, 0)
+        self._frame(x, y, w, h, 3 if resolving else 1)
+        if highlight and not resolving:
+            for i in range(x + 2, x + w - 2, 2):
+                fb.pixel(i, y + 2, 1)
+                fb.pixel(i, y + h - 3, 1)
+            for j in range(y + 2, y + h - 2, 2):
+                fb.pixel(x + 2, j, 1)
+                fb.pixel(x + w - 3, j, 1)
+        card = CARDS.get(_str(cid)) if cid is not None else None
+        if card is None:
+            s = _clip(_str(cid), w - 8)
+            fb.text("?", x + w // 2 - 4, y + h // 2 - 8, 1)
+            fb.text(s, x + (w - len(s) * 8) // 2, y + h // 2 + 2, 1)
+            return
+        full = w >= L.FULL_FACE_MIN and h >= L.FULL_FACE_MIN
+        edges, corners, nums, mid = self._geometry(w, h)
+        names = self.edition["suit_names"]
+        for k in range(4):
+            e = edges[k]
+            c = 1
+            if SUITS[k] == suit:
+                fb.fill_rect(x + e[0], y + e[1], e[2], e[3], 1)
+                c = 0
+            bm = G.suit_bitmap(names[k]) or G.suit_bitmap(SUITS[k])
+            G.blit(fb, bm, x + e[4], y + e[5], c)
+            lv = card.levels[k]
+            G.level_marks(fb, lv, x + e[6] - G.level_width(lv) // 2, y + e[7], c)
+        for k in range(4):
+            lx, ly = corners[k]
+            G.mini_text(fb, G.zodiac_label(card.corners[k]), x + lx, y + ly)
+        if full:
+            tri, sq = nums
+            if card.d4:
+                G.triangle_numeral(fb, card.d4, x + tri[0], y + tri[1])
+            if card.d6:
+                G.square_numeral(fb, card.d6, x + sq[0], y + sq[1])
+            r = L.CENTRE_R
+        else:
+            r = min(w, h) // 8
+        G.centre_mark(fb, card, x + mid[0], y + mid[1], r)
+
+    def _corner_card(self, cid, x, y, w, h, selected):
+        """A mini-game card: the four zodiac corners big (inverted 1x
+        labels), diagonals towards the centre, the card id in the middle."""
+        fb = self.fb
+        fb.fill_rect(x, y, w, h, 0)
+        self._frame(x, y, w, h, 3 if selected else 1)
+        card = CARDS.get(_str(cid))
+        corners = card.corners if card is not None else ("?", "?", "?", "?")
+        i = 4
+        lw, lh = 18, 10
+        cx, cy = x + w // 2, y + h // 2
+        pos = ((x + i, y + i), (x + w - i - lw, y + i), (x + w - i - lw, y + h - i - lh), (x + i, y + h - i - lh))
+        for k in range(4):
+            px, py = pos[k]
+            fb.fill_rect(px, py, lw, lh, 1)
+            fb.text(G.zodiac_label(corners[k]), px + 1, py + 1, 0)
+        fb.line(x + i + lw, y + i + lh, cx - 8, cy - 6, 1)
+        fb.line(x + w - i - lw - 1, y + i + lh, cx + 8, cy - 6, 1)
+        fb.line(x + w - i - lw - 1, y + h - i - lh - 1, cx + 8, cy + 6, 1)
+        fb.line(x + i + lw, y + h - i - lh - 1, cx - 8, cy + 6, 1)
+        s = _str(cid, 4)
+        fb.text(s, cx - len(s) * 4, cy - 4, 1)
+
+    # ------------------------------------------------------------ screens
+
+    def render(self, view):
+        """Clear the buffer and draw the whole screen for a VIEW dict."""
+        fb = self.fb
+        fb.fill(0)
+        try:
+            if not isinstance(view, dict):
+                self._message("No screen", ["the view is not a dict:", _str(type(view).__name__, 30)], "")
+                return self.buf
+            status = view.get("status")
+            ed = _dict(status).get("edition")
+            ed = EDITIONS.get(ed) if isinstance(ed, str) else None
+            self.edition = ed if ed is not None else EDITIONS["md"]
+            screen = view.get("screen")
+            if screen == "message":
+                self._message(view.get("title"), view.get("lines"), view.get("hint"))
+                return self.buf
+            draw = _SCREENS.get(screen) if isinstance(screen, str) else None
+            if draw is None:
+                self._message("Unknown screen", ["no screen called", _str(screen, 36)], view.get("hint"))
+                return self.buf
+            draw(self, view)
+            if screen != "flip":
+                self._hint(view.get("hint"))
+            self._status(status)
+        except Exception as e:  # never let a bad view crash the device
+            fb.fill(0)
+            self._message("Screen error", [_str(type(e).__name__, 36), _str(e, 36)], "")
+        return self.buf
+
+    def _hint(self, hint, y=L.HINT_Y):
+        s = _str(hint, L.CHARS_PER_LINE)
+        if s:
+            self.fb.text(s, 0, y, 1)
+
+    def _status(self, st):
+        fb = self.fb
+        st = _dict(st)
+        fb.hline(0, L.STATUS_RULE_Y, L.WIDTH, 1)
+        s = "D%d X%d E%d XP%d H%d W%d S%d" % (
+            _int(st.get("draw")), _int(st.get("discard")), _int(st.get("exhaustion")), _int(st.get("xp")),
+            _int(st.get("harm")), _int(st.get("wounds")), _int(st.get("shadow")))
+        s = s[:28]
+        fb.text(s, L.STATUS_TEXT_X, L.STATUS_Y, 1)
+        right = L.WIDTH
+        volts = st.get("battery")
+        if volts is not None:
+            bx, by, bw, bh = L.BATTERY
+            G.battery(fb, bx, by, volts, L.BATTERY_VOLTS[0], L.BATTERY_VOLTS[1])
+            right = bx - 3
+        if st.get("incapacitated"):
+            tx, ty, tw, th = L.INCAP_TAG
+            tx = right - tw
+            fb.fill_rect(tx, ty, tw, th, 1)
+            G.incap_mark(fb, tx + 2, ty + 1, 0)
+            fb.text("INCAP", tx + 10, ty + 1, 0)
+            right = tx - 3
+        name = _str(st.get("name"))
+        left = L.STATUS_TEXT_X + len(s) * L.FONT + L.FONT
+        room = (right - left) // L.FONT
+        if name and room >= 3:
+            name = name[:room]
+            fb.text(name, right - len(name) * L.FONT, L.STATUS_Y, 1)
+
+    def _message(self, title, lines, hint):
+        fb = self.fb
+        tx, ty, ts = L.MESSAGE_TITLE
+        self._text_fit(_str(title, 60), tx, ty, L.WIDTH - tx, (ts, 1))
+        fb.hline(0, L.MESSAGE_RULE_Y, L.WIDTH, 1)
+        y = L.MESSAGE_LINE_Y
+        for line in _list(lines)[:L.MESSAGE_LINES]:
+            fb.text(_str(line, L.CHARS_PER_LINE - 1), 4, y, 1)
+            y += L.MESSAGE_LINE_H
+        s = _str(hint, L.CHARS_PER_LINE)
+        if s:
+            fb.hline(0, L.STATUS_RULE_Y, L.WIDTH, 1)
+            fb.text(s, 0, L.MESSAGE_HINT_Y, 1)
+
+    def _title_bar(self, title, right=""):
+        fb = self.fb
+        x, y, w, h = L.TITLE_BAR
+        fb.fill_rect(x, y, w, h, 1)
+        right = _str(right, 18)
+        rw = len(right) * L.FONT
+        fb.text(_clip(_str(title, 40), w - 4 - (rw + 8 if rw else 0)), x + 2, y + 2, 0)
+        if rw:
+            fb.text(right, x + w - 2 - rw, y + 2, 0)
+
+    # home -------------------------------------------------------------------
+
+    def _home(self, v):
+        fb = self.fb
+        st = _dict(v.get("status"))
+        ed_label = EDITION_LABELS.get(_str(st.get("edition")), "")
+        if ed_label:
+            fb.text(ed_label, L.HOME_EDITION_RIGHT - len(ed_label) * L.FONT, L.HOME_NAME[1], 1)
+        fb.text(_clip(_str(st.get("name"), 24), 190), L.HOME_NAME[0], L.HOME_NAME[1], 1)
+        ax, ay, asc = L.HOME_ATTR
+        self.text_big(_str(v.get("attr"), 3).upper(), ax, ay, asc)
+        suit = v.get("suit")
+        sx, sy, ssc = L.HOME_SUIT_SYM
+        bm = self.suit_symbol(suit)
+        if bm is not None:
+            G.blit(fb, bm, sx, sy, 1, ssc)
+        nx, ny, nsc = L.HOME_SUIT_NAME
+        self._text_fit(self.suit_name(suit), nx, ny, L.HOME_NET_BOX[0] - nx - 4, (nsc, 1))
+        mx, my = L.HOME_MOVE
+        room = L.HOME_NET_BOX[0] - mx - 4
+        move = _str(v.get("move"), 40)
+        if move:
+            self._text_fit(move, mx, my, room, (2, 1))
+        incap = st.get("incapacitated")
+        if incap:
+            y = my + 16
+            w = self._tag("INCAPACITATED", mx, y)
+            if isinstance(incap, str):
+                fb.text(_clip(incap, L.WIDTH - mx - w - 4), mx + w + 4, y + 1, 1)
+        # net box
+        bx, by, bw, bh = L.HOME_NET_BOX
+        fb.rect(bx, by, bw, bh, 1)
+        net = _int(v.get("net"))
+        ns = _signed(net)
+        sc = L.HOME_NET_SCALE
+        while sc > 2 and len(ns) * L.FONT * sc > bw - 4:
+            sc -= 1
+        self.text_big(ns, bx + (bw - len(ns) * L.FONT * sc) // 2, by + 6, sc)
+        n = 1 + (net if net > 0 else -net)
+        mc = self.edition["max_cards"]
+        if n > mc:
+            n = mc
+        line1 = "%d CARD%s" % (n, "" if n == 1 else "S")
+        line2 = "keep best" if net > 0 else ("keep worst" if net < 0 else "")
+        fb.text(line1, bx + (bw - len(line1) * 8) // 2, by + bh - 24, 1)
+        if line2:
+            fb.text(line2, bx + (bw - len(line2) * 8) // 2, by + bh - 12, 1)
+
+    # flip -------------------------------------------------------------------
+
+    def _flip(self, v):
+        fb = self.fb
+        cards = _list(v.get("cards"))[:3]
+        n = len(cards)
+        suit = v.get("suit")
+        resolving = v.get("resolving")
+        resolving = _int(resolving, -1) if resolving is not None else -1
+        selected = v.get("selected")
+        selected = _int(selected, -1) if selected is not None else -1
+        tied = [_int(t, -1) for t in _list(v.get("tied"))]
+        ntied = 0  # "TIE" only when two or more of the shown cards tie
+        for i in range(n):
+            if i in tied:
+                ntied += 1
+        if n:
+            slots = L.FLIP_SLOTS[n]
+            for i in range(n):
+                slot = slots[i]
+                self.render_card(cards[i], slot[0], slot[1], slot[2], slot[3], suit, i == resolving, i == selected)
+                mx, my, mw, mh = L.resolve_bar(slot)
+                if i == resolving:
+                    G.resolve_bar(fb, mx, my, mw, mh)
+                if ntied > 1 and i in tied:
+                    G.tie_mark(fb, mx, my, mw, mh, i == resolving)
+                if i == selected and i != resolving:
+                    G.cursor_mark(fb, mx + mw // 2, my, mh)
+            side = L.FLIP_SIDE[n]
+        else:
+            side = L.FLIP_SIDE[1]
+            fb.text("no cards", 4, 36, 1)
+        hint = _str(v.get("hint"), 60)
+        note = _str(v.get("note"), 60)
+        self._flip_side(v, side, suit, hint if note else "")
+        wx, wy, ww, wh = L.FLIP_WORDS
+        self._words(_str(v.get("words"), 60), wx, wy, ww)
+        nx, ny, nw, nh = L.FLIP_NOTE
+        s = note or hint
+        if s:
+            fb.text(_clip(s, nw), nx, ny, 1)
+
+    def _flip_side(self, v, side, suit, hint):
+        """Right of the cards: the suit (symbol and name), the net advantage,
+        the resolving level's marks at 2x, FLASHBACK, and the hint when the
+        note has taken the hint's row."""
+        fb = self.fb
+        x, y, w, h = side
+        bm = self.suit_symbol(suit)
+        if bm is not None:
+            G.blit(fb, bm, x, y + 2, 1, 2)
+        name = self.suit_name(suit).upper()
+        net = _int(v.get("net"))
+        level = _int(v.get("level"))
+        lw = G.level_width(level, 2) if 1 <= level <= 4 else 0
+        my = y + 46
+        if w >= 100:
+            self._text_fit(name, x + 30, y + 8, w - 30, (2, 1))
+            s = "net " + _signed(net)
+            if net:
+                s += ", %s of %d" % ("best" if net > 0 else "worst", min(1 + abs(net), self.edition["max_cards"]))
+            if len(s) * L.FONT > w:
+                s = s[4:].replace(",", "")
+            fb.text(_clip(s, w), x, y + 33, 1)
+            hy = y + 62
+            if v.get("flashback"):
+                if lw + 8 + 74 <= w:
+                    self._tag("FLASHBACK", x + lw + 8, my + 3)
+                else:
+                    self._tag("FLASHBACK", x, hy)
+                    hy += 10
+            if hint:
+                for line in _wrap(hint, w // L.FONT, (y + h - hy) // 9):
+                    fb.text(line, x, hy, 1)
+                    hy += 9
+        else:
+            fb.text(_signed(net), x + 28, y + 11, 1)
+            self._text_narrow(name, x, y + 32, w)
+            my = y + 44
+            if v.get("flashback"):
+                self._tag("FB", x, my + 18)
+        if lw:
+            G.level_marks(fb, level, x, my, 1, 2)
+
+    def _words(self, s, x, y, w):
+        """The result words, big: all at 3x when they fit, else the main part
+        (before ' + ', or the first word) at 3x and the rest beside it at 2x,
+        or at 1x on up to three lines."""
+        s = s.strip()
+        if not s:
+            return
+        sc = L.WORDS_SCALE
+        cw = L.FONT * sc
+        if len(s) * cw <= w:
+            self.text_big(s, x, y, sc)
+            return
+        k = s.find(" + ")
+        if k > 0:
+            main, rest = s[:k], s[k + 1:]
+        else:
+            k = s.find(" ")
+            main, rest = (s[:k], s[k + 1:]) if k > 0 else (s, "")
+        main = main[:w // cw]
+        used = self.text_big(main, x, y, sc) + 4
+        rest = rest.strip()
+        if rest.startswith("+ "):
+            rest = "+" + rest[2:]
+        room = w - used
+        if not rest or room < L.FONT:
+            return
+        if len(rest) * L.FONT * 2 <= room:
+            self.text_big(rest, x + used, y + 4, 2)
+            return
+        if len(rest) * 14 <= room + 2:  # 2x squeezed to 14 px a character
+            for ch in rest:
+                self.text_big(ch, x + used - 1, y + 4, 2)
+                used += 14
+            return
+        lines = _wrap(rest, room // L.FONT, 3)
+        yy = y + (3 - len(lines)) * 4
+        for line in lines:
+            self.fb.text(line, x + used, yy, 1)
+            yy += 8
+
+    # menu -------------------------------------------------------------------
+
+    def _scroll_top(self, sel, n, rows):
+        if n <= rows:
+            return 0
+        top = sel - rows // 2
+        if top < 0:
+            top = 0
+        if top > n - rows:
+            top = n - rows
+        return top
+
+    def _menu(self, v):
+        fb = self.fb
+        self._title_bar(_str(v.get("title"), 40))
+        items = _list(v.get("items"))
+        n = len(items)
+        sel = _int(v.get("selected"), 0)
+        top = self._scroll_top(sel, n, L.MENU_ROWS)
+        rw = L.MENU_SCROLL_X - 3
+        for r in range(L.MENU_ROWS):
+            i = top + r
+            if i >= n:
+                break
+            y = L.MENU_ROW_Y + r * L.MENU_ROW_H
+            c = 1
+            if i == sel:
+                fb.fill_rect(0, y, rw, L.MENU_ROW_H, 1)
+                c = 0
+            s = _str(items[i], 40)
+            if len(s) <= L.MENU_CHARS_2X:
+                self.text_big(s, L.MENU_TEXT_X, y + 1, 2, c)
+            elif len(s) * 14 <= rw - L.MENU_TEXT_X:  # 2x squeezed to 14 px a character
+                xx = L.MENU_TEXT_X - 1
+                for ch in s:
+                    self.text_big(ch, xx, y + 1, 2, c)
+                    xx += 14
+            else:
+                fb.text(_clip(s, rw - L.MENU_TEXT_X), L.MENU_TEXT_X, y + 4, c)
+        if top > 0:
+            G.up_triangle(fb, L.MENU_SCROLL_X + 4, L.MENU_ROW_Y + 2, 5)
+        if top + L.MENU_ROWS < n:
+            G.down_triangle(fb, L.MENU_SCROLL_X + 4, L.MENU_ROW_Y + L.MENU_ROWS * L.MENU_ROW_H - 8, 5)
+        if n > L.MENU_ROWS:  # scroll bar
+            th = L.MENU_ROWS * L.MENU_ROW_H - 20
+            ty = L.MENU_ROW_Y + 9 + th * top // n
+            fb.fill_rect(L.MENU_SCROLL_X + 3, ty, 3, max(3, th * L.MENU_ROWS // n), 1)
+
+    # number -----------------------------------------------------------------
+
+    def _number(self, v):
+        tx, ty, ts = L.NUMBER_TITLE
+        self._text_fit(_str(v.get("title"), 40), tx, ty, L.WIDTH - tx, (ts, 1))
+        s = _str(_int(v.get("value")), 8)
+        unit = _str(v.get("unit"), 20)
+        sc = L.NUMBER_SCALE
+        us = L.NUMBER_UNIT_SCALE
+        while sc > 2 and len(s) * L.FONT * sc + (len(unit) * L.FONT * us + 8 if unit else 0) > L.WIDTH:
+            sc -= 1
+        uw = len(unit) * L.FONT * us + 8 if unit else 0
+        if uw + len(s) * L.FONT * sc > L.WIDTH:
+            unit = _clip(unit, L.WIDTH - len(s) * L.FONT * sc - 8, us)
+            uw = len(unit) * L.FONT * us + 8 if unit else 0
+        x = (L.WIDTH - len(s) * L.FONT * sc - uw) // 2
+        x += self.text_big(s, x, L.NUMBER_VALUE_Y, sc)
+        if unit:
+            self.text_big(unit, x + 8, L.NUMBER_VALUE_Y + 7 * sc - 7 * us, us)
+
+    # minigame ---------------------------------------------------------------
+
+    def _minigame(self, v):
+        fb = self.fb
+        kind = v.get("kind")
+        title = MINIGAME_TITLES.get(kind) if isinstance(kind, str) else None
+        self._title_bar(title or _str(kind, 30).upper())
+        cards = _list(v.get("cards"))
+        sel = _int(v.get("selected"), -1)
+        first = 0
+        if len(cards) > L.MINI_MAX_CARDS:
+            first = self._scroll_top(sel, len(cards), L.MINI_MAX_CARDS)
+            cards = cards[first:first + L.MINI_MAX_CARDS]
+        n = len(cards)
+        if n:
+            slots = L.MINI_SLOTS[n]
+            for i in range(n):
+                x, y, w, h = slots[i]
+                chosen = i + first == sel
+                self._corner_card(cards[i], x, y, w, h, chosen)
+                if chosen:
+                    fb.fill_rect(x, L.MINI_MARK_Y, w, L.MINI_MARK_H, 1)
+        s = "SOLVABLE" if v.get("solvable") else "NOT SOLVABLE"
+        self.text_big(s, (L.WIDTH - len(s) * 16) // 2, L.MINI_INFO_Y, 2)
+
+    # sheet ------------------------------------------------------------------
+
+    def _sheet(self, v):
+        fb = self.fb
+        st = _dict(v.get("status"))
+        self._title_bar("CHARACTER", _str(st.get("name"), 16))
+        attrs = _dict(v.get("attrs"))
+        mx, my, mw, mh = L.SHEET_MOVES
+        for k in range(3):
+            a = ATTRS[k]
+            y = L.SHEET_ATTR_Y + k * L.SHEET_ATTR_H
+            self.text_big(a.upper(), L.SHEET_ATTR_X, y + 6, 2)
+            suit = attrs.get(a)
+            bm = self.suit_symbol(suit)
+            if bm is not None:
+                G.blit(fb, bm, 52, y, 1, 2)
+            self._text_narrow(self.suit_name(suit), 82, y + 9, mx - 86)
+        fb.vline(mx - 4, my, mh, 1)
+        moves = _list(v.get("moves"))
+        n = len(moves)
+        sel = _int(v.get("selected"), -1)
+        rows = L.SHEET_MOVE_ROWS
+        top = self._scroll_top(sel, n, rows)
+        for r in range(rows):
+            i = top + r
+            if i >= n:
+                break
+            m = _list(moves[i])
+            name = _str(m[0] if m else "?")
+            lvl = _signed(_int(m[1] if len(m) > 1 else 0))
+            y = my + r * L.SHEET_MOVE_H
+            c = 1
+            if i == sel:
+                fb.fill_rect(mx, y, mw, L.SHEET_MOVE_H, 1)
+                c = 0
+            fb.text(_clip(name, mw - 30), mx + 2, y + 2, c)
+            fb.text(lvl, mx + mw - 2 - len(lvl) * 8, y + 2, c)
+        if top > 0:
+            G.up_triangle(fb, mx - 10, my + 1, 4)
+        if top + rows < n:
+            G.down_triangle(fb, mx - 10, my + mh - 6, 4)
+
+
+_SCREENS = {
+    "home": Renderer._home,
+    "flip": Renderer._flip,
+    "menu": Renderer._menu,
+    "number": Renderer._number,
+    "minigame": Renderer._minigame,
+    "sheet": Renderer._sheet,
+}

@@ -1,0 +1,117 @@
+"""`deckahedron do`: send one command to a device and print its reply.
+
+    deckahedron do --port P OP [key=value ...]
+    deckahedron do --port /dev/pts/5 flip suit=crown net=1
+    deckahedron do --port /dev/ttyACM0 breather cards='["3","7"]'
+
+OP is any app op (hello, state, press, ...) or rules command (flip, end_flip,
+...): docs/protocol.md lists them with their arguments. Each value is read
+as JSON when it parses as JSON (numbers, true/false/null, lists, objects,
+"quoted strings") and as a plain string otherwise: ``net=1`` is the number 1,
+``suit=crown`` the string "crown", ``card='"3"'`` the string "3".
+
+``state`` without arguments prints the whole state even when the device
+sends it in parts (``state part=N`` prints that one part as it came).
+
+Output: the result as JSON (sorted keys, indented) on stdout, exit 0.
+A device error: {"error": code, "message": ...} on stdout, exit 1.
+Bad arguments: one line on stderr, exit 2. Port missing, busy or silent: one
+line on stderr, exit 3.
+
+Events the device sends meanwhile are not acknowledged: they stay on the
+device for the program that stores them (the table hub).
+"""
+
+import json
+import re
+import sys
+
+from shared_rules import protocol as P
+from shared_rules.game import Game
+
+PROG = "deckahedron do"
+EXIT_DEVICE_ERROR = 1
+EXIT_USAGE = 2
+EXIT_LINK = 3
+OPS = tuple(P.APP_OPS) + tuple(Game.COMMANDS)
+KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class Usage(Exception):
+    pass
+
+
+def _complain(message):
+    sys.stderr.write("%s: %s\n" % (PROG, " ".join(str(message).split())))
+    sys.stderr.flush()
+
+
+def _fail(message):
+    _complain(message)
+    sys.exit(EXIT_USAGE)
+
+
+def add_arguments(parser):
+    parser.add_argument("--port", required=True, metavar="P", help="the device's serial port (e.g. /dev/ttyACM0)")
+    parser.add_argument("--timeout", type=float, default=2.0, metavar="S",
+                        help="seconds to wait for each answer (default 2)")
+    parser.add_argument("--retries", type=int, default=3, metavar="N",
+                        help="re-sends (same request id) before giving up (default 3)")
+    parser.add_argument("op", metavar="OP", help="the command: " + ", ".join(OPS))
+    parser.add_argument("pairs", nargs="*", metavar="key=value", help="its arguments")
+    parser.error = _fail
+
+
+def parse_value(text):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def parse_pairs(pairs):
+    args = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq:
+            raise Usage("argument %r is not key=value" % pair)
+        if not KEY.match(key):
+            raise Usage("argument %r: the key must be a name like suit or net" % pair)
+        if key in args:
+            raise Usage("argument %r given twice" % key)
+        args[key] = parse_value(value)
+    return args
+
+
+def run(args):
+    from host_tools.link import DeviceError, DeviceLink, LinkError
+
+    try:
+        if args.op not in OPS:
+            raise Usage("unknown op %r (one of: %s)" % (args.op, ", ".join(OPS)))
+        if args.timeout <= 0:
+            raise Usage("--timeout must be more than 0")
+        if args.retries < 0:
+            raise Usage("--retries must be 0 or more")
+        call_args = parse_pairs(args.pairs)
+        P.request(1, args.op, call_args)  # refuse what cannot be framed before touching the port
+    except Usage as e:
+        _complain(str(e))
+        return EXIT_USAGE
+    except P.FrameError as e:
+        _complain("the request cannot be sent: %s" % e.message)
+        return EXIT_USAGE
+    try:
+        with DeviceLink(args.port, timeout=args.timeout, retries=args.retries) as link:
+            if args.op == "state" and not call_args:
+                result = link.state()  # every part, joined
+            else:
+                result = link.call(args.op, call_args)
+    except DeviceError as e:
+        sys.stdout.write(json.dumps({"error": e.code, "message": e.message}, indent=2, sort_keys=True) + "\n")
+        return EXIT_DEVICE_ERROR
+    except LinkError as e:
+        _complain(str(e))
+        return EXIT_LINK
+    sys.stdout.write(json.dumps(result, indent=2, sort_keys=True) + "\n")
+    return 0

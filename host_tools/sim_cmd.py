@@ -1,0 +1,90 @@
+"""`deckahedron sim`: a table of simulated boards, until interrupted.
+
+    deckahedron sim --boards N [--seed S] [--dir D]
+
+Starts N (1..16) boards p1..pN, each the real firmware in the MicroPython
+unix port behind its own pseudo-terminal, prints one line per board
+``NAME PORT`` (then flushes, so a script can read the ports), and runs until
+Ctrl-C, SIGTERM or SIGHUP, restarting any board whose process dies (a note
+on stderr says so). Flash folders live under D (kept) or a new temporary
+folder (removed on exit); each board's stderr goes to D/NAME.log.
+
+Exit codes: 0 after an interrupt, 2 bad arguments, 3 the boards cannot start
+(no firmware, no MicroPython).
+"""
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+
+from host_tools.simboards import MAX_BOARDS, SimError, SimTable, run_until_signalled
+
+PROG = "deckahedron sim"
+EXIT_USAGE = 2
+EXIT_CANNOT_START = 3
+
+
+def _complain(message):
+    sys.stderr.write("%s: %s\n" % (PROG, message))
+    sys.stderr.flush()
+
+
+def _fail(message):
+    _complain(message)
+    sys.exit(EXIT_USAGE)
+
+
+def _board_count(text):
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("must be a whole number from 1 to %d, not %r" % (MAX_BOARDS, text))
+    if not 1 <= n <= MAX_BOARDS:
+        raise argparse.ArgumentTypeError("must be from 1 to %d, not %d" % (MAX_BOARDS, n))
+    return n
+
+
+def add_arguments(parser):
+    parser.add_argument("--boards", type=_board_count, default=1, metavar="N",
+                        help="how many boards, 1..%d (default 1)" % MAX_BOARDS)
+    parser.add_argument("--seed", type=int, default=None, metavar="S",
+                        help="board pK shuffles with seed S*100+K (default: each board picks its own)")
+    parser.add_argument("--dir", default=None, metavar="D",
+                        help="folder for the boards' flash folders and logs (kept; default: a temporary "
+                             "folder removed on exit)")
+    parser.error = _fail
+
+
+def run(args):
+    temp = args.dir is None
+    base = tempfile.mkdtemp(prefix="deckahedron-sim-") if temp else os.path.abspath(args.dir)
+    try:
+        if not temp:
+            try:
+                os.makedirs(base, exist_ok=True)
+            except OSError as e:
+                _complain("cannot use --dir %s: %s" % (args.dir, e.strerror or e))
+                return EXIT_USAGE
+
+        def on_restart(board, code, gave_up=False):
+            if gave_up:
+                _complain("%s keeps dying (last exit %s): not restarting it; see %s" % (board.name, code, board.log_path))
+            else:
+                _complain("%s exited (%s) and was restarted on %s" % (board.name, code, board.port))
+
+        try:
+            table = SimTable(args.boards, base, seed=args.seed, auto_restart=True, on_restart=on_restart)
+            table.start()
+        except SimError as e:
+            _complain(str(e))
+            return EXIT_CANNOT_START
+        for b in table.boards:
+            sys.stdout.write("%s %s\n" % (b.name, b.port))
+        sys.stdout.flush()
+        run_until_signalled(table)
+        return 0
+    finally:
+        if temp:
+            shutil.rmtree(base, ignore_errors=True)

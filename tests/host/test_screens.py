@@ -1,0 +1,430 @@
+"""The device screens: expected pixels for known states, golden digests, and
+the card faces everywhere.
+
+The renderer runs only under MicroPython, so this runs
+``micropython tests/screens_mp.py OUTDIR`` once and reads the raw buffers
+(4736 bytes, MONO_HLSB, bit 1 = black). Every coordinate comes from
+firmware/layout.py (plain data, imported here on CPython) and every view from
+tests/screens_mp.py (its VIEWS list is plain data too).
+"""
+
+import hashlib
+import re
+import subprocess
+
+import pytest
+
+import firmware.glyphs as G
+import firmware.layout as L
+import tests.screens_mp as S
+from tests.host.test_micropython_suite import ROOT, find_tool
+
+VIEWS = dict(S.VIEWS)
+STRIDE = L.WIDTH // 8
+
+
+@pytest.fixture(scope="module")
+def screens(tmp_path_factory):
+    out = tmp_path_factory.mktemp("screens")
+    proc = subprocess.run([find_tool("micropython"), "tests/screens_mp.py", str(out)], cwd=str(ROOT),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, "screens_mp.py failed:\n%s%s" % (proc.stdout, proc.stderr)
+    bufs = {}
+    for name, _ in S.VIEWS:
+        bufs[name] = (out / (name + ".bin")).read_bytes()
+    return bufs
+
+
+def px(buf, x, y):
+    return (buf[y * STRIDE + (x >> 3)] >> (7 - (x & 7))) & 1
+
+
+def ink(buf, rect):
+    x0, y0, w, h = rect
+    return sum(px(buf, x, y) for y in range(y0, y0 + h) for x in range(x0, x0 + w))
+
+
+def ink_rows(buf, rect):
+    x0, y0, w, h = rect
+    return [y for y in range(y0, y0 + h) if any(px(buf, x, y) for x in range(x0, x0 + w))]
+
+
+def flip_views():
+    return [name for name, v in S.VIEWS if isinstance(v, dict) and v.get("screen") == "flip"
+            and isinstance(v.get("cards"), list) and all(isinstance(c, str) for c in v["cards"])
+            and v.get("suit") in ("anvil", "blade", "crown", "dragon")]
+
+
+# ---------------------------------------------------------------- the buffer
+
+
+def test_every_screen_is_one_panel_buffer(screens):
+    assert L.BUF_SIZE == 4736 == L.WIDTH * L.HEIGHT // 8
+    for name, buf in screens.items():
+        assert len(buf) == L.BUF_SIZE, name
+        assert any(buf), "%s is blank" % name
+
+
+def test_every_card_in_every_slot_and_no_write_past_the_buffer():
+    """All 35 card ids in every flip and mini-game slot, each suit chosen,
+    under every edition; the 64 guard bytes after the panel stay intact."""
+    proc = subprocess.run([find_tool("micropython"), "tests/screens_mp.py", "--cards"], cwd=str(ROOT),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    last = proc.stdout.strip().splitlines()[-1]
+    assert last.startswith("cards ok 35 "), last
+
+
+def test_junk_in_any_view_key_still_draws_the_screen():
+    proc = subprocess.run([find_tool("micropython"), "tests/screens_mp.py", "--fuzz"], cwd=str(ROOT),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().splitlines()[-1].startswith("fuzz ok "), proc.stdout
+
+
+# ---------------------------------------------------------------- flip screens
+
+
+def test_flip_uses_the_slots_for_its_card_count(screens):
+    for name in flip_views():
+        v = VIEWS[name]
+        n = len(v["cards"])
+        buf = screens[name]
+        for (x, y, w, h) in L.FLIP_SLOTS[n]:
+            # the frame border: left and right edges at mid height, top edge
+            assert px(buf, x, y + h // 2) == 1, (name, x)
+            assert px(buf, x + w - 1, y + h // 2) == 1, (name, x)
+            assert px(buf, x + 6, y) == 1, (name, x)
+        if n < 3:
+            # the next slot of a bigger flip is not a card here
+            x, y, w, h = L.FLIP_SLOTS[n + 1][n]
+            assert px(buf, x, y + h // 2) == 0, name
+
+
+def test_single_flip_uses_the_one_card_slot(screens):
+    buf = screens["flip_single_crown"]
+    x, y, w, h = L.FLIP_SLOTS[1][0]
+    assert px(buf, x, y + h // 2) == px(buf, x + w - 1, y + h // 2) == 1
+    x2, y2, w2, h2 = L.FLIP_SLOTS[2][1]
+    assert ink(buf, (x2, y2 + h2 // 2 - 2, 2, 4)) == 0  # no second card frame
+
+
+def test_resolving_marker_only_under_the_resolving_card(screens):
+    seen = 0
+    for name in flip_views():
+        v = VIEWS[name]
+        slots = L.FLIP_SLOTS[len(v["cards"])]
+        for i, slot in enumerate(slots):
+            bx, by, bw, bh = L.resolve_bar(slot)
+            probe = px(screens[name], bx + bw - 2, by)  # right end, top row of the bar
+            want = 1 if v["resolving"] == i else 0
+            assert probe == want, (name, i)
+            if want:
+                seen += 1
+                # the whole bar is solid apart from a knocked-out "TIE"
+                assert ink(screens[name], (bx + 20, by, bw - 20, bh)) == (bw - 20) * bh, name
+                # and the resolving card's frame is 3 px thick
+                x, y, w, h = slot
+                assert all(px(screens[name], x + k, y + h // 2) for k in range(3)), name
+            else:
+                x, y, w, h = slot
+                assert px(screens[name], x + 1, y + h // 2) == 0, (name, i)
+    assert seen >= 5
+
+
+def test_tie_marks(screens):
+    buf = screens["flip_three_tie"]  # cards 0 and 1 tie, 0 resolves
+    slots = L.FLIP_SLOTS[3]
+    b0, b1, b2 = (L.resolve_bar(s) for s in slots)
+    # TIE knocked out of the resolving bar: white pixels inside the bar
+    assert ink(buf, (b0[0], b0[1], 16, b0[3])) < 16 * b0[3]
+    # the other tied card: "TIE" and a dashed line, no solid bar
+    assert 0 < ink(buf, b1) < b1[2] * b1[3] // 2
+    # the card outside the tie: nothing under it
+    assert ink(buf, b2) == 0
+    # one card alone is never marked TIE
+    single = screens["flip_single_crown"]
+    b = L.resolve_bar(L.FLIP_SLOTS[1][0])
+    assert ink(single, b) == b[2] * b[3]
+
+
+def test_cursor_while_choosing(screens):
+    v = VIEWS["flip_choose_tie"]
+    buf = screens["flip_choose_tie"]
+    assert v["resolving"] is None and v["selected"] == 2
+    for i, slot in enumerate(L.FLIP_SLOTS[3]):
+        bx, by, bw, bh = L.resolve_bar(slot)
+        apex = px(buf, bx + bw // 2, by)
+        base = px(buf, bx + bw // 2 - bh + 1, by + bh - 1)
+        if i == 2:
+            assert apex == 1 and base == 1, (i, apex, base)
+        else:
+            assert apex == 0, i
+        assert px(buf, bx + bw - 2, by) == 0  # nothing resolves yet
+
+
+def test_result_words_are_big(screens):
+    for name in flip_views():
+        words = VIEWS[name]["words"]
+        rows = ink_rows(screens[name], L.FLIP_WORDS)
+        assert rows, name
+        # the main word is drawn at 3x: capitals are 7 font rows -> 21 px
+        assert rows[-1] - rows[0] + 1 >= 7 * L.WORDS_SCALE, (name, words)
+        assert ink(screens[name], L.FLIP_WORDS) > 300, name
+
+
+def test_note_or_hint_row_has_ink(screens):
+    for name in flip_views():
+        assert ink(screens[name], L.FLIP_NOTE) > 20, name
+
+
+def test_chosen_suit_edge_is_inverted(screens):
+    """The chosen suit's edge box is solid black at its corners on every
+    card (Dragon top, Crown left, Blade right, Anvil bottom); the other
+    suits' boxes are not."""
+    checked = 0
+    for name in flip_views():
+        v = VIEWS[name]
+        buf = screens[name]
+        for (x, y, w, h) in L.FLIP_SLOTS[len(v["cards"])]:
+            for suit in L.EDGE_ORDER:
+                bx, by, bw, bh = L.edge_box(suit, w, h)
+                corners = [(x + bx, y + by), (x + bx + bw - 1, y + by), (x + bx, y + by + bh - 1),
+                           (x + bx + bw - 1, y + by + bh - 1)]
+                got = [px(buf, cx, cy) for cx, cy in corners]
+                if suit == v["suit"]:
+                    assert got == [1, 1, 1, 1], (name, suit)
+                    checked += 1
+                else:
+                    assert got == [0, 0, 0, 0], (name, suit, got)
+    assert checked >= 20
+
+
+def test_edge_boxes_sit_on_their_edges():
+    w, h = L.CARD_W, L.CARD_H
+    cx, cy = w // 2, h // 2
+    boxes = {s: L.edge_box(s, w, h) for s in L.EDGE_ORDER}
+    assert boxes["dragon"][1] + boxes["dragon"][3] <= cy - L.CENTRE_R  # top
+    assert boxes["anvil"][1] >= cy + L.CENTRE_R  # bottom
+    assert boxes["crown"][0] + boxes["crown"][2] <= cx - L.CENTRE_R  # left
+    assert boxes["blade"][0] >= cx + L.CENTRE_R  # right
+    assert L.edge_box("spade") is None
+    for s, (x, y, bw, bh) in boxes.items():
+        assert L.CARD_INSET <= x and x + bw <= w - L.CARD_INSET, s
+        assert L.CARD_INSET <= y and y + bh <= h - L.CARD_INSET, s
+
+
+def test_layout_fits_the_panel():
+    for n, slots in L.FLIP_SLOTS.items():
+        assert len(slots) == n
+        side = L.FLIP_SIDE[n]
+        for i, (x, y, w, h) in enumerate(slots):
+            assert 0 <= x and x + w <= side[0] and y + h <= L.FLIP_MARK_Y
+            if i:
+                assert x >= slots[i - 1][0] + slots[i - 1][2]  # no overlap
+        assert side[0] + side[2] <= L.WIDTH
+    for n, slots in L.MINI_SLOTS.items():
+        assert len(slots) == n
+        for x, y, w, h in slots:
+            assert 0 <= x and x + w <= L.WIDTH and y + h < L.MINI_MARK_Y
+    wx, wy, ww, wh = L.FLIP_WORDS
+    assert L.FLIP_MARK_Y + L.FLIP_MARK_H <= wy and wy + wh <= L.HINT_Y
+    assert wh >= 8 * L.WORDS_SCALE
+    assert L.HINT_Y + 8 <= L.STATUS_RULE_Y < L.STATUS_Y and L.STATUS_Y + 8 <= L.HEIGHT
+    assert L.MENU_ROW_Y + L.MENU_ROWS * L.MENU_ROW_H <= L.HINT_Y
+
+
+# ---------------------------------------------------------------- other screens
+
+
+def test_status_line_on_every_screen_but_message(screens):
+    for name, v in S.VIEWS:
+        buf = screens[name]
+        is_msg = not isinstance(v, dict) or v.get("screen") not in ("home", "flip", "menu", "number", "minigame",
+                                                                    "sheet")
+        if is_msg:
+            continue
+        assert ink(buf, (0, L.STATUS_RULE_Y, L.WIDTH, 1)) == L.WIDTH, name
+        assert ink(buf, (0, L.STATUS_Y, 150, 8)) > 60, name
+
+
+def test_status_battery_and_incapacitated(screens):
+    bx, by, bw, bh = L.BATTERY
+    assert ink(screens["home"], L.BATTERY) > 20
+    assert ink(screens["home_no_battery"], (0, L.STATUS_Y, L.WIDTH, 8)) < ink(screens["home"], (0, L.STATUS_Y, L.WIDTH, 8))
+    assert ink(screens["home_no_battery"], L.BATTERY) == 0  # no battery reading, no name
+    tx, ty, tw, th = L.INCAP_TAG
+    tag = (bx - 3 - tw, ty, tw, th)
+    assert ink(screens["home_incap"], tag) > tw * th // 2  # inverted tag
+    assert ink(screens["home"], tag) < tw * th // 4
+
+
+def test_home_shows_attribute_suit_and_net(screens):
+    buf = screens["home"]
+    ax, ay, asc = L.HOME_ATTR
+    assert ink(buf, (ax, ay, 3 * 8 * asc, 7 * asc)) > 500  # "STR" at 4x
+    sx, sy, ssc = L.HOME_SUIT_SYM
+    assert ink(buf, (sx, sy, 13 * ssc, 13 * ssc)) > 200
+    bx, by, bw, bh = L.HOME_NET_BOX
+    assert px(buf, bx, by + bh // 2) == 1
+    assert ink(buf, (bx + 2, by + 2, bw - 4, 40)) > 300  # "+1" big
+
+
+def test_suits_are_told_apart_by_shape():
+    bms = G.SUIT_BITMAPS
+    assert set(bms) == {"anvil", "blade", "crown", "dragon", "anchor", "bulb", "crescent", "dart"}
+    datas = [bms[k][2] for k in sorted(bms)]
+    assert len(set(datas)) == len(datas), "two suits share a bitmap"
+    for k, (w, h, data) in bms.items():
+        assert (w, h) == (L.SUIT_SYM, L.SUIT_SYM) and len(data) == h * ((w + 7) // 8), k
+        assert bin(int.from_bytes(data, "big")).count("1") > 30, k
+
+
+def test_suit_symbols_render_differently(screens):
+    sx, sy, ssc = L.HOME_SUIT_SYM
+    size = 13 * ssc
+
+    def crop(name):
+        buf = screens[name]
+        return tuple(px(buf, x, y) for y in range(sy, sy + size) for x in range(sx, sx + size))
+
+    crops = {VIEWS[n]["suit"] + "/" + VIEWS[n]["status"]["edition"]: crop(n)
+             for n in ("home", "home_dex_anvil", "home_int_blade", "home_str_dragon", "home_dw")}
+    assert len(set(crops.values())) == len(crops), sorted(crops)
+    assert all(sum(c) > 100 for c in crops.values())
+
+
+def test_menu_selected_row_is_inverted_and_visible(screens):
+    v = VIEWS["menu"]
+    buf = screens["menu"]
+    n, sel = len(v["items"]), v["selected"]
+    top = max(0, min(sel - L.MENU_ROWS // 2, n - L.MENU_ROWS))
+    row_y = L.MENU_ROW_Y + (sel - top) * L.MENU_ROW_H
+    # solid left edge of the inverted row, white just above and below it
+    assert all(px(buf, 1, row_y + k) for k in range(L.MENU_ROW_H))
+    assert px(buf, 1, row_y - 1) == 0 and px(buf, 1, row_y + L.MENU_ROW_H) == 0
+    assert px(buf, 1, L.MENU_ROW_Y + 2) == 0  # first visible row not selected
+
+
+def test_message_and_unknown_screens(screens):
+    for name in ("message", "unknown", "not_a_dict", "bad_types"):
+        buf = screens[name]
+        assert ink(buf, (0, 0, L.WIDTH, L.MESSAGE_RULE_Y)) > 100, name
+    assert ink(screens["unknown"], (0, L.MESSAGE_LINE_Y, L.WIDTH, 20)) > 50
+    assert ink(screens["message"], (0, L.STATUS_Y, L.WIDTH, 8)) > 10  # hint at the bottom
+
+
+def test_minigame_marks_the_selected_card(screens):
+    v = VIEWS["minigame_pick_locks"]
+    slots = L.MINI_SLOTS[len(v["cards"])]
+    buf = screens["minigame_pick_locks"]
+    for i, (x, y, w, h) in enumerate(slots):
+        got = px(buf, x + w // 2, L.MINI_MARK_Y + 1)
+        assert got == (1 if i == v["selected"] else 0), i
+        assert ink(buf, (x + 4, y + 4, 18, 10)) > 60  # a corner label, inverted
+
+
+# ---------------------------------------------------------------- glyph sources
+
+
+def test_glyph_art_comments_match_the_bytes():
+    """glyphs.py keeps each bitmap's ASCII art in a comment above it."""
+    from host_tools.screens import pack_art
+
+    src = (ROOT / "firmware" / "glyphs.py").read_text()
+    blocks = re.findall(r"# (\w+)\n((?:#   [.#]+\n)+)([A-Z_]+) = ", src)
+    assert len(blocks) >= 15
+    for key, art, const in blocks:
+        rows = [r[4:] for r in art.strip("\n").split("\n")]
+        assert pack_art(rows) == getattr(G, const), const
+    mini = re.findall(r"#   (\S) ([.#]{3}) ([.#]{3}) ([.#]{3}) ([.#]{3}) ([.#]{3})\n", src)
+    assert "".join(m[0] for m in mini) == G.MINI_CHARS
+    for k, m in enumerate(mini):
+        for r in range(5):
+            v = sum(4 >> i for i in range(3) if m[1 + r][i] == "#")
+            assert G.MINI_FONT[k * 5 + r] == v, m[0]
+
+
+def test_zodiac_labels_are_distinct():
+    labels = list(G.ZODIAC_LABELS.values())
+    assert len(G.ZODIAC_LABELS) == 12 and len(set(labels)) == 12
+    assert all(ch in G.MINI_CHARS for lab in labels for ch in lab)
+
+
+# ---------------------------------------------------------------- host tools
+
+
+def test_host_png_conversion(tmp_path):
+    from host_tools.screens import save_png, to_image
+
+    buf = bytearray(L.BUF_SIZE)
+    buf[0] = 0x80  # pixel (0, 0) black
+    buf[L.BUF_SIZE - 1] = 0x01  # pixel (295, 127) black
+    img = to_image(buf)
+    assert img.mode == "1" and img.size == (L.WIDTH, L.HEIGHT)
+    assert img.getpixel((0, 0)) == 0 and img.getpixel((1, 0)) == 255
+    assert img.getpixel((295, 127)) == 0
+    path = save_png(buf, tmp_path / "x.png", scale=2)
+    from PIL import Image
+
+    assert Image.open(path).size == (2 * L.WIDTH, 2 * L.HEIGHT)
+
+
+def test_render_views_to_pngs(tmp_path, screens):
+    from host_tools.screens import render_views
+
+    bufs = render_views([("home", VIEWS["home"]), ("odd", {"screen": "number", "value": -3, "unit": ""})])
+    assert bufs["home"] == screens["home"]
+    assert len(bufs["odd"]) == L.BUF_SIZE and any(bufs["odd"])
+    with pytest.raises(ValueError):
+        render_views([("../evil", {})])
+
+
+# ---------------------------------------------------------------- golden digests
+
+# sha256 of every screen buffer. Any change to the drawing (layout, glyphs,
+# render) changes these on purpose: look at the PNGs first
+# (`.venv/bin/python -m host_tools.screens docs/screens`, then open them),
+# and when they are right, run
+#     .venv/bin/python -m pytest -q tests/host/test_screens.py -k golden
+# and paste the DIGESTS dict that the failure prints over this one.
+DIGESTS = {
+    "bad_flip": "2a9628b5f91af5915b08c7cacc85966be970e1e4b853552c639ca8ed66e3acb8",
+    "bad_types": "5edfff169d8f937bc22273e992a5fa65294274b2900bf245bc92210c9b027485",
+    "flip_advantage": "c64f08f8df8b60fdd16c7fa9aecae237e3a10fa2b38ec72b33727db5018b1ca9",
+    "flip_blessings": "44503f84b16094958af3cc45af0097b7e0c6c4f84d4ab0a58cccb80afe19e3c3",
+    "flip_choose_tie": "4bb50becf2b8c6b9f6e46791eb1230f1c184a7bb613a924b96531373eef3d7b9",
+    "flip_crit_fail": "ef3dcee521506113ff5048e410f10898ad2b13f56c8e725c3f044a7a693ac6f8",
+    "flip_crit_success": "c4c1ea2d4793cd9a5df5bdd82730864485a3e7d782e98642ef7beddc586d98c3",
+    "flip_dw": "8bbadbc513523edfd688e17be7454926e938e14befb7fafa422eaf39b4e8eb91",
+    "flip_flashback": "74cb1b9210cb85ee96bee715c238eb3e3de660343d1097de717931490a365418",
+    "flip_single_crown": "5d80c763a71fdbb57c724fe542a0d988a9818c00f56b44de7926336f91ecac47",
+    "flip_three_tie": "d889976229d165278d3f29d78fd56637e0261e6b66ffdaed4051ba797e2a590a",
+    "flip_undecided": "9915658f3f7b0da3dc2d3e83cff5200a54ee3cc13a94c1d52239f551841b35a2",
+    "flip_wound_stopped": "1b68b8ab4d0eb766a7e3cd20399e97aa2e6db97f9e500dfbc446927f2b22f888",
+    "home": "7b212af79ffe1cc5be3165bd703386cf11fd05f3d3ca4ca501e7d8ce24fd5ec3",
+    "home_dex_anvil": "27fcca7aed929200af105b807ad978a452abe97c5a48087bf14fc9f2a4a0ede0",
+    "home_dw": "839ee062bd5d4e974e3407507e634f6f03a84749f0011fa4b48a4ceb256053cb",
+    "home_incap": "8aacefec9f24f5e99cafe0711f65de93120076b363ed8db51f7bbdbe49fba17c",
+    "home_int_blade": "dcd1c464f4adb18d89267a1bc56ccba35ae050d6cd648a93981f9b50bee6e1cc",
+    "home_no_battery": "932b146c2caed48be5132ab29855e9149427c9803383274f9ca202e1b7cf203a",
+    "home_str_dragon": "866b69ffb9ae9ecc0c59dd5f10e339191390edfd9002e35be1b018abcccbee45",
+    "long_strings": "a80089d2aec208a8cdd823c161d7bc1eb137c18469541ac44682abb887e721b2",
+    "menu": "bc909c2cca188a254dd47b635009260d510344cc55e6f1cd432aa6d4ccd85bdc",
+    "menu_short": "f05a604519ff74be4e5a7ec612b1fa82e3681b386e8666efa205b7f334e5d716",
+    "message": "945ee549761f05dce187961daf2a9871fee616894c710700f65d783c1ba936a8",
+    "minigame_magic": "88d2b97de8b5cb2d7309d14f353f27ee8a718c34b751e155c0c6afaf060012a9",
+    "minigame_pick_locks": "2f7f39f39fe17ebdd6653e5fb7ce60dfea965fe871d03ec887d4586bd2545261",
+    "not_a_dict": "dc53c1d55088a580a50e8e9a41f0eeb1536144285013cf1f15f060d9499ad3b0",
+    "number": "38d2cd4c7c5edd28ef4300a029c76539553c5da114c3890028603ffb5ad7972b",
+    "sheet": "a5f73d213107f7d2cf50da7e19bb6f36855b1944f6cb8d77b3ae72eb609d7b0a",
+    "unknown": "2e3fe2a6d52f600ab2290ae9bc72aa70e4ce81c9258bf048070f2f97905f5013",
+}
+
+
+def test_golden_digests(screens):
+    got = {name: hashlib.sha256(buf).hexdigest() for name, buf in sorted(screens.items())}
+    if got != DIGESTS:
+        lines = ["DIGESTS = {"] + ['    "%s": "%s",' % kv for kv in sorted(got.items())] + ["}"]
+        changed = sorted(k for k in set(got) | set(DIGESTS) if got.get(k) != DIGESTS.get(k))
+        pytest.fail("screens changed: %s\n%s" % (", ".join(changed), "\n".join(lines)), pytrace=False)

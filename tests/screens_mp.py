@@ -1,0 +1,261 @@
+"""Render named screens with the device renderer and write the raw buffers.
+
+Run from the repo root under the MicroPython unix port:
+
+    micropython tests/screens_mp.py OUTDIR              the fixed VIEWS below -> OUTDIR/<name>.bin
+    micropython tests/screens_mp.py OUTDIR VIEWS.json   views from a JSON list of [name, view]
+    micropython tests/screens_mp.py --cards             every card id in every slot, every suit
+    micropython tests/screens_mp.py --fuzz              junk in every view key: defaults, never an error page
+    micropython tests/screens_mp.py --bench             render time and heap figures
+
+Each .bin is the 4736-byte frame buffer (MONO_HLSB, bit 1 = black).
+tests/host/test_screens.py runs this and checks pixels; host_tools/screens.py
+turns buffers into PNGs. Prints one line per screen: "ok NAME".
+"""
+
+import gc
+import sys
+
+# The VIEWS below are plain data: CPython imports this module for them
+# (tests/host/test_screens.py); only the functions need MicroPython.
+
+
+def _renderer(buf=None):
+    if "." not in sys.path:
+        sys.path.insert(0, ".")  # the repo root
+    from firmware.render import Renderer
+
+    return Renderer(buf)
+
+
+def status(**kw):
+    st = {"draw": 14, "discard": 4, "exhaustion": 2, "xp": 3, "harm": 1, "wounds": 0, "shadow": 2,
+          "incapacitated": "", "edition": "md", "battery": 3.9, "name": "Kresk"}
+    st.update(kw)
+    return st
+
+
+def flip(cards, suit, net, level, resolving, words, tied=None, selected=None, phase="open", note="",
+         flashback=False, hint="A done  B again  C more", **st):
+    return {"screen": "flip", "cards": cards, "suit": suit, "net": net, "level": level, "resolving": resolving,
+            "tied": tied if tied is not None else ([resolving] if resolving is not None else []),
+            "selected": selected, "phase": phase, "flashback": flashback, "words": words, "note": note,
+            "status": status(**st), "hint": hint}
+
+
+def home(attr, suit, net, move=None, **st):
+    return {"screen": "home", "attr": attr, "suit": suit, "net": net, "move": move, "status": status(**st),
+            "hint": "A attr  B flip  C menu"}
+
+
+# A list (not a dict: MicroPython dicts do not keep insertion order).
+VIEWS = [
+    ("home", home("str", "crown", 1, "Fight")),
+    ("home_dex_anvil", home("dex", "anvil", -2)),
+    ("home_int_blade", home("int", "blade", 0, "Know Things")),
+    ("home_str_dragon", home("str", "dragon", 6)),
+    ("home_incap", home("dex", "blade", 0, None, incapacitated="3rd Wound", battery=3.35, draw=3)),
+    ("home_dw", home("str", "crown", 1, "Fight", edition="dw-lucky")),
+    ("home_no_battery", home("int", "dragon", -1, None, battery=None, name="")),
+    ("flip_single_crown", flip(["4"], "crown", 0, 3, 0, "SUCCESS", note="with a complication")),
+    ("flip_advantage", flip(["9", "13"], "dragon", 1, 4, 1, "SUCCESS")),
+    ("flip_three_tie", flip(["3", "14", "7"], "blade", 2, 4, 0, "SUCCESS", tied=[0, 1])),
+    ("flip_choose_tie", flip(["9", "5", "1"], "crown", -2, 1, None, "MISS", tied=[0, 2], selected=2,
+                             phase="choose", note="tie: choose the card that resolves", hint="UP/DN pick  B choose")),
+    ("flip_crit_success", flip(["11"], "anvil", 0, 4, 0, "CRITICAL SUCCESS", note="level up a move or take a blessing")),
+    ("flip_crit_fail", flip(["1"], "dragon", 0, 1, 0, "MISS", note="critical failure: GM makes a move")),
+    ("flip_wound_stopped", flip(["6", "pw1"], "crown", 2, 2, 0, "SUCCESS + SHADOW",
+                                note="wound card: flip stopped, -1 Stamina")),
+    ("flip_flashback", flip(["16"], "blade", 0, 2, 0, "SUCCESS + SHADOW", flashback=True, note="XP +1")),
+    ("flip_blessings", flip(["pb5", "b1", "w1"], "anvil", -2, 1, 2, "MISS", note="wound card: flip stopped")),
+    ("flip_dw", flip(["12", "20"], "blade", 1, 3, 0, "SUCCESS", tied=[0, 1], edition="dw-heroic")),
+    ("flip_undecided", flip(["2", "8", "17"], "crown", 2, 0, None, "CHOOSE", tied=[], selected=1, phase="choose")),
+    ("menu", {"screen": "menu", "title": "Menu", "items": ["Flip", "Reshuffle", "Take a Breather", "Rest",
+              "Seek Help", "Take Harm", "Lose Stamina", "Character sheet", "Edition", "Connect to table"],
+              "selected": 6, "status": status(), "hint": "UP/DN move  B choose  A back"}),
+    ("menu_short", {"screen": "menu", "title": "Edition", "items": ["1kFA (markdown guide)", "1kFA 0.93",
+                    "DW Lucky", "DW Heroic"], "selected": 0, "status": status(), "hint": "B choose  A back"}),
+    ("number", {"screen": "number", "title": "Attack power", "value": 7, "unit": "dmg", "status": status(),
+                "hint": "UP/DOWN change  B ok"}),
+    ("message", {"screen": "message", "title": "Reshuffled", "lines": ["Deck shuffled: 18 cards.",
+                 "Discard pile is empty.", "", "Mandatory reshuffle at 5 cards."], "hint": "B ok"}),
+    ("minigame_pick_locks", {"screen": "minigame", "kind": "pick_locks", "cards": ["4", "9", "14"], "selected": 1,
+                             "solvable": True, "status": status(), "hint": "LEFT/RIGHT card  B done"}),
+    ("minigame_magic", {"screen": "minigame", "kind": "magic", "cards": ["2", "7", "pb1", "pw2"], "selected": 0,
+                        "solvable": False, "status": status(), "hint": "B flip again  A give up"}),
+    ("sheet", {"screen": "sheet", "attrs": {"str": "crown", "dex": "anvil", "int": "dragon"},
+               "moves": [["Fight", 1], ["Flee", 0], ["Sneak", -1], ["Know Things", 2], ["Charm", 0],
+                         ["Shoot", -2], ["Climb", 0], ["Heal", 1], ["Pick Locks", 0]],
+               "selected": 3, "status": status(), "hint": "UP/DOWN move  A back"}),
+    ("unknown", {"screen": "bogus", "hint": "A back"}),
+    ("bad_flip", {"screen": "flip", "cards": ["99", None, 5], "suit": "spade", "net": "x", "level": 9,
+                  "resolving": 7, "tied": "no", "words": 12345678901234567890, "status": None}),
+    ("bad_types", {"screen": "menu", "title": None, "items": None, "selected": "x", "status": []}),
+    ("not_a_dict", ["screen", "home"]),
+    ("long_strings", {"screen": "home", "attr": "strength", "suit": "crown", "net": 99, "move": "M" * 200,
+                      "status": status(name="N" * 80, incapacitated="R" * 80, draw=12345), "hint": "H" * 100}),
+]
+
+
+def write_all(views, outdir):
+    r = _renderer()
+    for name, view in views:
+        buf = r.render(view)
+        with open(outdir + "/" + name + ".bin", "wb") as f:
+            f.write(buf)
+        print("ok", name)
+
+
+def cards_everywhere():
+    """Every card id in every flip slot and mini-game slot, every suit
+    chosen, resolving and cursor on and off; the buffer never changes size."""
+    r = _renderer(bytearray(4736 + 64))
+    guard = bytes(range(64))
+    r.buf[4736:] = guard
+
+    from firmware import layout as L
+    from shared_rules.cards import ALL_IDS, SUITS
+
+    n = 0
+    slots = []
+    for k in (1, 2, 3):
+        slots.extend(L.FLIP_SLOTS[k])
+    for k in (1, 2, 3, 4, 5):
+        slots.extend(L.MINI_SLOTS[k])
+    for cid in ALL_IDS:
+        for slot in slots:
+            for suit in SUITS + (None,):
+                r.render_card(cid, slot[0], slot[1], slot[2], slot[3], suit, suit == "crown", suit == "blade")
+                n += 1
+            r._corner_card(cid, slot[0], slot[1], slot[2], slot[3], True)
+    for ed in ("md", "v093", "dw-lucky", "dw-heroic"):
+        for cid in ALL_IDS:
+            r.render({"screen": "flip", "cards": [cid, cid, cid], "suit": "dragon", "net": 2, "level": 4,
+                      "resolving": 1, "tied": [0, 1, 2], "selected": 2, "words": "SUCCESS",
+                      "status": status(edition=ed)})
+            n += 1
+    for name, view in VIEWS:
+        r.render(view)
+        n += 1
+    assert len(r.buf) == 4736 + 64, len(r.buf)
+    assert bytes(r.buf[4736:]) == guard, "a drawing wrote past the 4736-byte panel buffer"
+    print("cards ok %d %d" % (len(ALL_IDS), n))
+
+
+def bench():
+    import time
+
+    sys.path.insert(0, ".")
+    gc.collect()
+    h0 = gc.mem_alloc()
+    import shared_rules.cards  # noqa: F401  (the app loads these anyway)
+    import shared_rules.editions  # noqa: F401
+
+    gc.collect()
+    h1 = gc.mem_alloc()
+    from firmware.render import Renderer
+
+    gc.collect()
+    h2 = gc.mem_alloc()
+    r = Renderer()
+    gc.collect()
+    h3 = gc.mem_alloc()
+    print("heap: shared_rules.cards + editions %d bytes; then firmware.render (+ layout, glyphs) %d bytes;"
+          " one Renderer (4736-byte buffer included) %d bytes" % (h1 - h0, h2 - h1, h3 - h2))
+    for name, view in VIEWS:
+        if not name.startswith("flip_"):
+            continue
+        times = []
+        for _ in range(200):
+            t0 = time.ticks_us()
+            r.render(view)
+            times.append(time.ticks_diff(time.ticks_us(), t0))
+        times.sort()
+        print("render %-20s median %6d us  (min %d, max %d)" % (name, times[100], times[0], times[-1]))
+    gc.collect()
+    a0 = gc.mem_alloc()
+    gc.disable()
+    r.render(dict(VIEWS)["flip_three_tie"])
+    a1 = gc.mem_alloc()
+    gc.enable()
+    print("heap allocated by one 3-card flip render: %d bytes" % (a1 - a0))
+
+
+def fuzz():
+    """Every key of every view (and of its status) replaced by junk values:
+    render must draw the screen with defaults, never fall back to its
+    "Screen error" page. Prints "fuzz ok N" or the failing cases."""
+    r = _renderer()
+    from firmware import render as R
+
+    errors = []
+    where = [None]
+    orig = R.Renderer._message
+
+    def spy(self, title, lines, hint):
+        if title == "Screen error":
+            errors.append((where[0], lines))
+        return orig(self, title, lines, hint)
+
+    R.Renderer._message = spy
+    junk = [None, 0, -1, 99, -(10 ** 30), "x", "", [], {}, [1, "2"], {"a": 1}, 3.5, float("nan"), float("inf"),
+            True, "9" * 300, ["1", "2", "3", "4"], ("4",), [None, [None]]]
+    n = 0
+    try:
+        for name, view in VIEWS:
+            if not isinstance(view, dict):
+                continue
+            st = view.get("status")
+            for key in sorted(view):
+                for j in junk:
+                    v = dict(view)
+                    v[key] = j
+                    where[0] = (name, key, j)
+                    r.render(v)
+                    n += 1
+            if isinstance(st, dict):
+                for key in sorted(st):
+                    for j in junk:
+                        v = dict(view)
+                        s2 = dict(st)
+                        s2[key] = j
+                        v["status"] = s2
+                        where[0] = (name, "status." + key, j)
+                        r.render(v)
+                        n += 1
+    finally:
+        R.Renderer._message = orig
+    for e in errors[:20]:
+        print("FAIL", e)
+    if not errors:
+        print("fuzz ok %d" % n)
+    return 1 if errors else 0
+
+
+def load_json(path):
+    import json
+
+    with open(path) as f:
+        data = json.load(f)
+    return [(str(item[0]), item[1]) for item in data]
+
+
+def main(args):
+    if args and args[0] == "--cards":
+        cards_everywhere()
+        return 0
+    if args and args[0] == "--fuzz":
+        return fuzz()
+    if args and args[0] == "--bench":
+        bench()
+        return 0
+    if not args:
+        print(__doc__)
+        return 2
+    views = load_json(args[1]) if len(args) > 1 else VIEWS
+    write_all(views, args[0])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
