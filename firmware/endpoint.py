@@ -76,7 +76,12 @@ class Endpoint:
         try:
             line = P.reply_ok(rid, result) if ok else P.reply_err(rid, result[0], result[1])
         except P.FrameError as e:
-            line = P.reply_err(rid, e.code, "reply does not fit a frame: " + e.message)
+            if ok:
+                # The command was applied: say so, with the new digest, even
+                # if its full result does not fit a frame ("state" has it).
+                line = P.reply_ok(rid, {"digest": result.get("digest"), "truncated": True})
+            else:
+                line = P.reply_err(rid, e.code, "reply does not fit a frame: " + e.message)
         if mutating:
             self.replies.append([rid, line])
             if len(self.replies) > REMEMBER:

@@ -374,21 +374,6 @@ def show_odds(u, suit, net):
     u.notice("%s %+d: %d card%s" % (suit.capitalize(), net, o["cards_flipped"], "s" if o["cards_flipped"] > 1 else ""), lines)
 
 
-def _worst_first(g):
-    """Exhaustion cards, the ones the player least wants back first: keeping
-    them exhausted keeps them out of the deck."""
-    cards = [e[0] for e in g.s.exhaustion]
-    # insertion sort by the sum of levels: list.sort is not stable here
-    out = []
-    for cid in cards:
-        key = sum(C.CARDS[cid].levels)
-        i = len(out)
-        while i > 0 and sum(C.CARDS[out[i - 1]].levels) > key:
-            i -= 1
-        out.insert(i, cid)
-    return out
-
-
 class MainMenu(Menu):
     def __init__(self, ui):
         g = ui.game
@@ -499,25 +484,19 @@ def breather_flow(u):
     u.push(NumberPick(u, "Regain Stamina", min(4, have), 1, min(4, have), go))
 
 
-def _keep(g, n):
-    worst = _worst_first(g)
-    return worst[:n] if len(worst) > n else []
-
-
 def rest_flow(u):
     g = u.game
     n = g.s.harm + g.s.wound_tokens
     u.push(Menu(u, "Rest: keep %d worst cards" % n, [
-        ("Rest now", lambda: u.run("rest", {"keep": _keep(g, n)}, lambda r: u.notice("Rested", _wrap(r.get("say", "Rested."))))),
+        ("Rest now", lambda: u.run("rest", {"keep": "worst"}, lambda r: u.notice("Rested", _wrap(r.get("say", "Rested."))))),
         ("Not yet", lambda: None)]))
 
 
 def seek_help_flow(u):
     g = u.game
-    n = g.s.wound_tokens
-    items = [("Seek Help", lambda: u.run("seek_help", {"keep": _keep(g, n)}))]
+    items = [("Seek Help", lambda: u.run("seek_help", {"keep": "worst"}))]
     if edition(g.s.edition)["hearth_returns_wound_tokens"]:
-        items.append(("Seek Help at The Hearth", lambda: u.run("seek_help", {"keep": _keep(g, n), "hearth": True})))
+        items.append(("Seek Help at The Hearth", lambda: u.run("seek_help", {"keep": "worst", "hearth": True})))
     items.append(("Not yet", lambda: None))
     u.push(Menu(u, "Seek Help", items))
 

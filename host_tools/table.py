@@ -150,9 +150,10 @@ class TableHub:
         return row
 
     # -- commands ------------------------------------------------------------
-    def command(self, name, op, **args):
-        """Send one command to a player's device, log it, refresh the mirror."""
-        p = self.player(name)
+    def command(self, who, op, **args):
+        """Send one command to a player's device, log it, refresh the mirror.
+        (``who``, not ``name``: set_move takes a ``name`` argument.)"""
+        p = self.player(who)
         if op in ("take_blessing", "take_wound", "damage", "take_harm"):
             self.sync_supply()  # the device draws only what nobody else holds
         try:
@@ -286,9 +287,10 @@ class TableHub:
                 continue
             try:
                 p.link.request("supply_sync", elsewhere=others)
-                p.state["elsewhere"] = others
             except DeviceError as e:
                 self.notify("supply conflict at %s: %s" % (n, e))
+                continue
+            self.refresh(p)  # the device's state (and digest) changed
         bad = self.conflicts()
         if bad:
             self.notify("supply conflict: %s" % "; ".join("%s held by %s and %s" % c for c in bad))

@@ -154,7 +154,7 @@ class Advancement:
         s.discard.extend(s.table)
         s.table = []
         s.minigame = ""
-        view["result"] = "abandoned: read as \u2717" if abandon else "success"
+        view["result"] = "abandoned: read it as a miss" if abandon else "success"
         return view
 
     def pursuit(self, encumbrance=0):

@@ -86,13 +86,34 @@ def _check_ascii(text):
             raise FrameError("not_ascii", "frames carry printable ASCII only (found code %d)" % o)
 
 
+def _ascii(text):
+    """Escape non-ASCII characters as JSON \\u escapes (they can only occur
+    inside JSON strings). CPython's dumps does this itself; MicroPython's
+    does not."""
+    for ch in text:
+        if ord(ch) > 0x7E:
+            break
+    else:
+        return text
+    out = []
+    for ch in text:
+        o = ord(ch)
+        if o <= 0x7E:
+            out.append(ch)
+        elif o > 0xFFFF:
+            o -= 0x10000
+            out.append("\\u%04x\\u%04x" % (0xD800 + (o >> 10), 0xDC00 + (o & 0x3FF)))
+        else:
+            out.append("\\u%04x" % o)
+    return "".join(out)
+
+
 def _json(value):
-    # Compact and ASCII on both runtimes: CPython escapes non-ASCII itself;
-    # MicroPython does not, so _check_ascii refuses it instead of sending it.
     try:
-        return json.dumps(value, separators=(",", ":"))
+        text = json.dumps(value, separators=(",", ":"))
     except TypeError:  # MicroPython's dumps has no separators argument
-        return json.dumps(value)
+        text = json.dumps(value)
+    return _ascii(text)
 
 
 def crc_hex(text):

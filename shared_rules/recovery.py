@@ -69,10 +69,25 @@ class Recovery:
         self.event("breather: regained", total, "Stamina")
         return {"regained": total, "cards": moved, "tokens": tokens}
 
+    def worst_exhausted(self, count):
+        """The ``count`` Exhaustion cards with the lowest results (sum of the
+        four suits): the ones a player keeps out of the deck."""
+        out = []
+        for e in self.s.exhaustion:  # insertion sort: list.sort is not stable on MicroPython
+            key = sum(C.CARDS[e[0]].levels)
+            i = len(out)
+            while i > 0 and sum(C.CARDS[out[i - 1]].levels) > key:
+                i -= 1
+            out.insert(i, e[0])
+        return out[:count]
+
     def _keep(self, count, keep):
-        """Keep ``count`` Exhaustion cards of the player's choice; the rest
-        go to the discard pile. Returns the cards moved."""
+        """Keep ``count`` Exhaustion cards of the player's choice (or
+        keep="worst"); the rest go to the discard pile. Returns the cards
+        moved."""
         s = self.s
+        if keep == "worst":
+            keep = self.worst_exhausted(count) if len(s.exhaustion) > count else []
         keep = _id_list(keep, "keep")
         if len(s.exhaustion) <= count:
             if keep and len(keep) != len(s.exhaustion):

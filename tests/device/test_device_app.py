@@ -287,3 +287,18 @@ def test_a_flip_the_host_resolved_stays_on_screen_until_a_press():
     assert v["screen"] == "flip" and v["cards"] == ["4"] and v["words"] == "SUCCESS"
     v = press(app, "B")  # B still flips at once
     assert v["screen"] == "flip" and v["cards"] == ["5"] and app.ui.result is None
+
+
+def test_a_done_command_is_never_reported_as_failed():
+    """If a command's full result cannot fit a frame, the reply still says ok
+    with the new digest: the device acted, so the host must not retry it as
+    a failure."""
+    from endpoint import Endpoint
+
+    sent = []
+    ep = Endpoint(sent.append)
+    big = {"digest": "abc", "blob": "x" * 600}
+    ep.feed(P.request(9, "flip", {}).encode(), lambda op, args: (True, True, big))
+    ep.flush_reply()
+    kind, rid, (ok, value) = P.decode(sent[-1])
+    assert ok and value == {"digest": "abc", "truncated": True}

@@ -279,3 +279,12 @@ def test_line_reader_recovers_after_an_oversized_line():
     assert items == []  # reported when its newline arrives, not before
     items = reader.feed(b"x" * 10 + b"\n" + good)
     assert normalise(items) == ["too_long", good[:-1]]
+
+
+def test_non_ascii_in_json_is_escaped_not_refused():
+    """A result holding a glyph still travels: JSON \\u escapes keep the
+    frame printable ASCII (MicroPython's json does not escape by itself)."""
+    line = P.reply_ok(7, {"glyph": "\u2717 \u2714\u2714", "far": "\U0001F600"})
+    assert line.isascii()
+    kind, rid, (ok, value) = P.decode(line)
+    assert ok and value["glyph"] == "\u2717 \u2714\u2714"

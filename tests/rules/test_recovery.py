@@ -111,3 +111,11 @@ def test_gm_revive():
     exh = [str(i) for i in range(4, 21)]
     g = stacked(["1", "2", "3"], exhaustion=exh, incapacitated="bust on 3")
     refused(g, "revive", "still_spent")
+
+
+def test_rest_can_keep_the_worst_cards():
+    """MD *Resting* step 3: the player chooses; "worst" keeps the cards with
+    the lowest results exhausted (out of the deck)."""
+    g = stacked(exhaustion=["11", "1", "13", "8"], harm=1, wound_tokens=1, campaign="9h")
+    do(g, "rest", keep="worst")
+    assert sorted(e[0] for e in g.s.exhaustion) == ["1", "8"]
