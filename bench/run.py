@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from rich.console import Console
@@ -23,6 +24,11 @@ SESSION = 2000
 HEAP_LO, HEAP_HI, HEAP_STEP = 8 * 1024, 2 * 1024 * 1024, 4 * 1024
 STABLE_SPAN = 32 * 1024
 HEAP_GOAL_KB = 32
+DEVICE_SCRIPT = "bench/bench_device.py"
+DEVICE_FLIPS = 1000
+DEVICE_HEAP_GOAL_KB = 64
+LATENCY_BOARDS = 8
+LATENCY_ROUNDS = 50
 TIMEOUT = 600
 
 console = Console()
@@ -34,10 +40,10 @@ def tool(name):
     return str(here) if here.exists() else shutil.which(name)
 
 
-def bench(cmd, *args):
+def bench(cmd, *args, script=SCRIPT):
     """Run bench_rules.py; return (ok, {name: (value, unit)}, output)."""
     try:
-        proc = subprocess.run(cmd + [SCRIPT] + [str(a) for a in args], cwd=str(ROOT),
+        proc = subprocess.run(cmd + [script] + [str(a) for a in args], cwd=str(ROOT),
                               capture_output=True, text=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         return False, {}, "timed out after %d s" % TIMEOUT
@@ -70,45 +76,93 @@ def speed(runtime, cmd):
     }
 
 
-def session_runs(micropython, heap, lib):
+def session_runs(micropython, heap, lib, script=SCRIPT):
     args = ["session", SESSION] + (["--lib", lib] if lib else [])
-    ok, _, text = bench([micropython, "-X", "heapsize=%d" % heap], *args)
+    ok, _, text = bench([micropython, "-X", "heapsize=%d" % heap], *args, script=script)
     return ok and "session ok" in text.splitlines(), text
 
 
-def min_heap(micropython, lib=None):
+def min_heap(micropython, lib=None, script=SCRIPT):
     """Smallest heapsize from which the session runs at that size and at
     every size up to STABLE_SPAN above it (HEAP_STEP apart), or None.
 
     Success is not monotonic in the heap size (when the GC runs changes how
     the heap fragments), so a plain bisection can land on a lucky size."""
-    if not session_runs(micropython, HEAP_HI, lib)[0]:
+    if not session_runs(micropython, HEAP_HI, lib, script)[0]:
         errors.append("micropython session at heapsize=%d failed" % HEAP_HI)
         return None
     lo, hi = HEAP_LO, HEAP_HI
     while hi - lo > HEAP_STEP:
         mid = (lo + hi) // 2 // HEAP_STEP * HEAP_STEP
-        if session_runs(micropython, mid, lib)[0]:
+        if session_runs(micropython, mid, lib, script)[0]:
             hi = mid
         else:
             lo = mid
     size = hi
     while size < HEAP_HI:
         bad = [s for s in range(size + HEAP_STEP, size + STABLE_SPAN + 1, HEAP_STEP)
-               if not session_runs(micropython, s, lib)[0]]
+               if not session_runs(micropython, s, lib, script)[0]]
         if not bad:
             return size
         size = bad[-1] + HEAP_STEP
     return HEAP_HI
 
 
+def latency():
+    """Request round trips to LATENCY_BOARDS simulated boards, taken in turn:
+    {"ping": (p50, p99), "flip": (p50, p99)} in milliseconds."""
+    sys.path.insert(0, str(ROOT))
+    from host_tools.link import DeviceLink, LinkError
+    from host_tools.simboards import SimTable
+
+    out = {}
+    with tempfile.TemporaryDirectory() as base:
+        sims = SimTable(LATENCY_BOARDS, base, seed=1)
+        links = []
+        try:
+            sims.start()
+            for b in sims.boards:
+                for _ in range(50):
+                    try:
+                        links.append(DeviceLink(b.port, timeout=2.0))
+                        links[-1].hello()
+                        break
+                    except LinkError:
+                        if links and links[-1].port == b.port:
+                            links.pop().close()
+                        time.sleep(0.2)
+            times = {"ping": [], "flip": []}
+            for _ in range(LATENCY_ROUNDS):
+                for link in links:
+                    t0 = time.perf_counter()
+                    link.request("ping")
+                    times["ping"].append((time.perf_counter() - t0) * 1000)
+                    t0 = time.perf_counter()
+                    r = link.request("flip", attr="str")
+                    if r.get("phase") == "choose":
+                        link.request("choose", card=r["tied"][0])
+                    link.request("end_flip")
+                    times["flip"].append((time.perf_counter() - t0) * 1000)
+        except Exception as e:  # a figure, not a test: say what went wrong
+            errors.append("latency bench: %s" % e)
+            return out
+        finally:
+            for link in links:
+                link.close()
+            sims.stop()
+    for key, xs in times.items():
+        xs.sort()
+        out[key] = (xs[len(xs) // 2], xs[min(len(xs) - 1, int(len(xs) * 0.99))])
+    return out
+
+
 def compile_rules(mpy_cross, dest):
-    """shared_rules/*.py -> dest/shared_rules/*.mpy; True when all compiled."""
-    (Path(dest) / "shared_rules").mkdir()
-    for src in sorted((ROOT / "shared_rules").glob("*.py")):
+    """shared_rules/*.py and firmware/**/*.py -> dest as .mpy; True when all compiled."""
+    for src in sorted(list((ROOT / "shared_rules").glob("*.py")) + list((ROOT / "firmware").rglob("*.py"))):
         rel = src.relative_to(ROOT).as_posix()
-        proc = subprocess.run([mpy_cross, "-o", str(Path(dest) / rel[:-3]) + ".mpy", rel],
-                              cwd=str(ROOT), capture_output=True, text=True)
+        out = Path(dest) / (rel[:-3] + ".mpy")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        proc = subprocess.run([mpy_cross, "-o", str(out), rel], cwd=str(ROOT), capture_output=True, text=True)
         if proc.returncode:
             errors.append("mpy-cross %s: %s" % (rel, proc.stderr.strip()))
             return False
@@ -142,10 +196,36 @@ def main():
             if compile_rules(mpy_cross, lib):
                 with console.status("MicroPython: smallest heap for the session (from .mpy)"):
                     heap_mpy = min_heap(micropython, lib)
+                with console.status("MicroPython: smallest heap for the firmware's session (from .mpy)"):
+                    heap_dev_mpy = min_heap(micropython, lib, script=DEVICE_SCRIPT)
+                rows.append(("device_session%d_min_heap_mpy" % SESSION,
+                             "firmware %d-command session: smallest stable -X heapsize (.mpy)" % SESSION,
+                             "", kb(heap_dev_mpy), "<= %d KB" % DEVICE_HEAP_GOAL_KB))
                 rows.append(("session%d_min_heap_mpy" % SESSION, "smallest stable -X heapsize, session from .mpy",
                              "", kb(heap_mpy), goal))
     else:
         errors.append("mpy-cross not found: no .mpy heap figure (run `make setup`)")
+
+    with console.status("MicroPython: firmware work per flip (%d flips)" % DEVICE_FLIPS):
+        ok, figs, text = bench([micropython], "flip", DEVICE_FLIPS, script=DEVICE_SCRIPT)
+    if ok:
+        for key, label in (("device_flip", "firmware work per flip: press B + A (median)"),
+                           ("device_press_rules", "  per press: command handling + rules"),
+                           ("device_press_save", "  per press: save to flash"),
+                           ("device_press_render", "  per press: render the panel")):
+            rows.append((key, label, "", "%s %s" % figs[key], ""))
+    else:
+        errors.append("device flip bench: %s" % last_line(text))
+    with console.status("MicroPython: smallest heap for the firmware's session"):
+        heap_dev = min_heap(micropython, script=DEVICE_SCRIPT)
+    rows.append(("device_session%d_min_heap_py" % SESSION, "firmware %d-command session: smallest stable -X heapsize (.py)" % SESSION,
+                 "", kb(heap_dev), "<= %d KB" % DEVICE_HEAP_GOAL_KB))
+    with console.status("host round trips with %d simulated boards" % LATENCY_BOARDS):
+        lat = latency()
+    for key, label in (("ping", "host round trip, ping"), ("flip", "host: flip + end_flip, each saved")):
+        if key in lat:
+            rows.append(("latency_%s_p50" % key, "%s, p50 (%d boards)" % (label, LATENCY_BOARDS), "%.1f ms" % lat[key][0], "", ""))
+            rows.append(("latency_%s_p99" % key, "%s, p99 (%d boards)" % (label, LATENCY_BOARDS), "%.1f ms" % lat[key][1], "", ""))
 
     table = Table(title="Deckahedron rules core benchmarks")
     table.add_column("measure")
