@@ -138,21 +138,7 @@ class Renderer:
             if ch != " " and x < L.WIDTH and x + step > 0:
                 cfb.fill(0)
                 cfb.text(ch, 0, 0, 1)
-                yy = y
-                for r in range(8):
-                    bits = cell[r]
-                    if bits:
-                        run = -1
-                        for col in range(8):
-                            if bits & (0x80 >> col):
-                                if run < 0:
-                                    run = col
-                            elif run >= 0:
-                                fb.fill_rect(x + run * scale, yy, (col - run) * scale, scale, c)
-                                run = -1
-                        if run >= 0:
-                            fb.fill_rect(x + run * scale, yy, (8 - run) * scale, scale, c)
-                    yy += scale
+                G.blit(fb, (8, 8, cell), x, y, c, scale)  # the 8x8 cell as a bitmap, scaled
             x += step
         return x - x0
 

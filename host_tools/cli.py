@@ -14,6 +14,20 @@ COMMANDS = (
 )
 
 
+def reporter(prog, usage_exit=2):
+    """(complain, fail) for a sub-command: one clean line on stderr, and
+    fail() also exits with the usage status (it replaces parser.error)."""
+    def complain(message):
+        sys.stderr.write("%s: %s\n" % (prog, " ".join(str(message).split())))
+        sys.stderr.flush()
+
+    def fail(message):
+        complain(message)
+        sys.exit(usage_exit)
+
+    return complain, fail
+
+
 def build_parser():
     import importlib
 

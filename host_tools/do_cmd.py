@@ -29,6 +29,8 @@ import sys
 from shared_rules import protocol as P
 from shared_rules.game import Game
 
+from host_tools.cli import reporter
+
 PROG = "deckahedron do"
 EXIT_DEVICE_ERROR = 1
 EXIT_USAGE = 2
@@ -41,14 +43,7 @@ class Usage(Exception):
     pass
 
 
-def _complain(message):
-    sys.stderr.write("%s: %s\n" % (PROG, " ".join(str(message).split())))
-    sys.stderr.flush()
-
-
-def _fail(message):
-    _complain(message)
-    sys.exit(EXIT_USAGE)
+_complain, _fail = reporter(PROG, EXIT_USAGE)
 
 
 def add_arguments(parser):

@@ -15,6 +15,8 @@ import json
 import os
 import sys
 
+from host_tools.cli import reporter
+
 PROG = "deckahedron screen"
 EXIT_DEVICE_ERROR = 1
 EXIT_USAGE = 2
@@ -22,14 +24,7 @@ EXIT_LINK = 3
 MAX_SCALE = 16
 
 
-def _complain(message):
-    sys.stderr.write("%s: %s\n" % (PROG, " ".join(str(message).split())))
-    sys.stderr.flush()
-
-
-def _fail(message):
-    _complain(message)
-    sys.exit(EXIT_USAGE)
+_complain, _fail = reporter(PROG, EXIT_USAGE)
 
 
 def add_arguments(parser):

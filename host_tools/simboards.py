@@ -1,7 +1,7 @@
 """Simulated boards: the real firmware in the MicroPython unix port, one
 process per board, each behind its own pseudo-terminal.
 
-    with SimTable(3, "/tmp/table", seed=7) as table:
+    with SimTable(3, "sim-boards", seed=7) as table:
         for board in table.boards:
             print(board.name, board.port)      # p1 /dev/pts/5 ...
 

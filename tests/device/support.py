@@ -109,3 +109,16 @@ def request(app, rid, op, **args):
         if f[0] == "R" and f[1] == rid:
             return f[2]
     raise AssertionError("no reply to request %d" % rid)
+
+
+def fetch_parts(app, first_rid, op):
+    """Join a large reply sent in parts (backup, state, screen); returns
+    (text, last reply)."""
+    parts, i, n = [], 0, 1
+    while i < n:
+        ok, r = request(app, first_rid + i, op, part=i)
+        assert ok, r
+        n = r["parts"]
+        parts.append(r["data"])
+        i += 1
+    return "".join(parts), r

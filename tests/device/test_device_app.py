@@ -5,7 +5,7 @@ Runs on CPython and under MicroPython (tests/mp_runner.py) with a fake board.
 
 from shared_rules import protocol as P
 from shared_rules.game import Game
-from tests.device.support import FakeBoard, make_app, press, request, with_game
+from tests.device.support import FakeBoard, fetch_parts, make_app, press, request, with_game
 from tests.rules.support import stacked
 
 
@@ -234,14 +234,7 @@ def test_unacknowledged_events_survive_a_restart_and_replay_after_hello():
 def test_backup_and_restore_in_parts():
     """The host keeps a backup and restores it onto a replacement device."""
     app = with_game(make_app(), stacked(["4"], xp=3))
-    parts, i = [], 0
-    while True:
-        ok, r = request(app, 30 + i, "backup", part=i)
-        parts.append(r["data"])
-        i += 1
-        if i == r["parts"]:
-            break
-    text = "".join(parts)
+    text, r = fetch_parts(app, 30, "backup")
     assert text == app.game.dump() and r["digest"] == app.game.digest()
     other = make_app(seed=99)
     chunks = P.chunks(text)
@@ -261,14 +254,8 @@ def test_state_comes_in_parts_and_names_the_player():
     assert ok
     ok, err = request(app, 6, "set_name", name="x" * 40)
     assert not ok
-    parts, i = [], 0
-    while True:
-        ok, r = request(app, 7 + i, "state", part=i)
-        parts.append(r["data"])
-        i += 1
-        if i == r["parts"]:
-            break
-    state = json.loads("".join(parts))
+    text, r = fetch_parts(app, 7, "state")
+    state = json.loads(text)
     assert state["name"] == "Ann" and state["draw"] == 20 and state["digest"] == app.game.digest()
 
 

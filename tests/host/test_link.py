@@ -585,10 +585,10 @@ def test_simtable_supervisor_restarts_crashed_boards_only(tmp_path):
     assert all(b.port is None or not b.is_alive() for b in table.boards)
 
 
-def test_simtable_sizes():
+def test_simtable_sizes(tmp_path):
     for n in (0, 17, "2"):
         with pytest.raises(ValueError):
-            SimTable(n, "/tmp/unused", micropython=sys.executable, main=str(FAKE))
+            SimTable(n, str(tmp_path / "unused"), micropython=sys.executable, main=str(FAKE))
 
 
 def read_lines(proc, n, timeout):
