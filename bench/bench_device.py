@@ -41,7 +41,7 @@ class BenchBoard:
     def buttons(self):
         return ()
 
-    def show(self, buf, full):
+    def show(self, buf, mode):
         pass
 
     def battery(self):

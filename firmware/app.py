@@ -15,11 +15,11 @@ from shared_rules.game import Game
 from shared_rules.state import PlayerState
 
 from endpoint import Endpoint
+from refresh import RefreshPolicy
 from storage import Storage
 import ui as UI
 
 FIRMWARE = "0.1.0"
-FULL_REFRESH_EVERY = 8  # fast updates between clean full refreshes
 QUERY_OPS = ("hello", "state", "screen", "backup", "events", "odds", "ping")
 
 
@@ -57,9 +57,8 @@ class App:
         self.link = Endpoint(board.serial_write)
         self.ui = UI.Ui(self)
         self.renderer = None
-        self.fast_updates = 0
+        self.refresh = RefreshPolicy(getattr(board, "can_partial", False))
         self.dirty = True
-        self.full_next = True
         self.replay = False
         self.restoring = None
         self.need_save = False
@@ -82,7 +81,7 @@ class App:
             self.problem = "damaged"
             self.ui.notice("Save damaged", ["The saved game could", "not be read. It is kept", "as deck.bad.",
                                             "Hold: menu > New", "character to start over."], sticky=True)
-        self.full_next = True
+        self.refresh.power_on()
         self.dirty = True
 
     def new_game(self, seed, edition="md", campaign="oneshot", supply_set="print"):
@@ -123,7 +122,7 @@ class App:
             self.outbox.append(self.link.add_event(payload))
         self.need_save = True
         if "reshuffle" in " ".join(result.get("events", [])):
-            self.full_next = True  # a clean refresh on every shuffle
+            self.refresh.shuffled()  # a clean refresh on every shuffle
         self.dirty = True
         return result
 
@@ -144,7 +143,8 @@ class App:
                     raise RulesError("confirm", "starting over discards this character: send confirm=true")
                 self.new_game(args.get("seed", self.board.entropy()), args.get("edition", "md"),
                               args.get("campaign", "oneshot"), args.get("supply_set", "print"))
-                self.full_next = self.dirty = True
+                self.refresh.shuffled()
+                self.dirty = True
                 return True, True, {"digest": self.game.digest()}
             if op == "set_name":
                 name = args.get("name")
@@ -231,7 +231,8 @@ class App:
         self.game = g
         self.problem = ""
         self.ui.reset()
-        self.full_next = self.dirty = True
+        self.refresh.shuffled()
+        self.dirty = True
         return True, True, {"restored": True, "digest": g.digest()}
 
     # -- the loop ------------------------------------------------------------
@@ -264,17 +265,15 @@ class App:
             from render import Renderer
 
             self.renderer = Renderer()
-        self.renderer.render(self.ui.view())
+        view = self.ui.view()
+        self.renderer.render(view)
+        return view
 
     def show(self):
-        """Redraw and push to the panel: fast updates, a full refresh at boot,
-        after a shuffle and every FULL_REFRESH_EVERY updates."""
+        """Redraw and push to the panel with the update the policy picks."""
         self.dirty = False
-        self.render()
-        full = self.full_next or self.fast_updates >= FULL_REFRESH_EVERY
-        self.board.show(self.renderer.buf, full)
-        self.fast_updates = 0 if full else self.fast_updates + 1
-        self.full_next = False
+        view = self.render()
+        self.board.show(self.renderer.buf, self.refresh.mode(view.get("screen")))
 
     def run(self):
         self.boot()

@@ -421,7 +421,7 @@ def confirm_new(u):
 
 def new_character(u):
     u.app.new_game(u.app.board.entropy())
-    u.app.full_next = True
+    u.app.refresh.shuffled()
 
 
 def choose_move(u):

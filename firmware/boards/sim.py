@@ -32,7 +32,7 @@ class Board:
         self._poll_in.register(sys.stdin, select.POLLIN)
         self._poll_out = select.poll()
         self._poll_out.register(sys.stdout, select.POLLOUT)
-        self.refreshes = {"fast": 0, "full": 0}
+        self.refreshes = {"fast": 0, "full": 0, "partial": 0}
         self.dropped_writes = 0
 
     def serial_read(self, timeout_ms):
@@ -70,8 +70,10 @@ class Board:
     def buttons(self):
         return ()
 
-    def show(self, buf, full):
-        self.refreshes["full" if full else "fast"] += 1
+    can_partial = False
+
+    def show(self, buf, mode):
+        self.refreshes[mode] += 1
         with open(self.flash_dir + "/panel.pbm", "wb") as f:
             f.write(b"P4\n%d %d\n" % (WIDTH, HEIGHT))
             f.write(buf)

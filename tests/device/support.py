@@ -57,8 +57,8 @@ class FakeBoard:
         out, self.pressed = self.pressed, []
         return out
 
-    def show(self, buf, full):
-        self.shown.append(full)
+    def show(self, buf, mode):
+        self.shown.append(mode)
 
     def battery(self):
         return 3.9
