@@ -63,6 +63,7 @@ class App:
         self.restoring = None
         self.need_save = False
         self.outbox = []  # event lines, sent once the state that made them is saved
+        self.last_input = _ticks()
 
     # -- boot and save -------------------------------------------------
     def boot(self):
@@ -236,16 +237,40 @@ class App:
         return True, True, {"restored": True, "digest": g.digest()}
 
     # -- the loop ------------------------------------------------------------
+    IDLE_OFF_MS = 5 * 60 * 1000  # no button and no host request this long: power off
+    WATCHDOG_MS = 8000  # rp2's WDT allows at most ~8.3 s
+
     def poll(self, timeout_ms=20):
         data = self.board.serial_read(timeout_ms)
         if data and self.link.feed(data, self.handle):
             self.need_save = True
-        for button in self.board.buttons():
+        pressed = self.board.buttons()
+        for button in pressed:
             self.ui.press(button)
             self.dirty = True
+        if data or pressed:
+            self.last_input = _ticks()
         self.commit()
         if self.dirty:
             self.show()
+        feed = getattr(self.board, "feed", None)
+        if feed is not None:
+            feed()
+        if _elapsed(self.last_input) > self.IDLE_OFF_MS and hasattr(self.board, "power_off"):
+            self.sleep()
+
+    def sleep(self):
+        """Power off after inactivity, the state already saved; the panel
+        keeps showing the last screen (e-ink needs no power for that), with a
+        note that a button wakes the device."""
+        self.commit()
+        self.ui.notice("Sleeping", ["Press any button", "to wake up."])
+        self.show()
+        self.board.power_off()  # on battery: power is cut; on USB: returns at the next press
+        self.ui.pop()
+        self.refresh.power_on()  # clean the panel after waking
+        self.last_input = _ticks()
+        self.dirty = True
 
     def commit(self):
         """Save first, then let the reply and events out (design §5)."""
@@ -277,5 +302,26 @@ class App:
 
     def run(self):
         self.boot()
+        self.last_input = _ticks()
+        start = getattr(self.board, "start_watchdog", None)
+        if start is not None:
+            start(self.WATCHDOG_MS)  # play mode: a hung board restarts into its save
         while True:
             self.poll()
+
+
+def _ticks():
+    try:
+        from time import ticks_ms
+        return ticks_ms()
+    except ImportError:  # CPython, for tests
+        from time import monotonic
+        return int(monotonic() * 1000)
+
+
+def _elapsed(since):
+    try:
+        from time import ticks_diff
+        return ticks_diff(_ticks(), since)
+    except ImportError:
+        return _ticks() - since

@@ -2,9 +2,22 @@
 with the firmware and shared_rules, runs at power-on. In the simulator:
 
     micropython firmware/main.py --board sim --dir FLASHDIR --id NAME [--seed N]
+
+The board is the one named in deckahedron.cfg (one line, ``board=NAME``,
+written by ``deckahedron flash``), else the one detected (see detect()).
+CircuitPython boards start from code.py instead.
 """
 
 import sys
+
+CONFIG = "deckahedron.cfg"
+# board name -> (module, class)
+BOARDS = {
+    "sim": ("boards.sim", "Board"),
+    "badger2040": ("boards.badger2040", "Badger2040Board"),
+    "badger2040w": ("boards.badger2040", "Badger2040WBoard"),
+    "pico-epaper29": ("boards.pico_epaper29", "PicoEpaper29Board"),
+}
 
 
 def _args(argv):
@@ -13,7 +26,7 @@ def _args(argv):
     while i < len(argv):
         key = argv[i][2:] if argv[i].startswith("--") else None
         if key not in out or i + 1 >= len(argv):
-            raise SystemExit("usage: main.py --board sim --dir FLASHDIR --id NAME [--seed N]")
+            raise SystemExit("usage: main.py [--board NAME] [--dir FLASHDIR] [--id NAME] [--seed N]")
         out[key] = argv[i + 1]
         i += 2
     return out
@@ -28,19 +41,69 @@ def _paths():
     sys.path.append(here + "/..")
 
 
+def configured(path=CONFIG):
+    """The board named in the config file, or None."""
+    try:
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line.startswith("board="):
+                    return line[6:].strip() or None
+    except OSError:
+        pass
+    return None
+
+
+def detect():
+    """The board this firmware runs on, from what the platform offers."""
+    if sys.implementation.name == "circuitpython":
+        return "magtag"
+    try:
+        import badger2040  # noqa: F401 -- Pimoroni's firmware for the Badger
+    except ImportError:
+        pass
+    else:
+        try:
+            import network  # noqa: F401 -- only the 2040 W has Wi-Fi
+            return "badger2040w"
+        except ImportError:
+            return "badger2040"
+    if sys.platform == "rp2":
+        return "pico-epaper29"
+    return "sim"
+
+
+def make_board(name, flash_dir=None):
+    if name not in BOARDS:
+        raise SystemExit("unknown board %r: known boards are %s" % (name, ", ".join(sorted(BOARDS))))
+    modname, cls = BOARDS[name]
+    mod = __import__(modname, None, None, [cls])
+    board_cls = getattr(mod, cls)
+    if name == "sim":
+        return board_cls(flash_dir or "flash")
+    return board_cls() if flash_dir is None else board_cls(flash_dir)
+
+
+def _device_id(board, given):
+    if given:
+        return given
+    try:
+        import machine
+        import binascii
+        return binascii.hexlify(machine.unique_id()).decode()
+    except (ImportError, AttributeError):
+        return board.name
+
+
 def main(argv):
     _paths()
     args = _args(argv)
-    board_name = args["board"] or "sim"
-    if board_name != "sim":
-        raise SystemExit("unknown board %r (this build knows: sim)" % board_name)
-    from boards.sim import Board
-
-    board = Board(args["dir"] or "flash")
+    name = args["board"] or configured() or detect()
+    board = make_board(name, args["dir"])
     from app import App
 
     seed = int(args["seed"]) if args["seed"] is not None else None
-    App(board, args["id"] or "sim", seed).run()
+    App(board, _device_id(board, args["id"]), seed).run()
 
 
 if __name__ == "__main__":

@@ -289,3 +289,34 @@ def test_a_done_command_is_never_reported_as_failed():
     ep.flush_reply()
     kind, rid, (ok, value) = P.decode(sent[-1])
     assert ok and value == {"digest": "abc", "truncated": True}
+
+
+def test_idle_power_off_with_the_state_saved_and_wake_on_a_button():
+    """Issue: power off after a period of no input, state already saved;
+    the watchdog is fed every loop."""
+    class SleepyBoard(FakeBoard):
+        def __init__(self):
+            FakeBoard.__init__(self)
+            self.offs = 0
+            self.feeds = 0
+            self.saved_at_off = None
+
+        def power_off(self):
+            self.offs += 1
+            with open(self.flash_dir + "/deck.sav") as f:
+                self.saved_at_off = f.read()
+
+        def feed(self):
+            self.feeds += 1
+
+    board = SleepyBoard()
+    app = with_game(make_app(board), stacked(["4"]))
+    app.ui.press("B")  # a flip in progress, not yet saved
+    app.need_save = True
+    app.IDLE_OFF_MS = 0
+    app.last_input -= 10
+    app.show = lambda: None  # no renderer on CPython
+    app.poll(0)
+    assert board.offs == 1 and board.feeds == 1
+    assert "table 4" in board.saved_at_off  # the flip was saved before the power went
+    assert app.ui.view()["screen"] == "flip" and app.refresh.full_pending
