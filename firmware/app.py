@@ -64,6 +64,7 @@ class App:
         self.need_save = False
         self.outbox = []  # event lines, sent once the state that made them is saved
         self.last_input = _ticks()
+        self.panel_error = ""
 
     # -- boot and save -------------------------------------------------
     def boot(self):
@@ -179,7 +180,7 @@ class App:
                     "edition": g.s.edition if g else None, "campaign": g.s.campaign if g else None,
                     "digest": g.digest() if g else None, "count": g.s.count if g else 0,
                     "events": len(self.link.events), "events_dropped": self.link.dropped,
-                    "problem": self.problem}
+                    "problem": self.problem, "panel_error": self.panel_error}
         if op == "events":
             self.replay = True
             return {"pending": len(self.link.events)}
@@ -295,10 +296,18 @@ class App:
         return view
 
     def show(self):
-        """Redraw and push to the panel with the update the policy picks."""
+        """Redraw and push to the panel with the update the policy picks. A
+        panel that fails (a BUSY line stuck past its timeout) must not take
+        the link down with it: the game goes on over serial, and hello
+        reports the fault."""
         self.dirty = False
         view = self.render()
-        self.board.show(self.renderer.buf, self.refresh.mode(view.get("screen")))
+        try:
+            self.board.show(self.renderer.buf, self.refresh.mode(view.get("screen")))
+            self.panel_error = ""
+        except Exception as e:  # each board raises its own PanelTimeout
+            self.panel_error = "%s: %s" % (type(e).__name__, e)
+            self.refresh.power_on()  # try a clean full refresh next time
 
     def run(self):
         self.boot()

@@ -320,3 +320,24 @@ def test_idle_power_off_with_the_state_saved_and_wake_on_a_button():
     assert board.offs == 1 and board.feeds == 1
     assert "table 4" in board.saved_at_off  # the flip was saved before the power went
     assert app.ui.view()["screen"] == "flip" and app.refresh.full_pending
+
+
+def test_a_failing_panel_does_not_stop_the_game():
+    class DeadPanel(FakeBoard):
+        def show(self, buf, mode):
+            raise RuntimeError("SSD1680 stayed busy for 10000 ms during full update")
+
+    app = make_app(DeadPanel())
+
+    class Stub:
+        buf = bytearray(4736)
+
+        def render(self, view):
+            pass
+
+    app.renderer = Stub()
+    app.show()
+    ok, hello = request(app, 1, "hello")
+    assert ok and "stayed busy" in hello["panel_error"]
+    ok, r = request(app, 2, "flip", suit="crown")
+    assert ok and r["cards"]

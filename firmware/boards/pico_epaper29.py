@@ -1,0 +1,123 @@
+"""Raspberry Pi Pico + Waveshare Pico-ePaper-2.9 (SSD1680, 296 x 128 b/w),
+with push buttons and an optional battery, on stock MicroPython for rp2.
+
+Panel pins are the Waveshare module's (its Pico example: RST GP12, DC GP8,
+CS GP9, BUSY GP13, on SPI1 with CLK GP10 and DIN GP11). The project's own
+driver (drivers/ssd1680.py) runs it: full and fast updates, deep sleep
+between updates, bounded BUSY waits (PanelTimeout).
+
+SPI1's default MISO on rp2 MicroPython is GP8, which the module uses as DC:
+the SPI bus is therefore set up first and the DC pin after it, which turns
+GP8 back into a plain output (the panel never talks back).
+
+Buttons: momentary switches from a GPIO to GND, the Pico's internal
+pull-ups, pressed = 0. BUTTON_PINS names them; the GPIOs avoid the panel's
+(8-13), GP0/GP1 (UART0), GP23-GP25 and GP29 (the Pico's SMPS mode, VBUS
+sense, LED, VSYS sense). Three buttons (A, B, C) are enough: the app maps
+UP and DOWN when present. Debounced by boards.usbserial.Debouncer
+(DEBOUNCE_MS).
+
+Battery (optional): a LiPo feeding VSYS (through a charger / diode, see
+hardware/). A plain Pico measures VSYS through its own 200k/100k divider on
+GPIO29 (ADC3): volts = raw / 65535 * 3.3 * 3. BATTERY = (adc_gpio,
+divider) says where; set it to (26, 2.0) for an external 1:1 divider on
+GP26, or None for no reading. On a Pico W GPIO29 belongs to the Wi-Fi chip,
+so the built-in sense is not used there (None unless BATTERY is changed to
+an external divider).
+
+Power off: a Pico has no power switch. power_off() lets the panel finish
+and sleep, then sleeps the RP2040 with machine.lightsleep() in slices of
+SLEEP_SLICE_MS (rp2 MicroPython wakes from lightsleep on its timer only; a
+GPIO wake is not offered), checking the buttons and feeding the watchdog
+between slices, and returns when a button is pressed (hold it briefly) or
+serial input arrives.
+"""
+
+import sys
+
+from boards.usbserial import BoardBase
+
+# (name, GPIO): buttons to GND, internal pull-up, 0 = pressed.
+BUTTON_PINS = (("A", 2), ("B", 3), ("C", 4), ("UP", 5), ("DOWN", 6))
+
+# Waveshare Pico-ePaper-2.9 wiring (fixed by the module's header).
+PANEL_SPI = 1
+PANEL_PINS = {"sck": 10, "mosi": 11, "cs": 9, "dc": 8, "rst": 12, "busy": 13}
+
+
+def _is_pico_w():
+    return "Pico W" in getattr(sys.implementation, "_machine", "")
+
+
+class PicoEpaper29Board(BoardBase):
+    name = "pico-epaper29"
+    can_partial = False  # the SSD1680's fast update already drives only changed pixels
+
+    SPI_BAUD = 4000000  # Waveshare's example speed (the SSD1680 allows 20 MHz)
+    BATTERY = (29, 3.0)  # (ADC GPIO, divider ratio), or None
+    ADC_VREF = 3.3
+    BATTERY_SAMPLES = 4
+    SLEEP_SLICE_MS = 100
+    DEBOUNCE_MS = 30
+
+    def __init__(self, flash_dir="", clock=None, serial=None, buttons=BUTTON_PINS):
+        import machine
+        from drivers.ssd1680 import SSD1680
+
+        self.machine = machine
+        Pin = machine.Pin
+        p = PANEL_PINS
+        spi = machine.SPI(PANEL_SPI, baudrate=self.SPI_BAUD, polarity=0, phase=0,
+                          sck=Pin(p["sck"]), mosi=Pin(p["mosi"]))
+        cs = Pin(p["cs"], Pin.OUT, value=1)
+        dc = Pin(p["dc"], Pin.OUT, value=0)  # after the SPI: GP8 is SPI1's default MISO
+        rst = Pin(p["rst"], Pin.OUT, value=1)
+        busy = Pin(p["busy"], Pin.IN, Pin.PULL_UP)
+        self.button_names = tuple(b[0] for b in buttons)
+        self.button_pins = [Pin(b[1], Pin.IN, Pin.PULL_UP) for b in buttons]
+        self._setup(flash_dir, clock, serial, self.button_names, self._read_button)
+        self.epd = SSD1680(spi, cs, dc, rst, busy, clock=self.clock, idle=self.idle)
+        self.adc = None
+        if self.BATTERY is not None and not (self.BATTERY[0] == 29 and _is_pico_w()):
+            self.adc = machine.ADC(self.BATTERY[0])
+        self.sleeps = 0
+        self.woke = None  # why power_off() last returned: "button" or "serial"
+
+    def _read_button(self, i):
+        return self.button_pins[i].value() == 0
+
+    def service(self):
+        self.epd.poll()  # puts the panel into deep sleep once an update ended
+
+    def show(self, buf, mode):
+        """Starts the update and returns (the panel refreshes while the app
+        goes on); waits first, bounded, for a previous one still running."""
+        return self.epd.show(buf, mode)
+
+    def battery(self):
+        if self.adc is None:
+            return None
+        total = 0
+        for _ in range(self.BATTERY_SAMPLES):
+            total += self.adc.read_u16()
+        return total / self.BATTERY_SAMPLES / 65535 * self.ADC_VREF * self.BATTERY[1]
+
+    def power_off(self):
+        """Low power until a button is pressed; the caller has saved the
+        state. The panel finishes and sleeps; the RP2040 then sleeps in
+        machine.lightsleep(SLEEP_SLICE_MS) slices (timer wake), looking at
+        the buttons and feeding the watchdog between them, and this RETURNS
+        on a press (hold it for a slice) or on serial input (self.woke says
+        which). The wake press is not reported by buttons()."""
+        self.epd.finish()
+        while True:
+            self.feed()
+            if self.debouncer.any_down():
+                self.woke = "button"
+                break
+            if self.serial.readable():
+                self.woke = "serial"
+                break
+            self.machine.lightsleep(self.SLEEP_SLICE_MS)
+            self.sleeps += 1
+        self.debouncer.prime()

@@ -1,0 +1,240 @@
+"""Pieces shared by the rp2 board modules (Badger 2040 / 2040 W, Pico +
+Waveshare e-paper): the USB CDC serial port, a millisecond clock that also
+runs on CPython (for the portable tests), and a button debouncer.
+
+USB CDC serial. On rp2 MicroPython the REPL's USB port is sys.stdin /
+sys.stdout; select.poll works on both. Reading: poll sys.stdin for POLLIN,
+then sys.stdin.buffer.read(1) while poll says readable (never blocks).
+Writing: the rp2 port reports POLLOUT when no host has the port open (the
+bytes go into the USB FIFO, which keeps only the latest) or when there is
+room in the TX FIFO; when a host is connected but not reading, a write waits
+at most MICROPY_HW_USB_CDC_TX_TIMEOUT (500 ms) and is then cut short. So
+write() polls first and drops the text when the port is not writable:
+serial_write never blocks for long. Remember that a 0x03 byte on this port
+raises KeyboardInterrupt (design §3): the wire format never sends one.
+"""
+
+import sys
+
+try:  # MicroPython
+    from time import sleep_ms as _sleep_ms
+    from time import ticks_diff as _ticks_diff
+    from time import ticks_ms as _ticks_ms
+except ImportError:  # CPython, for the portable tests
+    import time as _time
+
+    def _ticks_ms():
+        return int(_time.monotonic() * 1000)
+
+    def _ticks_diff(a, b):
+        return a - b
+
+    def _sleep_ms(ms):
+        _time.sleep(ms / 1000)
+
+
+class Clock:
+    """Milliseconds: time.ticks_ms/ticks_diff/sleep_ms on MicroPython,
+    time.monotonic on CPython. Board modules take a clock argument so the
+    tests can pass a simulated one (tests/fakes/machine.py SimClock)."""
+
+    def ticks_ms(self):
+        return _ticks_ms()
+
+    def ticks_diff(self, a, b):
+        return _ticks_diff(a, b)
+
+    def sleep_ms(self, ms):
+        if ms > 0:
+            _sleep_ms(ms)
+
+
+def elapsed(clock, since):
+    """Milliseconds on clock since the tick value since."""
+    return clock.ticks_diff(clock.ticks_ms(), since)
+
+
+class UsbSerial:
+    """The USB CDC port as bytes in and text out, never blocking for long."""
+
+    MAX_READ = 512  # the rp2 stdin ring buffer is 512 bytes (design §3)
+
+    def __init__(self, stdin=None, stdout=None, select_module=None):
+        if select_module is None:
+            import select as select_module
+        self._select = select_module
+        self._in = stdin if stdin is not None else sys.stdin
+        self._out = stdout if stdout is not None else sys.stdout
+        self._rd = getattr(self._in, "buffer", self._in)
+        self._wr = getattr(self._out, "buffer", self._out)
+        self._poll_in = select_module.poll()
+        self._poll_in.register(self._in, select_module.POLLIN)
+        self._poll_out = select_module.poll()
+        self._poll_out.register(self._out, select_module.POLLOUT)
+        self._acc = bytearray(self.MAX_READ)
+        self.dropped = 0  # writes dropped because the port was not writable
+
+    def readable(self):
+        return self._ready(self._poll_in.poll(0), self._select.POLLIN)
+
+    def read(self, timeout_ms):
+        """Bytes that arrive within timeout_ms (b"" if none), at most MAX_READ."""
+        if not self._ready(self._poll_in.poll(timeout_ms), self._select.POLLIN):
+            return b""
+        n = 0
+        acc = self._acc
+        while n < len(acc):
+            b = self._rd.read(1)
+            if not b:
+                break
+            if isinstance(b, str):
+                b = b.encode()
+            acc[n] = b[0]
+            n += 1
+            if not self._ready(self._poll_in.poll(0), self._select.POLLIN):
+                break
+        return bytes(acc[:n])
+
+    def write(self, text):
+        """Send text; returns False (and counts a drop) when the port is not
+        writable right now."""
+        if not self._ready(self._poll_out.poll(0), self._select.POLLOUT):
+            self.dropped += 1
+            return False
+        data = text.encode() if isinstance(text, str) else text
+        self._wr.write(data)
+        return True
+
+    @staticmethod
+    def _ready(events, flag):
+        for ev in events:
+            if ev[1] & flag:
+                return True
+        return False
+
+
+class Debouncer:
+    """Debounced, edge-triggered presses from raw button levels.
+
+    read(i) -> True while button i is pressed. sample() is called often (every
+    pass of the main loop, and from every wait loop of a board); a press is
+    reported once, at the first sample that sees it (so a short tap is not
+    lost), and then the button is ignored for DEBOUNCE_MS, which swallows
+    contact bounce; the release is handled the same way, so a bouncing release
+    cannot look like a second press. A button held at prime() time (e.g. the
+    press that woke the board) is not a press.
+    """
+
+    DEBOUNCE_MS = 30
+    MAX_PENDING = 16  # presses kept between two take() calls
+
+    def __init__(self, names, read, clock, debounce_ms=None):
+        self.names = names
+        self.read = read
+        self.clock = clock
+        if debounce_ms is not None:
+            self.DEBOUNCE_MS = debounce_ms
+        n = len(names)
+        self.down = [False] * n
+        self.changed_at = [0] * n
+        self.locked = [False] * n
+        self.pending = []
+
+    def prime(self):
+        """Take the current levels as the resting state (no presses)."""
+        now = self.clock.ticks_ms()
+        for i in range(len(self.names)):
+            self.down[i] = bool(self.read(i))
+            self.changed_at[i] = now
+            self.locked[i] = True
+
+    def sample(self):
+        now = self.clock.ticks_ms()
+        for i in range(len(self.names)):
+            if self.locked[i]:
+                if self.clock.ticks_diff(now, self.changed_at[i]) < self.DEBOUNCE_MS:
+                    continue
+                self.locked[i] = False
+            level = bool(self.read(i))
+            if level != self.down[i]:
+                self.down[i] = level
+                self.changed_at[i] = now
+                self.locked[i] = True
+                if level and len(self.pending) < self.MAX_PENDING:
+                    self.pending.append(self.names[i])
+
+    def any_down(self):
+        for i in range(len(self.names)):
+            if self.read(i):
+                return True
+        return False
+
+    def take(self):
+        out = self.pending
+        self.pending = []
+        return out
+
+
+class BoardBase:
+    """What the rp2 boards share: serial, buttons, watchdog, idle, entropy.
+
+    A subclass sets self.machine (the machine module) and calls
+    _setup(flash_dir, clock, serial, names, read) from its __init__."""
+
+    width = 296
+    height = 128
+    DEBOUNCE_MS = 30
+    POLL_MS = 10  # step of every wait loop
+    WDT_MAX_MS = 8388  # rp2040: machine.WDT's longest timeout
+
+    def _setup(self, flash_dir, clock, serial, names, read):
+        self.flash_dir = flash_dir
+        self.clock = clock if clock is not None else Clock()
+        self.serial = serial if serial is not None else UsbSerial()
+        self.debouncer = Debouncer(names, read, self.clock, self.DEBOUNCE_MS)
+        self.debouncer.prime()
+        self.wdt = None
+
+    def service(self):
+        """Background work done on every pass of the main loop."""
+
+    def serial_read(self, timeout_ms):
+        self.service()
+        self.debouncer.sample()
+        data = self.serial.read(timeout_ms)
+        self.debouncer.sample()
+        return data
+
+    def serial_write(self, text):
+        self.serial.write(text)
+
+    def buttons(self):
+        self.debouncer.sample()
+        return self.debouncer.take()
+
+    def start_watchdog(self, timeout_ms):
+        """machine.WDT: once started it cannot be stopped; the board restarts
+        (into its saved state) when nothing feeds it for timeout_ms (at most
+        8388 ms on the RP2040). Every wait inside this board module feeds it."""
+        if self.wdt is None:
+            timeout_ms = max(1, min(int(timeout_ms), self.WDT_MAX_MS))
+            self.wdt = self.machine.WDT(timeout=timeout_ms)
+        return self.wdt
+
+    def feed(self):
+        if self.wdt is not None:
+            self.wdt.feed()
+
+    def idle(self, ms):
+        """One step of a wait: feed the watchdog, watch the buttons, sleep."""
+        self.feed()
+        self.debouncer.sample()
+        self.clock.sleep_ms(ms)
+
+    def entropy(self):
+        import os
+
+        n = 0
+        for b in os.urandom(8):
+            n = (n << 8) | b
+        return n

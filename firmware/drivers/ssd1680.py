@@ -1,0 +1,349 @@
+"""The project's own driver for the SSD1680 e-paper controller on SPI, as on
+the Waveshare Pico-ePaper-2.9 (2.9", 128 x 296 b/w, "V2" panel).
+
+Facts it relies on (Waveshare's Pico-ePaper-2.9 example and wiki, the
+SSD1680 command set as used by GxEPD2's GDEM029T94 driver):
+
+* 4-wire SPI, mode 0, MSB first; DC low = command byte, DC high = data;
+  CS low for the whole transfer.
+* BUSY is HIGH while the controller works (0 = idle). No command may be sent
+  while BUSY is high. A hardware reset (RST low, then high) is the only way
+  out of deep sleep.
+* Init: HW reset, wait, 0x12 SW reset (registers to defaults, RAM kept),
+  wait, 0x01 driver output (296 gates: 0x27 0x01 0x00), 0x11 data entry
+  mode, 0x44/0x45 RAM X (bytes) / Y (gates) window, 0x3C border, 0x21
+  display update control (0x00 0x80), 0x18 0x80 internal temperature
+  sensor, 0x4E/0x4F RAM address counters.
+* RAM: 0x24 = the new image, 0x26 = the previous one; 1 = white, 0 = black;
+  one byte = 8 pixels along X (sources), most significant bit first.
+* Full update: 0x22 0xF7 (clock and analog on, load temperature and the
+  OTP waveform, display, analog and clock off), 0x20 to start: ~3 s
+  (Waveshare) to ~4 s (GxEPD2 measured 4.0 s at room temperature).
+* Fast update: this panel has no partial waveform in OTP, so it is loaded
+  (0x32, 153 bytes, Waveshare's WF_PARTIAL_2IN9) with its voltages (0x3F
+  end option, 0x03 gate, 0x04 source, 0x2C VCOM), 0x37 display option,
+  0x3C 0x80 border, 0x22 0xC0 + 0x20 power on, then 0x22 0x0F + 0x20
+  (display mode 2, analog and clock off): ~0.3-0.75 s. The waveform only
+  drives pixels whose new (0x24) and old (0x26) bits differ, so 0x26 must
+  hold what the glass shows: this driver writes it before every fast update.
+* Deep sleep: 0x10 0x01 (mode 1, RAM kept), sent once BUSY is low.
+* The datasheet asks for no pause between refreshes beyond BUSY;
+  MIN_INTERVAL_MS adds one if a panel needs it.
+
+Orientation. Our frames are 296 x 128 landscape MONO_HLSB, bit 1 = black.
+The panel is natively 128 sources (X) x 296 gates (Y). As Waveshare's
+landscape example does, a landscape pixel (x, y) is gate Y = x and source
+X = 127 - y: with data entry mode 0x07 (Y counter first, X and Y
+incrementing) the RAM takes, gate after gate, the bytes of one 8-pixel
+horizontal band of the landscape image in MONO_VLSB order, bands from the
+bottom (y 120..127) to the top. So show() converts the frame with one
+framebuf blit into a MONO_VLSB buffer (inverting through a palette: the
+panel's 1 is white) and sends the 16 bands in reverse order: no per-pixel
+Python, and no allocation per frame.
+
+Waits are bounded: a BUSY pin that never falls raises PanelTimeout with
+what was being waited for, instead of hanging. Updates do not block: show()
+starts one and returns; poll() notices the end and puts the controller into
+deep sleep; the next show() (or finish()) waits for it if needed.
+"""
+
+try:
+    import framebuf
+except ImportError:  # CPython (portable tests): a pure-Python conversion
+    framebuf = None
+
+WIDTH = 296  # landscape, as our frames
+HEIGHT = 128
+BANDS = HEIGHT // 8  # 16 bands of 8 rows = the panel's 16 RAM bytes per gate
+FRAME_BYTES = WIDTH * HEIGHT // 8  # 4736
+
+# Commands
+DRIVER_OUTPUT = 0x01
+GATE_VOLTAGE = 0x03
+SOURCE_VOLTAGE = 0x04
+DEEP_SLEEP = 0x10
+DATA_ENTRY = 0x11
+SW_RESET = 0x12
+TEMP_SENSOR = 0x18
+MASTER_ACTIVATION = 0x20
+UPDATE_CONTROL_1 = 0x21
+UPDATE_CONTROL_2 = 0x22
+WRITE_RAM_BW = 0x24
+WRITE_RAM_OLD = 0x26
+VCOM = 0x2C
+WRITE_LUT = 0x32
+DISPLAY_OPTION = 0x37
+BORDER = 0x3C
+END_OPTION = 0x3F
+RAM_X_WINDOW = 0x44
+RAM_Y_WINDOW = 0x45
+RAM_X_COUNTER = 0x4E
+RAM_Y_COUNTER = 0x4F
+
+# 0x22 bits: 0x80 clock on, 0x40 analog on, 0x20 load temperature, 0x10 load
+# LUT, 0x08 display mode 2, 0x04 display, 0x02 analog off, 0x01 clock off.
+SEQ_FULL = b"\xf7"  # on, load temperature + OTP waveform, display (mode 1), off
+SEQ_POWER_ON = b"\xc0"  # clock + analog on
+SEQ_FAST = b"\x0f"  # display mode 2 (the loaded waveform), analog + clock off
+
+DATA_ENTRY_Y_FIRST = b"\x07"  # AM=1 (Y counter first), X increment, Y increment
+
+# Waveshare WF_PARTIAL_2IN9 (153 bytes), as (index, value); every other byte
+# is 0: voltage levels per phase, phase timing/repeat groups, frame rate.
+_PARTIAL_LUT_NONZERO = (
+    (1, 0x40), (12, 0x80), (13, 0x80), (24, 0x40), (25, 0x40), (37, 0x80),
+    (60, 0x0A), (66, 0x01), (67, 0x01), (74, 0x01),
+    (144, 0x22), (145, 0x22), (146, 0x22), (147, 0x22), (148, 0x22), (149, 0x22),
+)
+LUT_BYTES = 153
+# The voltages Waveshare sends with that waveform.
+PARTIAL_END_OPTION = b"\x22"
+PARTIAL_GATE = b"\x17"
+PARTIAL_SOURCE = b"\x41\xb0\x32"
+PARTIAL_VCOM = b"\x36"
+PARTIAL_DISPLAY_OPTION = b"\x00\x00\x00\x00\x00\x40\x00\x00\x00\x00"
+
+
+def partial_lut():
+    lut = bytearray(LUT_BYTES)
+    for i, v in _PARTIAL_LUT_NONZERO:
+        lut[i] = v
+    return bytes(lut)
+
+
+class PanelTimeout(Exception):
+    """The panel's BUSY line did not fall in time."""
+
+
+class _SleepClock:
+    """Fallback clock when none is given (MicroPython time, or CPython)."""
+
+    def __init__(self):
+        try:
+            from time import sleep_ms, ticks_diff, ticks_ms
+        except ImportError:
+            import time
+
+            def ticks_ms():
+                return int(time.monotonic() * 1000)
+
+            def ticks_diff(a, b):
+                return a - b
+
+            def sleep_ms(ms):
+                time.sleep(ms / 1000)
+        self.ticks_ms = ticks_ms
+        self.ticks_diff = ticks_diff
+        self._sleep = sleep_ms
+
+    def sleep_ms(self, ms):
+        if ms > 0:
+            self._sleep(ms)
+
+
+class SSD1680:
+    """One panel on an SPI bus. spi: a machine.SPI (only write() is used);
+    cs, dc, rst: output Pins; busy: input Pin. idle(ms), when given, is called
+    instead of sleeping in every wait loop (the board feeds its watchdog and
+    samples its buttons there)."""
+
+    # Longest waits, in ms, before PanelTimeout (typical: reset and power on
+    # ~0.1 s, full 3-4 s, fast 0.3-0.75 s; cold panels are slower).
+    TIMEOUT_MS = {"reset": 1000, "software reset": 1000, "power on": 1000,
+                  "full update": 10000, "fast update": 3000}
+    MIN_INTERVAL_MS = 0
+    POLL_MS = 5
+    RESET_LOW_MS = 2
+    RESET_WAIT_MS = 10
+
+    def __init__(self, spi, cs, dc, rst, busy, clock=None, idle=None):
+        self.spi = spi
+        self.cs = cs
+        self.dc = dc
+        self.rst = rst
+        self.busy_pin = busy
+        self.clock = clock if clock is not None else _SleepClock()
+        self.idle = idle
+        cs.value(1)
+        rst.value(1)
+        # What the glass shows, in RAM order (MONO_VLSB bands, 1 = white).
+        self.buf = bytearray(b"\xff" * FRAME_BYTES)
+        mv = memoryview(self.buf)
+        self._bands = [mv[b * WIDTH:(b + 1) * WIDTH] for b in range(BANDS - 1, -1, -1)]
+        self._one = bytearray(1)
+        self._lut = partial_lut()
+        self._src = None
+        self._src_fb = None
+        if framebuf is not None:
+            self._dst_fb = framebuf.FrameBuffer(self.buf, WIDTH, HEIGHT, framebuf.MONO_VLSB)
+            self._invert = framebuf.FrameBuffer(bytearray(1), 2, 1, framebuf.MONO_HLSB)
+            self._invert.pixel(0, 0, 1)  # paper (0) -> panel 1 (white); ink -> 0
+        self.updating = None  # "full update" / "fast update" while one runs
+        self.started = 0
+        self.ended = None
+        self.asleep = True  # unknown after power-up: always reset first
+        self.counts = {"full": 0, "fast": 0}
+
+    # -- low level -------------------------------------------------------
+    def busy(self):
+        return self.busy_pin.value() == 1
+
+    def _pause(self, ms):
+        if self.idle is not None:
+            self.idle(ms)
+        else:
+            self.clock.sleep_ms(ms)
+
+    def wait(self, what, timeout_ms=None):
+        """Wait (bounded) for BUSY to fall; PanelTimeout when it does not."""
+        if timeout_ms is None:
+            timeout_ms = self.TIMEOUT_MS[what]
+        t0 = self.clock.ticks_ms()
+        while self.busy():
+            waited = self.clock.ticks_diff(self.clock.ticks_ms(), t0)
+            if waited >= timeout_ms:
+                self.updating = None
+                self.asleep = True  # force a hardware reset next time
+                raise PanelTimeout("SSD1680 stayed busy for %d ms during %s" % (timeout_ms, what))
+            self._pause(min(self.POLL_MS, timeout_ms - waited))
+
+    def command(self, cmd, data=None):
+        self.cs.value(0)
+        self.dc.value(0)
+        self._one[0] = cmd
+        self.spi.write(self._one)
+        if data:
+            self.dc.value(1)
+            self.spi.write(data)
+        self.cs.value(1)
+
+    def _write_ram(self, cmd):
+        self.command(RAM_X_COUNTER, b"\x00")
+        self.command(RAM_Y_COUNTER, b"\x00\x00")
+        self.command(cmd)
+        self.cs.value(0)
+        self.dc.value(1)
+        for band in self._bands:  # bottom band first (see the module notes)
+            self.spi.write(band)
+        self.cs.value(1)
+
+    def reset(self):
+        """Hardware reset: wakes the controller from deep sleep."""
+        self.rst.value(0)
+        self.clock.sleep_ms(self.RESET_LOW_MS)
+        self.rst.value(1)
+        self.clock.sleep_ms(self.RESET_WAIT_MS)
+        self.wait("reset")
+
+    def init(self):
+        self.reset()
+        self.command(SW_RESET)
+        self.clock.sleep_ms(self.RESET_WAIT_MS)
+        self.wait("software reset")
+        self.command(DRIVER_OUTPUT, b"\x27\x01\x00")  # 296 gates
+        self.command(DATA_ENTRY, DATA_ENTRY_Y_FIRST)
+        self.command(RAM_X_WINDOW, b"\x00\x0f")  # bytes 0..15 = sources 0..127
+        self.command(RAM_Y_WINDOW, b"\x00\x00\x27\x01")  # gates 0..295
+        self.command(BORDER, b"\x05")
+        self.command(UPDATE_CONTROL_1, b"\x00\x80")
+        self.command(TEMP_SENSOR, b"\x80")
+        self.asleep = False
+
+    def sleep(self):
+        """Deep sleep (RAM kept); only a hardware reset wakes it."""
+        if not self.asleep:
+            self.command(DEEP_SLEEP, b"\x01")
+            self.asleep = True
+
+    # -- frames --------------------------------------------------------------
+    def convert(self, frame):
+        """Our landscape MONO_HLSB frame (1 = black) into self.buf."""
+        if len(frame) != FRAME_BYTES:
+            raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
+        if framebuf is not None:
+            if frame is not self._src:
+                self._src = frame
+                self._src_fb = framebuf.FrameBuffer(frame, WIDTH, HEIGHT, framebuf.MONO_HLSB)
+            self._dst_fb.blit(self._src_fb, 0, 0, -1, self._invert)
+            return
+        out = self.buf
+        for i in range(FRAME_BYTES):
+            out[i] = 0xFF
+        row_bytes = WIDTH // 8
+        for y in range(HEIGHT):
+            band = (y >> 3) * WIDTH
+            clear = 0xFF ^ (1 << (y & 7))
+            row = y * row_bytes
+            for xb in range(row_bytes):
+                b = frame[row + xb]
+                if b:
+                    x = band + (xb << 3)
+                    for k in range(8):
+                        if b & (0x80 >> k):
+                            out[x + k] &= clear
+
+    # -- updates -------------------------------------------------------------
+    def poll(self):
+        """True when no update is running; puts the controller to sleep as
+        soon as one has finished. Never waits."""
+        if self.updating is None:
+            return True
+        if self.busy():
+            return False
+        self._finished()
+        return True
+
+    def finish(self):
+        """Wait (bounded) for a running update, then deep sleep."""
+        if self.updating is not None:
+            spent = self.clock.ticks_diff(self.clock.ticks_ms(), self.started)
+            self.wait(self.updating, max(0, self.TIMEOUT_MS[self.updating] - spent))
+            self._finished()
+
+    def _finished(self):
+        self.updating = None
+        self.ended = self.clock.ticks_ms()
+        self.sleep()
+
+    def show(self, frame, mode):
+        """Start a "full" or "fast" update ("partial" is a fast one: the
+        waveform only drives changed pixels); returns the mode used."""
+        if mode not in ("full", "fast", "partial"):
+            raise ValueError("update mode must be full, fast or partial, not %r" % (mode,))
+        if len(frame) != FRAME_BYTES:
+            raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
+        self.finish()
+        if self.MIN_INTERVAL_MS and self.ended is not None:
+            left = self.MIN_INTERVAL_MS - self.clock.ticks_diff(self.clock.ticks_ms(), self.ended)
+            if left > 0:
+                self._pause(left)
+        self.init()
+        if mode == "full":
+            self.convert(frame)
+            self._write_ram(WRITE_RAM_OLD)
+            self._write_ram(WRITE_RAM_BW)
+            self.command(UPDATE_CONTROL_2, SEQ_FULL)
+            self.command(MASTER_ACTIVATION)
+            self.updating = "full update"
+            self.counts["full"] += 1
+        else:
+            self._write_ram(WRITE_RAM_OLD)  # what the glass shows now
+            self.convert(frame)
+            self._write_ram(WRITE_RAM_BW)
+            self.command(WRITE_LUT, self._lut)
+            self.command(END_OPTION, PARTIAL_END_OPTION)
+            self.command(GATE_VOLTAGE, PARTIAL_GATE)
+            self.command(SOURCE_VOLTAGE, PARTIAL_SOURCE)
+            self.command(VCOM, PARTIAL_VCOM)
+            self.command(DISPLAY_OPTION, PARTIAL_DISPLAY_OPTION)
+            self.command(BORDER, b"\x80")
+            self.command(UPDATE_CONTROL_2, SEQ_POWER_ON)
+            self.command(MASTER_ACTIVATION)
+            self.wait("power on")
+            self.command(UPDATE_CONTROL_2, SEQ_FAST)
+            self.command(MASTER_ACTIVATION)
+            self.updating = "fast update"
+            self.counts["fast"] += 1
+            mode = "fast"
+        self.started = self.clock.ticks_ms()
+        return mode

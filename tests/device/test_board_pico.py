@@ -1,0 +1,337 @@
+"""The Raspberry Pi Pico + Waveshare Pico-ePaper-2.9 board module and the
+project's SSD1680 driver, against a fake machine (Pin/SPI/ADC/WDT/
+lightsleep on a simulated clock) and a fake SSD1680 panel on its SPI bus
+that decodes every command, keeps the controller's RAM, drives BUSY for a
+realistic time per update and refuses anything sent while it is busy or
+asleep. Portable: CPython and the MicroPython unix port
+(micropython tests/mp_runner.py test_board_pico).
+"""
+
+from tests.device import support
+from tests.fakes import FakeSerial, StubRenderer, faked, first_difference, pattern_frame, press, set_pixel
+
+BTN = {"A": 2, "B": 3, "C": 4, "UP": 5, "DOWN": 6}
+
+
+def make(fx, **kw):
+    panel = fx.panel()
+    from boards.pico_epaper29 import PicoEpaper29Board
+
+    board = PicoEpaper29Board(support.fresh_dir(), clock=fx.clock, serial=FakeSerial(fx.clock), **kw)
+    return board, panel
+
+
+def settle(board, fx, ms):
+    """Run the main loop's serial_read pacing for ms of simulated time."""
+    end = fx.clock.now + ms
+    while fx.clock.now < end:
+        board.serial_read(20)
+
+
+def poll_buttons(board, fx, until, step=2):
+    out = []
+    while fx.clock.now < until:
+        out += board.buttons()
+        fx.clock.advance(step)
+    return out + board.buttons()
+
+
+@faked
+def test_the_panel_pins_and_spi_are_the_waveshare_modules(fx):
+    board, panel = make(fx)
+    m = fx.machine
+    spi = m.bus(1)["spi"]
+    assert spi.pins[:2] == (10, 11) and spi.polarity == 0 and spi.phase == 0
+    assert m.pin_state(8).function == "sio"  # DC set up after SPI1 took GP8 as MISO
+    assert m.pin_state(9).latch == 1 and m.pin_state(12).latch == 1
+    for name, gpio in BTN.items():
+        assert m.pin_state(gpio).pull == m.Pin.PULL_UP
+    from boards import pico_epaper29
+
+    used = set(pico_epaper29.PANEL_PINS.values())
+    assert not used & set(g for _, g in pico_epaper29.BUTTON_PINS)
+    assert len(pico_epaper29.BUTTON_PINS) >= 3
+
+
+@faked
+def test_the_fake_bus_enforces_the_gp8_order(fx):
+    """Why the order matters: a DC pin made before SPI(1) loses GP8 to the
+    SPI's default MISO, and its writes no longer reach the panel."""
+    m = fx.machine
+    dc = m.Pin(8, m.Pin.OUT, value=0)
+    m.SPI(1, baudrate=4000000, sck=m.Pin(10), mosi=m.Pin(11))
+    dc.value(1)
+    assert m.pin_state(8).ignored_writes == 1 and m.pin_state(8).level() == 0
+
+
+@faked
+def test_a_full_update_shows_our_frame_pixel_for_pixel(fx):
+    board, panel = make(fx)
+    frame = pattern_frame(1)
+    assert board.show(frame, "full") == "full"
+    assert [u["kind"] for u in panel.updates] == ["full"]
+    assert first_difference(panel.landscape(), frame) is None
+
+
+@faked
+def test_orientation_and_ink_of_single_pixels(fx):
+    """Landscape (x, y) lands on gate x, source 127 - y; ink is RAM 0."""
+    board, panel = make(fx)
+    for x, y in ((0, 0), (295, 0), (0, 127), (295, 127), (9, 70)):
+        frame = bytearray(4736)
+        set_pixel(frame, x, y)
+        settle(board, fx, 4000)
+        board.show(frame, "full")
+        src = 127 - y
+        row = panel.glass[x * 16:(x + 1) * 16]
+        assert row[src >> 3] == 0xFF ^ (0x80 >> (src & 7)), (x, y)
+        assert first_difference(panel.landscape(), frame) is None
+
+
+@faked
+def test_a_fast_update_is_exactly_one_fast_update_and_exact(fx):
+    """The fast waveform only moves pixels whose old (0x26) and new (0x24)
+    bits differ: the driver must give it what the glass shows."""
+    board, panel = make(fx)
+    board.show(pattern_frame(1), "full")
+    settle(board, fx, 4000)
+    frame = pattern_frame(2)
+    assert board.show(frame, "fast") == "fast"
+    assert [u["kind"] for u in panel.updates] == ["full", "fast"]
+    assert first_difference(panel.landscape(), frame) is None
+    settle(board, fx, 1000)
+    frame3 = bytearray(frame)
+    set_pixel(frame3, 100, 100, 0)
+    set_pixel(frame3, 101, 100, 1)
+    board.show(frame3, "partial")  # no partial window on this board: a fast update
+    assert [u["kind"] for u in panel.updates] == ["full", "fast", "fast"]
+    assert first_difference(panel.landscape(), frame3) is None
+    assert board.can_partial is False
+
+
+@faked
+def test_the_panel_sleeps_between_updates_and_wakes_by_reset(fx):
+    board, panel = make(fx)
+    board.show(pattern_frame(1), "full")
+    assert not panel.asleep
+    settle(board, fx, 3500)  # the main loop notices the end of the refresh
+    assert panel.asleep and panel.sleeps == 1
+    resets = panel.resets
+    board.show(pattern_frame(2), "fast")  # the fake refuses anything sent asleep
+    assert panel.resets == resets + 1
+    settle(board, fx, 1000)
+    assert panel.asleep and panel.sleeps == 2
+
+
+@faked
+def test_an_update_asked_for_while_the_panel_is_busy_waits_bounded(fx):
+    board, panel = make(fx)
+    t0 = fx.clock.now
+    board.show(pattern_frame(1), "full")
+    assert fx.clock.now - t0 < 200  # the refresh runs on; show() returned
+    board.show(pattern_frame(2), "fast")  # the fake raises on bytes sent while busy
+    t1, t2 = panel.updates[0]["t"], panel.updates[1]["t"]
+    assert t2 - t1 >= panel.FULL_MS
+    assert fx.clock.now - t0 <= board.epd.TIMEOUT_MS["full update"] + 500
+
+
+@faked
+def test_busy_stuck_is_a_clear_error_within_the_timeout(fx):
+    from drivers.ssd1680 import PanelTimeout
+
+    board, panel = make(fx)
+    panel.stuck = True
+    t0 = fx.clock.now
+    try:
+        board.show(pattern_frame(1), "full")
+    except PanelTimeout as e:
+        assert str(e) == "SSD1680 stayed busy for 1000 ms during reset"
+    else:
+        raise AssertionError("no PanelTimeout")
+    assert fx.clock.now - t0 <= 1000 + 50
+
+
+@faked
+def test_busy_stuck_after_a_refresh_times_out_from_its_start(fx):
+    from drivers.ssd1680 import PanelTimeout
+
+    board, panel = make(fx)
+    panel.stick_on_update = True
+    board.show(pattern_frame(1), "full")
+    started = board.epd.started
+    try:
+        board.show(pattern_frame(2), "fast")
+    except PanelTimeout as e:
+        assert "during full update" in str(e)
+    else:
+        raise AssertionError("no PanelTimeout")
+    assert fx.clock.now - started <= board.epd.TIMEOUT_MS["full update"] + 10
+    assert len(panel.updates) == 1
+
+
+@faked
+def test_a_bouncing_press_is_one_press_and_two_presses_are_two(fx):
+    board, panel = make(fx)
+    m = fx.machine
+    press(m, BTN["B"], 100, hold=150, bounce=(1, 2, 4, 7), active=0)
+    press(m, BTN["A"], 400, hold=100, active=0)
+    m.schedule(BTN["A"], [(501, 0), (503, 1)])  # release bounce
+    assert poll_buttons(board, fx, 700) == ["B", "A"]
+    press(m, BTN["C"], 800, hold=90, active=0)
+    press(m, BTN["C"], 1000, hold=90, active=0)
+    assert poll_buttons(board, fx, 1300) == ["C", "C"]
+
+
+@faked
+def test_three_buttons_are_enough(fx):
+    board, panel = make(fx, buttons=(("A", 2), ("B", 3), ("C", 4)))
+    press(fx.machine, 4, 50, hold=80, active=0)
+    assert poll_buttons(board, fx, 300) == ["C"]
+
+
+@faked
+def test_battery_volts_from_vsys_through_the_divider(fx):
+    board, panel = make(fx)
+    fx.machine.set_adc(29, 24000)
+    assert abs(board.battery() - 24000 / 65535 * 3.3 * 3.0) < 1e-9
+    from boards.pico_epaper29 import PicoEpaper29Board
+
+    class NoBattery(PicoEpaper29Board):
+        BATTERY = None
+
+    other = NoBattery(support.fresh_dir(), clock=fx.clock, serial=FakeSerial(fx.clock))
+    assert other.battery() is None
+
+
+@faked
+def test_watchdog_fed_while_waiting_for_the_panel(fx):
+    board, panel = make(fx)
+    wdt = board.start_watchdog(500)
+    board.show(pattern_frame(1), "full")
+    board.feed()
+    board.show(pattern_frame(2), "fast")  # waits ~3 s
+    board.feed()
+    assert wdt.max_gap() <= 100
+    wdt.check()
+
+
+@faked
+def test_power_off_sleeps_until_a_button_and_the_press_is_not_a_command(fx):
+    board, panel = make(fx)
+    wdt = board.start_watchdog(1000)
+    board.show(pattern_frame(1), "full")
+    t0 = fx.clock.now
+    press(fx.machine, BTN["A"], t0 + 60000, hold=300, active=0)
+    board.power_off()
+    assert fx.clock.now - t0 >= 60000 and board.woke == "button"
+    assert panel.asleep  # the refresh finished and the panel sleeps
+    sleeps = fx.machine.SLEEPS
+    assert sleeps and all(kind == "light" and ms == board.SLEEP_SLICE_MS for kind, ms in sleeps)
+    wdt.check()
+    fx.clock.advance(50)
+    assert board.buttons() == []
+
+
+@faked
+def test_bad_frames_and_modes_are_clear_errors(fx):
+    board, panel = make(fx)
+    for args in ((bytearray(100), "full"), (pattern_frame(1), "slow")):
+        try:
+            board.show(*args)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError("accepted %r" % (args,))
+    assert panel.updates == []
+
+
+@faked
+def test_serial_goes_through_and_the_read_paces_the_loop(fx):
+    board, panel = make(fx)
+    board.serial.inbox = b"abc"
+    assert board.serial_read(20) == b"abc"
+    t0 = fx.clock.now
+    assert board.serial_read(20) == b""
+    assert fx.clock.now - t0 == 20
+    board.serial_write("E 1 {} 0000\n")
+    assert board.serial.sent == ["E 1 {} 0000\n"]
+    assert isinstance(board.entropy(), int)
+
+
+class _Poll:
+    def __init__(self, script):
+        self.script = script
+
+    def register(self, obj, flags):
+        pass
+
+    def poll(self, timeout=-1):
+        return self.script.pop(0) if self.script else []
+
+
+class _Select:
+    POLLIN = 1
+    POLLOUT = 4
+
+    def __init__(self, ins, outs):
+        self.polls = [_Poll(ins), _Poll(outs)]
+
+    def poll(self):
+        return self.polls.pop(0)
+
+
+class _Stream:
+    def __init__(self, data=b""):
+        self.data = bytearray(data)
+        self.written = []
+
+    def read(self, n):
+        out = bytes(self.data[:n])
+        self.data = self.data[n:]
+        return out
+
+    def write(self, b):
+        self.written.append(bytes(b))
+
+
+def test_usb_serial_reads_while_readable_and_drops_when_not_writable():
+    from boards.usbserial import UsbSerial
+
+    sin, sout = _Stream(b"Q 1 hello {}\n"), _Stream()
+    ready = [(sin, 1)]
+    sel = _Select([ready] * 6 + [[]], [[(sout, 4)], []])
+    s = UsbSerial(sin, sout, sel)
+    assert s.read(20) == b"Q 1 he"  # one byte per poll that says readable
+    assert s.write("R 1 ok\n") is True and sout.written == [b"R 1 ok\n"]
+    assert s.write("R 2 ok\n") is False and s.dropped == 1
+    assert s.read(20) == b""
+
+
+@faked
+def test_the_app_flips_by_buttons_end_to_end(fx):
+    """App.boot(), then B (flip) and A (done) on the buttons: the panel saw
+    one full refresh at boot and one fast update per screen change."""
+    from app import App
+
+    board, panel = make(fx)
+    app = App(board, "dev1", 7)
+    app.boot()
+    try:
+        import framebuf  # noqa: F401 -- the real renderer on MicroPython
+    except ImportError:
+        app.renderer = StubRenderer()
+    for _ in range(3):
+        app.poll()
+    press(fx.machine, BTN["B"], fx.clock.now + 30, hold=120, active=0)
+    for _ in range(20):
+        app.poll()
+    assert app.ui.view()["screen"] == "flip"
+    press(fx.machine, BTN["A"], fx.clock.now + 30, hold=120, active=0)
+    for _ in range(20):
+        app.poll()
+    assert app.ui.view()["screen"] == "home"
+    assert [u["kind"] for u in panel.updates] == ["full", "fast", "fast"]
+    assert app.refresh.counts == {"full": 1, "fast": 2, "partial": 0}
+    assert first_difference(panel.landscape(), app.renderer.buf) is None
+    settle(board, fx, 1000)
+    assert panel.asleep

@@ -1,0 +1,171 @@
+"""Fakes of the platform APIs the board modules use, for portable tests
+(CPython and the MicroPython unix port):
+
+    machine.py        rp2 ``machine``: Pin, SPI, ADC, WDT, RTC, lightsleep...
+                      and the simulated clock every fake shares
+    badger2040.py     Pimoroni's ``badger2040`` module (Badger 2040 / 2040 W)
+    pcf85063a.py      Pimoroni's ``pcf85063a`` RTC module (2040 W)
+    ssd1680_panel.py  a Waveshare 2.9" SSD1680 panel on the fake SPI bus
+
+install() puts this folder first on sys.path and drops any cached
+``machine`` (the unix port has a small real one), so ``import machine`` and
+``import badger2040`` find the fakes, freshly imported (fresh state); it
+returns a Fakes object with the modules. uninstall() takes them away again,
+so later tests (e.g. board detection) see the real platform. Use @faked on
+a test: it installs before and uninstalls after, whatever happens.
+"""
+
+import sys
+
+FAKE_MODULES = ("machine", "badger2040", "pcf85063a", "ssd1680_panel")
+
+
+def _folder():
+    f = __file__
+    return f.rsplit("/", 1)[0] if "/" in f else "."
+
+
+HERE = _folder()
+
+
+def _forget():
+    for name in FAKE_MODULES:
+        if name in sys.modules:
+            del sys.modules[name]
+
+
+class Fakes:
+    def __init__(self):
+        import machine
+
+        if not getattr(machine, "IS_FAKE", False):
+            raise RuntimeError("import machine found the real module, not tests/fakes/machine.py")
+        self.machine = machine
+        self.clock = machine.clock
+
+    @property
+    def badger2040(self):
+        import badger2040
+
+        return badger2040
+
+    def panel(self, **kw):
+        import ssd1680_panel
+
+        return ssd1680_panel.FakeSSD1680(**kw)
+
+
+def install():
+    uninstall()
+    sys.path.insert(0, HERE)
+    return Fakes()
+
+
+def uninstall():
+    while HERE in sys.path:
+        sys.path.remove(HERE)
+    _forget()
+
+
+def faked(test):
+    """Run a test with fresh fakes installed; the fakes object is passed in
+    as the only argument, and removed afterwards."""
+
+    def run():
+        fx = install()
+        try:
+            return test(fx)
+        finally:
+            uninstall()
+
+    return run
+
+
+class FakeSerial:
+    """The board's USB serial port in tests: read() returns what the test
+    queued, else waits (on the simulated clock) for its timeout."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.inbox = b""
+        self.sent = []
+        self.writable = True
+        self.dropped = 0
+
+    def readable(self):
+        return bool(self.inbox)
+
+    def read(self, timeout_ms):
+        if self.inbox:
+            data, self.inbox = self.inbox, b""
+            return data
+        self.clock.sleep_ms(timeout_ms)
+        return b""
+
+    def write(self, text):
+        if not self.writable:
+            self.dropped += 1
+            return False
+        self.sent.append(text)
+        return True
+
+
+def press(machine, pin, at, hold=120, bounce=(), active=1):
+    """Schedule a button press on a fake pin: contact bounce (a list of ms
+    offsets where the level flips), held for hold ms, then released."""
+    idle = 1 - active
+    steps = [(at, active)]
+    level = active
+    for off in bounce:
+        level = 1 - level
+        steps.append((at + off, level))
+    steps.append((at + hold, idle))
+    machine.schedule(pin, steps)
+    return at + hold
+
+
+def pattern_frame(seed=1):
+    """A deterministic 296 x 128 MONO_HLSB test frame with ink on every
+    band, both edges and the corners (so a rotation or flip shows)."""
+    buf = bytearray(296 * 128 // 8)
+    x = seed * 2654435761 & 0xFFFFFFFF
+    for i in range(len(buf)):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        buf[i] = (x >> 16) & 0xFF
+    buf[0] |= 0x80  # (0, 0)
+    buf[36] |= 0x01  # (295, 0)
+    buf[127 * 37] |= 0x80  # (0, 127)
+    buf[127 * 37 + 36] |= 0x01  # (295, 127)
+    return buf
+
+
+def set_pixel(buf, x, y, ink=1):
+    i = y * 37 + (x >> 3)
+    bit = 0x80 >> (x & 7)
+    if ink:
+        buf[i] |= bit
+    else:
+        buf[i] &= 0xFF ^ bit
+
+
+def first_difference(a, b):
+    """(x, y) of the first pixel where two frames differ, or None."""
+    for i in range(min(len(a), len(b))):
+        if a[i] != b[i]:
+            d = a[i] ^ b[i]
+            for k in range(8):
+                if d & (0x80 >> k):
+                    return ((i % 37) * 8 + k, i // 37)
+    return None
+
+
+class StubRenderer:
+    """Stands in for render.Renderer where framebuf is missing (CPython):
+    a different frame for each screen."""
+
+    def __init__(self):
+        self.buf = bytearray(296 * 128 // 8)
+
+    def render(self, view):
+        self.buf[:] = pattern_frame(3 + len(str(view.get("screen"))) + len(view))
+        return self.buf

@@ -1,0 +1,432 @@
+"""A fake of MicroPython's ``machine`` module for rp2 (RP2040), for the board
+tests on CPython and on the MicroPython unix port.
+
+It keeps real constraints where a board module could get them wrong:
+
+* Pin: modes IN / OUT / OPEN_DRAIN, pulls PULL_UP / PULL_DOWN; an input
+  reads what the test injects (set_input, a schedule of (time, level) steps,
+  or a function of the time, e.g. a panel's BUSY), else its pull; an output
+  reads back its latch. A pin taken by the SPI peripheral (sck/mosi/miso,
+  when the SPI is created) ignores Pin writes until a Pin() call with a mode
+  gives it back to plain I/O, as gpio_set_function does on the RP2040.
+* SPI(id, ...): rp2 pin rules (SPI0 on GP0-7/16-23, SPI1 on GP8-15/24-29;
+  SCK GPn with n%4==2, MOSI n%4==3, MISO n%4==0; defaults SPI1 = 10/11/8);
+  write() records (bytes, DC level, CS level) for the pins a device on the
+  bus named, and hands the bytes to that device.
+* ADC(gpio 26-29 or channel 0-3 or Pin): read_u16() of an injected value.
+* WDT(timeout <= 8388 ms, rp2040's limit): records feeds on the simulated
+  clock; check() fails if a gap between feeds exceeded the timeout (the
+  real one would have reset the board).
+* lightsleep(ms): advances the simulated clock; without a time it would
+  sleep until an interrupt, which the fake refuses (FakeHang).
+  deepsleep(): on rp2 a lightsleep then a reset: raises MachineReset.
+* RTC, unique_id, freq, I2C, PWM: enough for the badger2040 fake.
+
+Time is a SimClock (``clock``) shared by every fake: the boards are given
+it, and sleeping advances it instantly. It refuses to run past
+clock.limit_ms (FakeHang): nothing in a test may wait forever.
+"""
+
+IS_FAKE = True
+
+
+class FakeHang(Exception):
+    """The code under test would wait forever (or past the test's limit)."""
+
+
+class MachineReset(Exception):
+    """machine.reset(), deepsleep() or a watchdog timeout: the board restarts."""
+
+
+class SimClock:
+    def __init__(self, limit_ms=600000):
+        self.now = 0
+        self.limit_ms = limit_ms
+        self.slept = 0
+
+    def ticks_ms(self):
+        return self.now
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+    def sleep_ms(self, ms):
+        self.advance(ms)
+
+    def advance(self, ms):
+        if ms <= 0:
+            return
+        self.now += int(ms)
+        self.slept += int(ms)
+        if self.now > self.limit_ms:
+            raise FakeHang("simulated time passed %d ms: something waits forever" % self.limit_ms)
+
+
+clock = SimClock()
+
+
+# -- pins --------------------------------------------------------------------
+class PinState:
+    def __init__(self, pid):
+        self.id = pid
+        self.mode = None
+        self.pull = None
+        self.latch = 0
+        self.function = "sio"
+        self.input = None  # constant level, or None
+        self.schedule = None  # [(t, level), ...] sorted
+        self.provider = None  # f(now) -> level
+        self.hooks = []  # f(level) called on every effective write
+        self.writes = []  # (t, level)
+        self.ignored_writes = 0
+        self.irq = None
+
+    def level(self):
+        if self.mode == Pin.OUT and self.function == "sio":
+            return self.latch
+        if self.provider is not None:
+            return 1 if self.provider(clock.now) else 0
+        if self.schedule:
+            level = None
+            for t, v in self.schedule:
+                if t <= clock.now:
+                    level = v
+                else:
+                    break
+            if level is not None:
+                return level
+        if self.input is not None:
+            return self.input
+        if self.pull == Pin.PULL_UP:
+            return 1
+        return 0
+
+
+PINS = {}
+
+
+def pin_state(pid):
+    if pid not in PINS:
+        PINS[pid] = PinState(pid)
+    return PINS[pid]
+
+
+def set_input(pid, level):
+    pin_state(pid).input = level
+
+
+def schedule(pid, steps):
+    """Input levels over simulated time: [(t_ms, level), ...]."""
+    st = pin_state(pid)
+    st.schedule = sorted(list(st.schedule or []) + list(steps))
+
+
+def drive(pid, provider):
+    pin_state(pid).provider = provider
+
+
+def on_write(pid, hook):
+    pin_state(pid).hooks.append(hook)
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    ALT = 3
+    PULL_UP = 1
+    PULL_DOWN = 2
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
+
+    def __init__(self, pid, mode=-1, pull=-1, value=None):
+        if isinstance(pid, Pin):
+            pid = pid.id
+        if not isinstance(pid, (int, str)):
+            raise TypeError("Pin id must be an int or a name")
+        if isinstance(pid, int) and not 0 <= pid <= 29:
+            raise ValueError("invalid pin %d" % pid)
+        self.id = pid
+        self.state = pin_state(pid)
+        self.init(mode, pull, value)
+
+    def init(self, mode=-1, pull=-1, value=None):
+        st = self.state
+        if mode != -1:
+            st.mode = mode
+            st.function = "sio"
+        if pull != -1:
+            st.pull = pull
+        if value is not None:
+            self._write(value)
+
+    def _write(self, v):
+        st = self.state
+        v = 1 if v else 0
+        if st.function != "sio":
+            st.ignored_writes += 1
+            return
+        st.latch = v
+        st.writes.append((clock.now, v))
+        for hook in st.hooks:
+            hook(v)
+
+    def value(self, v=None):
+        if v is None:
+            return self.state.level()
+        self._write(v)
+        return None
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        self._write(1)
+
+    def off(self):
+        self._write(0)
+
+    def high(self):
+        self._write(1)
+
+    def low(self):
+        self._write(0)
+
+    def toggle(self):
+        self._write(1 - self.state.latch)
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
+        self.state.irq = (handler, trigger)
+        return None
+
+
+# -- SPI ---------------------------------------------------------------------
+SPI_DEFAULTS = {0: (6, 7, 4), 1: (10, 11, 8)}
+BUSES = {}  # spi id -> {"devices": [...], "log": [...], "dc": pin, "cs": pin}
+
+
+def bus(spi_id):
+    if spi_id not in BUSES:
+        BUSES[spi_id] = {"devices": [], "log": [], "dc": None, "cs": None, "spi": None}
+    return BUSES[spi_id]
+
+
+def attach(spi_id, device, dc=None, cs=None):
+    """A device on SPI bus spi_id: device.spi_write(data, dc_level, cs_level)."""
+    b = bus(spi_id)
+    b["devices"].append(device)
+    if dc is not None:
+        b["dc"] = dc
+    if cs is not None:
+        b["cs"] = cs
+
+
+def _pin_no(p):
+    if isinstance(p, Pin):
+        return p.id
+    return p
+
+
+class SPI:
+    MSB = 0
+    LSB = 1
+
+    def __init__(self, spi_id, baudrate=1000000, *, polarity=0, phase=0, bits=8, firstbit=0,
+                 sck=None, mosi=None, miso=None):
+        if spi_id not in (0, 1):
+            raise ValueError("SPI(%d) doesn't exist" % spi_id)
+        d = SPI_DEFAULTS[spi_id]
+        sck = d[0] if sck is None else _pin_no(sck)
+        mosi = d[1] if mosi is None else _pin_no(mosi)
+        miso = d[2] if miso is None else _pin_no(miso)
+        for pin, rem, what in ((sck, 2, "SCK"), (mosi, 3, "MOSI"), (miso, 0, "MISO")):
+            if pin % 4 != rem or ((pin & 8) >> 3) != spi_id:
+                raise ValueError("bad %s pin" % what)
+        if firstbit == SPI.LSB:
+            raise NotImplementedError("LSB")
+        self.id = spi_id
+        self.pins = (sck, mosi, miso)
+        self.baudrate = baudrate
+        self.polarity = polarity
+        self.phase = phase
+        for pin in self.pins:
+            pin_state(pin).function = "spi"
+        bus(spi_id)["spi"] = self
+
+    def init(self, baudrate=None, **kw):
+        if baudrate is not None:
+            self.baudrate = baudrate
+
+    def deinit(self):
+        pass
+
+    def write(self, data):
+        b = bus(self.id)
+        dc = pin_state(b["dc"]).level() if b["dc"] is not None else None
+        cs = pin_state(b["cs"]).level() if b["cs"] is not None else None
+        data = bytes(data)
+        b["log"].append((data, dc, cs))
+        for dev in b["devices"]:
+            dev.spi_write(data, dc, cs)
+        return None
+
+
+# -- ADC -----------------------------------------------------------------------
+ADC_VALUES = {}  # gpio -> u16
+
+
+def set_adc(gpio, value):
+    ADC_VALUES[gpio] = value
+
+
+class ADC:
+    CORE_TEMP = 4
+
+    def __init__(self, src):
+        if isinstance(src, Pin):
+            src = src.id
+        if 0 <= src <= 3:
+            src += 26
+        if src not in (26, 27, 28, 29, 30):
+            raise ValueError("Pin doesn't have ADC capabilities")
+        self.gpio = src
+        self.reads = 0
+
+    def read_u16(self):
+        self.reads += 1
+        return ADC_VALUES.get(self.gpio, 0)
+
+
+# -- watchdog ----------------------------------------------------------------
+WDTS = []
+
+
+class WDT:
+    MAX_MS = 8388
+
+    def __init__(self, id=0, timeout=5000):
+        if WDTS:
+            raise RuntimeError("the fake allows one WDT, as a board has one")
+        if timeout > self.MAX_MS:
+            raise ValueError("timeout exceeds %d ms" % self.MAX_MS)
+        if timeout < 1:
+            raise ValueError("timeout too small")
+        self.timeout = timeout
+        self.feeds = [clock.now]
+        WDTS.append(self)
+
+    def feed(self):
+        self.feeds.append(clock.now)
+
+    def max_gap(self, until=None):
+        times = self.feeds + [clock.now if until is None else until]
+        gap = 0
+        for i in range(1, len(times)):
+            if times[i] - times[i - 1] > gap:
+                gap = times[i] - times[i - 1]
+        return gap
+
+    def check(self):
+        """Raise MachineReset if a gap between feeds exceeded the timeout."""
+        gap = self.max_gap()
+        if gap > self.timeout:
+            raise MachineReset("watchdog: %d ms without a feed (timeout %d ms)" % (gap, self.timeout))
+
+
+# -- sleep, reset, misc --------------------------------------------------------
+SLEEPS = []  # ("light" | "deep", ms)
+
+
+def lightsleep(ms=None):
+    if ms is None:
+        raise FakeHang("lightsleep() without a time sleeps until an interrupt; rp2 has no GPIO wake here")
+    SLEEPS.append(("light", ms))
+    clock.advance(ms)
+
+
+def deepsleep(ms=None):
+    SLEEPS.append(("deep", ms))
+    if ms is None:
+        raise FakeHang("deepsleep() without a time never wakes on rp2")
+    clock.advance(ms)
+    raise MachineReset("deepsleep: rp2 resets after the sleep")
+
+
+def reset():
+    raise MachineReset("machine.reset()")
+
+
+def soft_reset():
+    raise MachineReset("machine.soft_reset()")
+
+
+def reset_cause():
+    return 1
+
+
+PWRON_RESET = 1
+WDT_RESET = 3
+
+_UID = b"\xe6\x61\x41\x04\x03\x2b\x6a\x2c"
+
+
+def unique_id():
+    return _UID
+
+
+_FREQ = [125000000]
+
+
+def freq(hz=None):
+    if hz is None:
+        return _FREQ[0]
+    _FREQ[0] = hz
+    return None
+
+
+def idle():
+    clock.advance(1)
+
+
+class RTC:
+    _dt = [(2024, 1, 1, 0, 0, 0, 0, 0)]
+
+    def datetime(self, dt=None):
+        if dt is None:
+            return RTC._dt[0]
+        RTC._dt[0] = tuple(dt)
+        return None
+
+
+class I2C:
+    def __init__(self, id=0, *args, **kw):
+        self.id = id
+        self.writes = []
+
+    def writeto_mem(self, addr, reg, data):
+        self.writes.append((addr, reg, bytes(data)))
+
+    def readfrom_mem(self, addr, reg, n):
+        return bytes(n)
+
+
+class PWM:
+    def __init__(self, pin, **kw):
+        self.pin = pin
+        self._freq = 0
+        self._duty = 0
+
+    def freq(self, f=None):
+        if f is None:
+            return self._freq
+        self._freq = f
+        return None
+
+    def duty_u16(self, d=None):
+        if d is None:
+            return self._duty
+        self._duty = d
+        return None
+
+    def deinit(self):
+        pass
