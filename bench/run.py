@@ -227,7 +227,19 @@ def main():
             rows.append(("latency_%s_p50" % key, "%s, p50 (%d boards)" % (label, LATENCY_BOARDS), "%.1f ms" % lat[key][0], "", ""))
             rows.append(("latency_%s_p99" % key, "%s, p99 (%d boards)" % (label, LATENCY_BOARDS), "%.1f ms" % lat[key][1], "", ""))
 
-    table = Table(title="Deckahedron rules core benchmarks")
+    # panels and power (issue: real boards): the refresh policy's mix and
+    # the battery-life model the build guides quote (host_tools/power.py)
+    from host_tools import power
+
+    mix = power.refresh_mix()
+    rows.append(("refreshes_per_100_flips", "panel updates per 100 flips (B+A), policy: full / fast",
+                 "%d / %d" % (mix["full"], mix["fast"] + mix.get("partial", 0)), "", ""))
+    for row in power.table():
+        rows.append(("battery_hours_%s" % row["board"],
+                     "battery life %s, %d mAh, 60 flips/h" % (row["board"], row["battery_mah"]),
+                     "%.0f h" % row["hours"], "", ""))
+
+    table = Table(title="Deckahedron benchmarks")
     table.add_column("measure")
     table.add_column("CPython %d.%d" % sys.version_info[:2], justify="right")
     table.add_column("MicroPython unix", justify="right")
