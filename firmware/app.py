@@ -16,7 +16,7 @@ from shared_rules.state import PlayerState
 
 from endpoint import Endpoint
 from refresh import RefreshPolicy
-from storage import Storage
+from saves import Storage
 import ui as UI
 
 FIRMWARE = "0.1.0"
@@ -211,7 +211,7 @@ class App:
         import binascii
 
         self.render()
-        return binascii.b2a_base64(self.renderer.buf).decode().replace("\n", "")
+        return binascii.b2a_base64(self.renderer.frame_bytes()).decode().replace("\n", "")
 
     def restore_part(self, args):
         i, n, data, digest = args.get("part"), args.get("parts"), args.get("data"), args.get("digest")
@@ -290,7 +290,8 @@ class App:
         if self.renderer is None:
             from render import Renderer
 
-            self.renderer = Renderer()
+            # a CircuitPython board draws straight into its displayio surface
+            self.renderer = Renderer(fb=getattr(self.board, "surface", None))
         view = self.ui.view()
         self.renderer.render(view)
         return view
@@ -321,7 +322,12 @@ class App:
 
 def _ticks():
     try:
-        from time import ticks_ms
+        from time import ticks_ms  # MicroPython
+        return ticks_ms()
+    except ImportError:
+        pass
+    try:
+        from supervisor import ticks_ms  # CircuitPython: wraps at 2**29 like ticks_ms
         return ticks_ms()
     except ImportError:  # CPython, for tests
         from time import monotonic
@@ -333,4 +339,5 @@ def _elapsed(since):
         from time import ticks_diff
         return ticks_diff(_ticks(), since)
     except ImportError:
-        return _ticks() - since
+        # CircuitPython's supervisor.ticks_ms wraps at 2**29; CPython's never
+        return (_ticks() - since) % (1 << 29)

@@ -12,8 +12,8 @@ pixel. Bit value 1 = BLACK ink, 0 = WHITE paper. A board driver whose panel
 wants the opposite inverts the bytes when it sends them.
 
 Rectangles are ``(x, y, w, h)`` in pixels, origin top left. Text uses the
-framebuf built-in 8 x 8 font (FONT pixels a character; capitals use rows
-0..6 and columns 1..7 of the cell) scaled by whole numbers, or the 3 x 5
+project's 8 x 8 font, font8.py (FONT pixels a character; capitals use rows
+0..6 and columns 1..5 of the cell) scaled by whole numbers, or the 3 x 5
 mini font of glyphs.py.
 
 Common rows of every screen with a status line::
@@ -43,7 +43,7 @@ BUF_SIZE = WIDTH * HEIGHT // 8  # 4736 bytes, MONO_HLSB
 BLACK = 1  # ink
 WHITE = 0  # paper
 
-FONT = 8  # built-in font cell, pixels
+FONT = 8  # font8.py cell, pixels
 CHARS_PER_LINE = WIDTH // FONT  # 37 at 1x
 MINI_ADV = 4  # mini font advance (3 x 5 glyphs)
 

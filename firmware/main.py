@@ -17,6 +17,7 @@ BOARDS = {
     "badger2040": ("boards.badger2040", "Badger2040Board"),
     "badger2040w": ("boards.badger2040", "Badger2040WBoard"),
     "pico-epaper29": ("boards.pico_epaper29", "PicoEpaper29Board"),
+    "magtag": ("boards.magtag", "MagTagBoard"),  # CircuitPython: code.py builds it
 }
 
 

@@ -1,23 +1,35 @@
 """Screens for the 296 x 128 1-bit e-ink panel, drawn from VIEW dicts.
 
-Runs on the device (MicroPython; the unix port for tests): only ``framebuf``.
-Every position comes from layout.py and every small picture from glyphs.py.
+Runs on the device: MicroPython draws with ``framebuf``; CircuitPython, which
+has none, draws the same pixels on a surface.Surface over a displayio.Bitmap.
+Every position comes from layout.py, every small picture from glyphs.py and
+every letter from font8.py (the project's own font, so both runtimes draw
+identical text).
 
     r = Renderer()              # or Renderer(buf) to draw into a driver's buffer
     r.render(view)              # clears, draws the whole screen, returns r.buf
     r.buf                       # bytearray(4736), MONO_HLSB, bit 1 = black ink
+
+    r = Renderer(fb=surface)    # draw on any FrameBuffer-like object instead
+    r.render(view)              # (then r.buf is that object)
+    r.frame_bytes()             # the screen as the 4736-byte MONO_HLSB buffer
 
 ``render`` never raises on bad data: unknown screens, missing keys and wrong
 types draw a message screen (or defaults), and long strings are clipped.
 The VIEW dict keys are listed in docs/screens/README.md.
 """
 
-import framebuf
+try:
+    import framebuf
+except ImportError:  # CircuitPython, CPython: give the Renderer a Surface
+    framebuf = None
 
 try:
+    from firmware import font8 as F
     from firmware import glyphs as G
     from firmware import layout as L
 except ImportError:  # installed flat on a board (lib/layout.py, lib/glyphs.py)
+    import font8 as F
     import glyphs as G
     import layout as L
 
@@ -100,45 +112,66 @@ def _wrap(s, n, lines):
     return out
 
 
+if framebuf is not None:
+
+    class Canvas(framebuf.FrameBuffer):
+        """The panel's FrameBuffer with text in the project's font: every
+        ``fb.text`` (here and in glyphs.py) draws font8 glyphs, as the
+        CircuitPython Surface does, instead of MicroPython's built-in font."""
+
+        def text(self, s, x, y, c=1):
+            F.text(self, s, x, y, c)
+
+
 class Renderer:
     WIDTH = L.WIDTH
     HEIGHT = L.HEIGHT
 
-    def __init__(self, buf=None):
-        if buf is None:
-            buf = bytearray(L.BUF_SIZE)
-        if len(buf) < L.BUF_SIZE:
-            raise ValueError("frame buffer needs %d bytes, got %d" % (L.BUF_SIZE, len(buf)))
-        self.buf = buf
-        self.fb = framebuf.FrameBuffer(buf, L.WIDTH, L.HEIGHT, framebuf.MONO_HLSB)
-        # One 8 x 8 scratch cell for scaled text: each row is one byte.
-        self._cell = bytearray(8)
-        self._cellfb = framebuf.FrameBuffer(self._cell, 8, 8, framebuf.MONO_HLSB)
+    def __init__(self, buf=None, fb=None):
+        """``buf``: the MONO_HLSB bytearray to draw into (made if None).
+        ``fb``: a FrameBuffer-like drawing target to use instead (a
+        surface.Surface on CircuitPython); ``self.buf`` is then that object."""
+        if fb is not None:
+            self.buf = fb
+            self.fb = fb
+        else:
+            if framebuf is None:
+                raise ImportError("no framebuf on this runtime: give the Renderer a surface.Surface (fb=...)")
+            if buf is None:
+                buf = bytearray(L.BUF_SIZE)
+            if len(buf) < L.BUF_SIZE:
+                raise ValueError("frame buffer needs %d bytes, got %d" % (L.BUF_SIZE, len(buf)))
+            self.buf = buf
+            self.fb = Canvas(buf, L.WIDTH, L.HEIGHT, framebuf.MONO_HLSB)
         self.edition = EDITIONS["md"]
         self._geom = {}
+
+    def frame_bytes(self):
+        """The screen as a MONO_HLSB buffer (bit 1 = ink), whatever it was
+        drawn on: the buffer itself, or the surface's export."""
+        if self.fb is self.buf:
+            return self.fb.to_bytes()
+        return self.buf
 
     # ------------------------------------------------------------ text
 
     def text(self, s, x, y, c=1):
-        self.fb.text(s, x, y, c)
+        F.text(self.fb, s, x, y, c)
 
     def text_big(self, s, x, y, scale, c=1):
-        """Text in the built-in font, each pixel drawn as a scale x scale
-        block (scale 3 = 24 px tall cells). Returns the width drawn."""
+        """Text in the project's font (font8.py), each pixel drawn as a
+        scale x scale block (scale 3 = 24 px tall cells). Returns the width
+        drawn."""
         scale = _int(scale, 1)
         if scale <= 1:
-            self.fb.text(s, x, y, c)
+            F.text(self.fb, s, x, y, c)
             return len(s) * L.FONT
         fb = self.fb
-        cell = self._cell
-        cfb = self._cellfb
         step = L.FONT * scale
         x0 = x
         for ch in s:
             if ch != " " and x < L.WIDTH and x + step > 0:
-                cfb.fill(0)
-                cfb.text(ch, 0, 0, 1)
-                G.blit(fb, (8, 8, cell), x, y, c, scale)  # the 8x8 cell as a bitmap, scaled
+                G.blit(fb, F.bitmap(F.index(ch)), x, y, c, scale)  # the 8x8 glyph, scaled
             x += step
         return x - x0
 
@@ -155,10 +188,10 @@ class Renderer:
     def _text_narrow(self, s, x, y, w, c=1):
         """1x text, squeezed to 7 px a character, or the mini font, to fit w."""
         if len(s) * L.FONT <= w:
-            self.fb.text(s, x, y, c)
+            self.text(s, x, y, c)
         elif len(s) * 7 <= w:
             for ch in s:
-                self.fb.text(ch, x - 1, y, c)
+                self.text(ch, x - 1, y, c)
                 x += 7
         else:
             n = (w + 1) // L.MINI_ADV
@@ -168,7 +201,7 @@ class Renderer:
         """Inverted 1x text tag (a 9 px tall box). Returns its width."""
         w = len(s) * L.FONT + 2
         self.fb.fill_rect(x, y, w, 9, c)
-        self.fb.text(s, x + 1, y + 1, 1 - c)
+        self.text(s, x + 1, y + 1, 1 - c)
         return w
 
     # ------------------------------------------------------------ names
@@ -256,8 +289,8 @@ class Renderer:
         card = CARDS.get(_str(cid)) if cid is not None else None
         if card is None:
             s = _clip(_str(cid), w - 8)
-            fb.text("?", x + w // 2 - 4, y + h // 2 - 8, 1)
-            fb.text(s, x + (w - len(s) * 8) // 2, y + h // 2 + 2, 1)
+            self.text("?", x + w // 2 - 4, y + h // 2 - 8, 1)
+            self.text(s, x + (w - len(s) * 8) // 2, y + h // 2 + 2, 1)
             return
         full = w >= L.FULL_FACE_MIN and h >= L.FULL_FACE_MIN
         edges, corners, nums, mid = self._geometry(w, h)
@@ -301,13 +334,13 @@ class Renderer:
         for k in range(4):
             px, py = pos[k]
             fb.fill_rect(px, py, lw, lh, 1)
-            fb.text(G.zodiac_label(corners[k]), px + 1, py + 1, 0)
+            self.text(G.zodiac_label(corners[k]), px + 1, py + 1, 0)
         fb.line(x + i + lw, y + i + lh, cx - 8, cy - 6, 1)
         fb.line(x + w - i - lw - 1, y + i + lh, cx + 8, cy - 6, 1)
         fb.line(x + w - i - lw - 1, y + h - i - lh - 1, cx + 8, cy + 6, 1)
         fb.line(x + i + lw, y + h - i - lh - 1, cx - 8, cy + 6, 1)
         s = _str(cid, 4)
-        fb.text(s, cx - len(s) * 4, cy - 4, 1)
+        self.text(s, cx - len(s) * 4, cy - 4, 1)
 
     # ------------------------------------------------------------ screens
 
@@ -343,7 +376,7 @@ class Renderer:
     def _hint(self, hint, y=L.HINT_Y):
         s = _str(hint, L.CHARS_PER_LINE)
         if s:
-            self.fb.text(s, 0, y, 1)
+            self.text(s, 0, y, 1)
 
     def _status(self, st):
         fb = self.fb
@@ -353,7 +386,7 @@ class Renderer:
             _int(st.get("draw")), _int(st.get("discard")), _int(st.get("exhaustion")), _int(st.get("xp")),
             _int(st.get("harm")), _int(st.get("wounds")), _int(st.get("shadow")))
         s = s[:28]
-        fb.text(s, L.STATUS_TEXT_X, L.STATUS_Y, 1)
+        self.text(s, L.STATUS_TEXT_X, L.STATUS_Y, 1)
         right = L.WIDTH
         volts = st.get("battery")
         if volts is not None:
@@ -365,14 +398,14 @@ class Renderer:
             tx = right - tw
             fb.fill_rect(tx, ty, tw, th, 1)
             G.incap_mark(fb, tx + 2, ty + 1, 0)
-            fb.text("INCAP", tx + 10, ty + 1, 0)
+            self.text("INCAP", tx + 10, ty + 1, 0)
             right = tx - 3
         name = _str(st.get("name"))
         left = L.STATUS_TEXT_X + len(s) * L.FONT + L.FONT
         room = (right - left) // L.FONT
         if name and room >= 3:
             name = name[:room]
-            fb.text(name, right - len(name) * L.FONT, L.STATUS_Y, 1)
+            self.text(name, right - len(name) * L.FONT, L.STATUS_Y, 1)
 
     def _message(self, title, lines, hint):
         fb = self.fb
@@ -381,12 +414,12 @@ class Renderer:
         fb.hline(0, L.MESSAGE_RULE_Y, L.WIDTH, 1)
         y = L.MESSAGE_LINE_Y
         for line in _list(lines)[:L.MESSAGE_LINES]:
-            fb.text(_str(line, L.CHARS_PER_LINE - 1), 4, y, 1)
+            self.text(_str(line, L.CHARS_PER_LINE - 1), 4, y, 1)
             y += L.MESSAGE_LINE_H
         s = _str(hint, L.CHARS_PER_LINE)
         if s:
             fb.hline(0, L.STATUS_RULE_Y, L.WIDTH, 1)
-            fb.text(s, 0, L.MESSAGE_HINT_Y, 1)
+            self.text(s, 0, L.MESSAGE_HINT_Y, 1)
 
     def _title_bar(self, title, right=""):
         fb = self.fb
@@ -394,9 +427,9 @@ class Renderer:
         fb.fill_rect(x, y, w, h, 1)
         right = _str(right, 18)
         rw = len(right) * L.FONT
-        fb.text(_clip(_str(title, 40), w - 4 - (rw + 8 if rw else 0)), x + 2, y + 2, 0)
+        self.text(_clip(_str(title, 40), w - 4 - (rw + 8 if rw else 0)), x + 2, y + 2, 0)
         if rw:
-            fb.text(right, x + w - 2 - rw, y + 2, 0)
+            self.text(right, x + w - 2 - rw, y + 2, 0)
 
     # home -------------------------------------------------------------------
 
@@ -405,8 +438,8 @@ class Renderer:
         st = _dict(v.get("status"))
         ed_label = EDITION_LABELS.get(_str(st.get("edition")), "")
         if ed_label:
-            fb.text(ed_label, L.HOME_EDITION_RIGHT - len(ed_label) * L.FONT, L.HOME_NAME[1], 1)
-        fb.text(_clip(_str(st.get("name"), 24), 190), L.HOME_NAME[0], L.HOME_NAME[1], 1)
+            self.text(ed_label, L.HOME_EDITION_RIGHT - len(ed_label) * L.FONT, L.HOME_NAME[1], 1)
+        self.text(_clip(_str(st.get("name"), 24), 190), L.HOME_NAME[0], L.HOME_NAME[1], 1)
         ax, ay, asc = L.HOME_ATTR
         self.text_big(_str(v.get("attr"), 3).upper(), ax, ay, asc)
         suit = v.get("suit")
@@ -426,7 +459,7 @@ class Renderer:
             y = my + 16
             w = self._tag("INCAPACITATED", mx, y)
             if isinstance(incap, str):
-                fb.text(_clip(incap, L.WIDTH - mx - w - 4), mx + w + 4, y + 1, 1)
+                self.text(_clip(incap, L.WIDTH - mx - w - 4), mx + w + 4, y + 1, 1)
         # net box
         bx, by, bw, bh = L.HOME_NET_BOX
         fb.rect(bx, by, bw, bh, 1)
@@ -442,9 +475,9 @@ class Renderer:
             n = mc
         line1 = "%d CARD%s" % (n, "" if n == 1 else "S")
         line2 = "keep best" if net > 0 else ("keep worst" if net < 0 else "")
-        fb.text(line1, bx + (bw - len(line1) * 8) // 2, by + bh - 24, 1)
+        self.text(line1, bx + (bw - len(line1) * 8) // 2, by + bh - 24, 1)
         if line2:
-            fb.text(line2, bx + (bw - len(line2) * 8) // 2, by + bh - 12, 1)
+            self.text(line2, bx + (bw - len(line2) * 8) // 2, by + bh - 12, 1)
 
     # flip -------------------------------------------------------------------
 
@@ -477,7 +510,7 @@ class Renderer:
             side = L.FLIP_SIDE[n]
         else:
             side = L.FLIP_SIDE[1]
-            fb.text("no cards", 4, 36, 1)
+            self.text("no cards", 4, 36, 1)
         hint = _str(v.get("hint"), 60)
         note = _str(v.get("note"), 60)
         self._flip_side(v, side, suit, hint if note else "")
@@ -486,7 +519,7 @@ class Renderer:
         nx, ny, nw, nh = L.FLIP_NOTE
         s = note or hint
         if s:
-            fb.text(_clip(s, nw), nx, ny, 1)
+            self.text(_clip(s, nw), nx, ny, 1)
 
     def _flip_side(self, v, side, suit, hint):
         """Right of the cards: the suit (symbol and name), the net advantage,
@@ -509,7 +542,7 @@ class Renderer:
                 s += ", %s of %d" % ("best" if net > 0 else "worst", min(1 + abs(net), self.edition["max_cards"]))
             if len(s) * L.FONT > w:
                 s = s[4:].replace(",", "")
-            fb.text(_clip(s, w), x, y + 33, 1)
+            self.text(_clip(s, w), x, y + 33, 1)
             hy = y + 62
             if v.get("flashback"):
                 if lw + 8 + 74 <= w:
@@ -519,10 +552,10 @@ class Renderer:
                     hy += 10
             if hint:
                 for line in _wrap(hint, w // L.FONT, (y + h - hy) // 9):
-                    fb.text(line, x, hy, 1)
+                    self.text(line, x, hy, 1)
                     hy += 9
         else:
-            fb.text(_signed(net), x + 28, y + 11, 1)
+            self.text(_signed(net), x + 28, y + 11, 1)
             self._text_narrow(name, x, y + 32, w)
             my = y + 44
             if v.get("flashback"):
@@ -567,7 +600,7 @@ class Renderer:
         lines = _wrap(rest, room // L.FONT, 3)
         yy = y + (3 - len(lines)) * 4
         for line in lines:
-            self.fb.text(line, x + used, yy, 1)
+            self.text(line, x + used, yy, 1)
             yy += 8
 
     # menu -------------------------------------------------------------------
@@ -608,7 +641,7 @@ class Renderer:
                     self.text_big(ch, xx, y + 1, 2, c)
                     xx += 14
             else:
-                fb.text(_clip(s, rw - L.MENU_TEXT_X), L.MENU_TEXT_X, y + 4, c)
+                self.text(_clip(s, rw - L.MENU_TEXT_X), L.MENU_TEXT_X, y + 4, c)
         if top > 0:
             G.up_triangle(fb, L.MENU_SCROLL_X + 4, L.MENU_ROW_Y + 2, 5)
         if top + L.MENU_ROWS < n:
@@ -698,8 +731,8 @@ class Renderer:
             if i == sel:
                 fb.fill_rect(mx, y, mw, L.SHEET_MOVE_H, 1)
                 c = 0
-            fb.text(_clip(name, mw - 30), mx + 2, y + 2, c)
-            fb.text(lvl, mx + mw - 2 - len(lvl) * 8, y + 2, c)
+            self.text(_clip(name, mw - 30), mx + 2, y + 2, c)
+            self.text(lvl, mx + mw - 2 - len(lvl) * 8, y + 2, c)
         if top > 0:
             G.up_triangle(fb, mx - 10, my + 1, 4)
         if top + rows < n:

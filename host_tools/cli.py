@@ -11,6 +11,7 @@ COMMANDS = (
     ("do", "host_tools.do_cmd", "send one command to a device and print its JSON reply"),
     ("screen", "host_tools.screen_cmd", "save a device's screen as a PNG"),
     ("table", "host_tools.table_cmd", "the GM's console: every player's device, the shared supply, the log"),
+    ("flash", "host_tools.flash_cmd", "put the device code on a board (mpremote, or the MagTag's CIRCUITPY drive)"),
 )
 
 

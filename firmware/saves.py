@@ -1,5 +1,8 @@
 """The device's save file: written whole after every committed command.
 
+(Not named storage.py: CircuitPython's built-in ``storage`` module would
+shadow it on the MagTag.)
+
 Write order: the new text goes to ``deck.tmp``, then replaces ``deck.sav``.
 On littlefs (MicroPython boards) os.rename over an existing file is atomic; on
 FAT (CircuitPython) it is not, so the old file is removed first and a power

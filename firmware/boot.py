@@ -1,0 +1,56 @@
+"""CircuitPython boot file for the Adafruit MagTag: runs once at power-on
+and at reset (not when code.py reloads), before USB starts.
+
+1. Two USB serial ports: ``usb_cdc.enable(console=True, data=True)``. The
+   first stays the REPL; the host link (the table hub, ``deckahedron``)
+   uses the second, ``usb_cdc.data``, so a stray byte from the hub never
+   interrupts the firmware and the REPL stays free.
+
+2. Saving. CIRCUITPY is one FAT drive that only one side may write: the
+   computer (CircuitPython's default) or the code. The game must save after
+   every command, so this file gives the drive to the code
+   (``storage.remount("/", readonly=False)``); the computer then sees it
+   read-only.
+
+   To copy new firmware from a computer, give the drive back for one
+   session: hold button A (the leftmost) while pressing reset (or while
+   plugging in), and keep holding for a second. The red LED blinks twice,
+   the computer can write CIRCUITPY again, and the device shows "USB drive
+   mode" instead of the game (it cannot save then). Press reset without
+   holding A to play again. If this file is ever broken, the board's safe
+   mode (press reset again while the LED blinks yellow at start-up) skips
+   boot.py and code.py and leaves the drive to the computer.
+"""
+
+import time
+
+import board
+import digitalio
+import storage
+import usb_cdc
+
+usb_cdc.enable(console=True, data=True)
+
+usb_mode = False
+try:
+    button = digitalio.DigitalInOut(board.BUTTON_A)
+    button.switch_to_input(pull=digitalio.Pull.UP)
+    usb_mode = not button.value  # low = held down
+    button.deinit()
+except Exception:  # noqa: BLE001 -- whatever goes wrong, still boot
+    usb_mode = False
+
+if usb_mode:
+    try:
+        led = digitalio.DigitalInOut(board.LED)
+        led.switch_to_output(value=False)
+        for _ in range(2):
+            led.value = True
+            time.sleep(0.15)
+            led.value = False
+            time.sleep(0.15)
+        led.deinit()
+    except Exception:  # noqa: BLE001
+        pass
+else:
+    storage.remount("/", readonly=False)
