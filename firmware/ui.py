@@ -174,9 +174,14 @@ class FlipScreen:
             self.cursor = self.cursor % len(tied)
         level = v["level"] if not choosing else 0
         words = WORDS[level] if level else "CHOOSE A CARD"
-        note = NOTES[level] if level else "tied: pick which card resolves"
+        note = NOTES[level] if level else "tie: UP/DN pick, B choose"
         if level == 1 and f["fast"]:
             note = "FAST move: GM +2 Shadow"
+        crit = C.CARDS[v["resolving"]].crit if v["resolving"] else None
+        if crit == "success":
+            note = "CRITICAL: A done, then choose a reward"
+        elif crit == "fail":
+            note = "critical failure: GM makes a move"
         wound = [cid for cid in v["cards"] if C.CARDS[cid].kind == "wound"]
         if wound:
             note = "wound card: flip stopped, -1 Stamina"

@@ -133,59 +133,102 @@ def unpack_art(bm):
 # ---------------------------------------------------------------- the documentation screens
 
 def _status(**kw):
+    """A status line for views that are not made by the firmware (the card sheet)."""
     st = {"draw": 14, "discard": 4, "exhaustion": 2, "xp": 3, "harm": 1, "wounds": 0, "shadow": 2,
           "incapacitated": "", "edition": "md", "battery": 3.9, "name": "Kresk"}
     st.update(kw)
     return st
 
 
-def _flip(cards, suit, net, level, resolving, words, tied=None, selected=None, phase="open", note="",
-          flashback=False, hint="A done  B again  C more", **st):
-    return {"screen": "flip", "cards": cards, "suit": suit, "net": net, "level": level, "resolving": resolving,
-            "tied": tied if tied is not None else ([resolving] if resolving is not None else []),
-            "selected": selected, "phase": phase, "flashback": flashback, "words": words, "note": note,
-            "status": _status(**st), "hint": hint}
+class _DocBoard:
+    """Just enough board for the real firmware App to run on CPython."""
+
+    name = "docs"
+    width, height = 296, 128
+    can_partial = False
+
+    def __init__(self, folder):
+        self.flash_dir = folder
+
+    def serial_read(self, timeout_ms):
+        return b""
+
+    def serial_write(self, text):
+        pass
+
+    def buttons(self):
+        return ()
+
+    def show(self, buf, mode):
+        pass
+
+    def battery(self):
+        return 3.9
+
+    def entropy(self):
+        return 7
 
 
-DOC_VIEWS = [
-    ("flip_single_crown", _flip(["4"], "crown", 0, 3, 0, "SUCCESS", note="with a complication")),
-    ("flip_advantage", _flip(["9", "13"], "dragon", 1, 4, 1, "SUCCESS")),
-    ("flip_three_tie", _flip(["3", "14", "7"], "blade", 2, 4, 0, "SUCCESS", tied=[0, 1],
-                             note="tie: both show 3 ticks")),
-    ("flip_choose_tie", _flip(["9", "5", "1"], "crown", -2, 1, None, "MISS", tied=[0, 2], selected=2,
-                              phase="choose", note="tie: choose the card that resolves")),
-    ("flip_crit_success", _flip(["11"], "anvil", 0, 4, 0, "CRITICAL SUCCESS",
-                                note="level up a move or take a blessing")),
-    ("flip_crit_fail", _flip(["1"], "dragon", 0, 1, 0, "MISS", note="critical failure: GM makes a move")),
-    ("flip_wound_stopped", _flip(["6", "pw1"], "crown", 2, 2, 0, "SUCCESS + SHADOW",
-                                 note="wound card: flip stopped, -1 Stamina")),
-    ("flip_flashback", _flip(["16"], "blade", 0, 2, 0, "SUCCESS + SHADOW", flashback=True, note="XP +1")),
-    ("flip_blessing_wound_cards", _flip(["pb5", "b1", "w1"], "anvil", -2, 1, 2, "MISS",
-                                        note="wound card: flip stopped")),
-    ("flip_dw_edition", _flip(["12", "20"], "blade", 1, 3, 0, "SUCCESS", tied=[0, 1], edition="dw-lucky",
-                              note="Deckahedron World suits")),
-    ("home", {"screen": "home", "attr": "str", "suit": "crown", "net": 1, "move": "Fight",
-              "status": _status(), "hint": "A attr  B flip  C menu"}),
-    ("home_incapacitated", {"screen": "home", "attr": "dex", "suit": "blade", "net": -2, "move": None,
-                            "status": _status(incapacitated="3rd Wound", draw=3, battery=3.4),
-                            "hint": "A attr  B flip  C menu"}),
-    ("menu", {"screen": "menu", "title": "Menu", "items": ["Flip", "Reshuffle", "Take a Breather", "Rest",
-              "Seek Help", "Take Harm", "Lose Stamina", "Character sheet", "Edition", "Connect to table"],
-              "selected": 6, "status": _status(), "hint": "UP/DN move  B choose  A back"}),
-    ("number", {"screen": "number", "title": "Attack power", "value": 7, "unit": "dmg", "status": _status(),
-                "hint": "UP/DOWN change  B ok"}),
-    ("message", {"screen": "message", "title": "Reshuffled", "lines": ["Deck shuffled: 18 cards.",
-                 "Discard pile is empty.", "", "Mandatory reshuffle at 5 cards."], "hint": "B ok"}),
-    ("minigame_pick_locks", {"screen": "minigame", "kind": "pick_locks", "cards": ["4", "9", "14"],
-                             "selected": 1, "solvable": True, "status": _status(),
-                             "hint": "LEFT/RIGHT card  B done"}),
-    ("minigame_magic", {"screen": "minigame", "kind": "magic", "cards": ["2", "7", "pb1", "pw2"], "selected": 0,
-                        "solvable": False, "status": _status(), "hint": "B flip again  A give up"}),
-    ("sheet", {"screen": "sheet", "attrs": {"str": "crown", "dex": "anvil", "int": "dragon"},
-               "moves": [["Fight", 1], ["Flee", 0], ["Sneak", -1], ["Know Things", 2], ["Charm", 0],
-                         ["Shoot", -2], ["Climb", 0], ["Heal", 1], ["Pick Locks", 0]],
-               "selected": 3, "status": _status(), "hint": "UP/DOWN move  A back"}),
-]
+def _stack(game, top):
+    """Put these cards on top of the draw pile (from wherever they are)."""
+    s = game.s
+    for cid in top:
+        for pile in (s.draw, s.discard, s.supply):
+            if cid in pile:
+                pile.remove(cid)
+    s.draw[:0] = list(top)
+    s.check()
+
+
+def device_views():
+    """The doc screens, made by the real firmware: scenes played on the App
+    and its Ui with button presses, each view exactly what the device would
+    draw (so the words, hints and menus cannot drift from the firmware)."""
+    import tempfile
+
+    fw = str(ROOT / "firmware")
+    if fw not in sys.path:
+        sys.path.insert(0, fw)
+    from app import App
+
+    views = []
+
+    def scene(name, top=(), presses=(), setup=None, seed=3):
+        with tempfile.TemporaryDirectory() as folder:
+            app = App(_DocBoard(folder), "docs", seed)
+            app.boot()
+            app.name = "Kresk"
+            g = app.game
+            g.s.attrs.update({"str": "crown", "dex": "dragon", "int": "blade"})
+            _stack(g, top)
+            if setup is not None:
+                setup(app, g)
+            for b in presses:
+                app.ui.press(b)
+                app.commit()
+            views.append((name, app.ui.view()))
+
+    scene("flip_single_crown", ["4"], "B")
+    scene("flip_advantage", ["9", "13"], ("A", "UP", "B"))
+    scene("flip_three_tie", ["3", "14", "7"], ("A", "A", "UP", "UP", "B"))
+    scene("flip_choose_tie", ["9", "5", "1"], ("DOWN", "DOWN", "B", "DOWN"))
+    scene("flip_crit_success", ["11"], "B")
+    scene("flip_crit_fail", ["1"], "B")
+    scene("flip_wound_stopped", ["6", "pw1", "3"], ("UP", "UP", "B"))
+    scene("flip_flashback", ["2", "16"], ("A", "A", "B", "C", "B"), lambda a, g: setattr(g.s, "xp", 2))
+    scene("flip_blessing_wound_cards", ["pb5", "pw2", "3"], ("A", "A", "DOWN", "DOWN", "B"))
+    scene("flip_dw_edition", ["12", "20"], ("A", "A", "UP", "B"), lambda a, g: g.do("set_edition", {"edition_key": "dw-lucky"}))
+    scene("home", presses=("UP",), setup=lambda a, g: g.do("set_move", {"name": "Defy Danger", "level": "expert"}))
+    scene("home_incapacitated", setup=lambda a, g: setattr(g.s, "incapacitated", "a third Wound"))
+    scene("menu", presses=("C", "DOWN", "DOWN"))
+    scene("number", presses=("C", "B", "UP", "UP", "UP", "UP", "UP", "UP"))
+    scene("message", presses=("C", "UP", "UP", "UP", "UP", "UP", "UP", "UP", "UP", "UP", "B"))  # odds of next flip
+    scene("minigame_pick_locks", ["4", "9", "14"], setup=lambda a, g: g.do("minigame_start", {"kind": "pick_locks"}))
+    scene("minigame_magic", ["2", "7", "pb1", "pw2"], setup=lambda a, g: g.do("minigame_start", {"kind": "magic"}))
+    scene("sheet", setup=lambda a, g: [g.do("set_move", {"name": m, "level": lv}) for m, lv in
+                                       (("Defy Danger", 1), ("Mix It Up", 0), ("Pick Pockets", -1), ("Volley", 2))],
+          presses=("C",) + ("UP",) * 4 + ("B",))
+    return views
 
 
 def _all_cards_views():
@@ -235,7 +278,7 @@ def write_docs(outdir):
     """The PNGs of docs/screens/, plus all_cards.png (every face)."""
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    paths = render_views_to_pngs(DOC_VIEWS, outdir)
+    paths = render_views_to_pngs(device_views(), outdir)
     paths.append(card_sheet(outdir / "all_cards.png"))
     paths.append(card_sheet(outdir / "all_cards_dw.png", edition="dw-lucky"))
     return paths
