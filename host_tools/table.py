@@ -180,10 +180,12 @@ class TableHub:
     def deal_damage(self, name, power, **reduce):
         return self.command(name, "damage", power=power, **reduce)
 
-    def teamwork(self, lead, supporters, pick=None, **flip_args):
+    def teamwork(self, lead, supporters, pick=None, crit=None, **flip_args):
         """MD *Teamwork Flips*: the lead flips as usual, each supporter flips
         one Anvil, the best card resolves and only its owner gets its XP.
-        ``pick`` names the player whose card resolves when several tie."""
+        ``pick`` names the player whose card resolves when several tie;
+        ``crit`` is that player's choice if it is the Critical Success card
+        ("blessing", or "levelup" with the lead's move; none = declined)."""
         names = [lead] + list(supporters)
         if len(set(names)) != len(names):
             raise TableError("a player can take one part in a teamwork flip")
@@ -213,7 +215,10 @@ class TableHub:
             winner = chosen[0]
         results = {}
         for n in names:
-            results[n] = self.command(n, "end_flip", resolved=(n == winner["player"]))
+            extra = {}
+            if n == winner["player"] and crit is not None and C.CARDS[winner["card"]].crit == "success":
+                extra["crit"] = crit
+            results[n] = self.command(n, "end_flip", resolved=(n == winner["player"]), **extra)
         summary = {"level": outcome["level"], "resolved_by": winner["player"], "card": winner["card"],
                    "entries": entries, "results": results}
         self._log(self.player(lead), "teamwork", None, "teamwork", {"lead": lead, "supporters": list(supporters)},
