@@ -52,10 +52,7 @@ a full-screen fast update, and when nothing changed nothing is sent.
 
 from boards.usbserial import BoardBase
 
-try:
-    import framebuf
-except ImportError:  # CPython (portable tests)
-    framebuf = None
+from drivers.vlsb import HlsbToVlsb
 
 WIDTH = 296
 HEIGHT = 128
@@ -151,10 +148,7 @@ class Badger2040Board(BoardBase):
         self.counts = {"full": 0, "fast": 0, "partial": 0, "skipped": 0}
         self.can_partial = self.can_partial and hasattr(self.display, "partial_update")
         self.vlsb = bytearray(FRAME_BYTES)
-        self._src = None
-        self._src_fb = None
-        if framebuf is not None:
-            self._vlsb_fb = framebuf.FrameBuffer(self.vlsb, WIDTH, HEIGHT, framebuf.MONO_VLSB)
+        self._vlsb_conv = HlsbToVlsb(self.vlsb, WIDTH, HEIGHT, ink=1)
         self._table = _rev_inv_table()
         self.pins = [getattr(badger2040, c) for c in BUTTON_CONSTS]
         self.enable = machine.Pin(ENABLE_3V3, machine.Pin.OUT)
@@ -185,27 +179,7 @@ class Badger2040Board(BoardBase):
         self.ready_after = 0
 
     def _to_vlsb(self, frame):
-        if framebuf is not None:
-            if frame is not self._src:
-                self._src = frame
-                self._src_fb = framebuf.FrameBuffer(frame, WIDTH, HEIGHT, framebuf.MONO_HLSB)
-            self._vlsb_fb.blit(self._src_fb, 0, 0)
-            return
-        v = self.vlsb
-        for i in range(FRAME_BYTES):
-            v[i] = 0
-        row_bytes = WIDTH // 8
-        for y in range(HEIGHT):
-            band = (y >> 3) * WIDTH
-            bit = 1 << (y & 7)
-            row = y * row_bytes
-            for xb in range(row_bytes):
-                b = frame[row + xb]
-                if b:
-                    x = band + (xb << 3)
-                    for k in range(8):
-                        if b & (0x80 >> k):
-                            v[x + k] |= bit
+        self._vlsb_conv.convert(frame)
 
     def _convert(self):
         """The VLSB frame into the PicoGraphics buffer, in place."""

@@ -47,10 +47,7 @@ starts one and returns; poll() notices the end and puts the controller into
 deep sleep; the next show() (or finish()) waits for it if needed.
 """
 
-try:
-    import framebuf
-except ImportError:  # CPython (portable tests): a pure-Python conversion
-    framebuf = None
+from drivers.vlsb import HlsbToVlsb
 
 WIDTH = 296  # landscape, as our frames
 HEIGHT = 128
@@ -172,12 +169,7 @@ class SSD1680:
         self._bands = [mv[b * WIDTH:(b + 1) * WIDTH] for b in range(BANDS - 1, -1, -1)]
         self._one = bytearray(1)
         self._lut = partial_lut()
-        self._src = None
-        self._src_fb = None
-        if framebuf is not None:
-            self._dst_fb = framebuf.FrameBuffer(self.buf, WIDTH, HEIGHT, framebuf.MONO_VLSB)
-            self._invert = framebuf.FrameBuffer(bytearray(1), 2, 1, framebuf.MONO_HLSB)
-            self._invert.pixel(0, 0, 1)  # paper (0) -> panel 1 (white); ink -> 0
+        self._conv = HlsbToVlsb(self.buf, WIDTH, HEIGHT, ink=0)
         self.updating = None  # "full update" / "fast update" while one runs
         self.started = 0
         self.ended = None
@@ -260,27 +252,7 @@ class SSD1680:
         """Our landscape MONO_HLSB frame (1 = black) into self.buf."""
         if len(frame) != FRAME_BYTES:
             raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
-        if framebuf is not None:
-            if frame is not self._src:
-                self._src = frame
-                self._src_fb = framebuf.FrameBuffer(frame, WIDTH, HEIGHT, framebuf.MONO_HLSB)
-            self._dst_fb.blit(self._src_fb, 0, 0, -1, self._invert)
-            return
-        out = self.buf
-        for i in range(FRAME_BYTES):
-            out[i] = 0xFF
-        row_bytes = WIDTH // 8
-        for y in range(HEIGHT):
-            band = (y >> 3) * WIDTH
-            clear = 0xFF ^ (1 << (y & 7))
-            row = y * row_bytes
-            for xb in range(row_bytes):
-                b = frame[row + xb]
-                if b:
-                    x = band + (xb << 3)
-                    for k in range(8):
-                        if b & (0x80 >> k):
-                            out[x + k] &= clear
+        self._conv.convert(frame)
 
     # -- updates -------------------------------------------------------------
     def poll(self):

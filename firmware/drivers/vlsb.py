@@ -1,0 +1,62 @@
+"""Our landscape frame into a panel's column-byte (MONO_VLSB) RAM layout.
+
+Both e-ink controllers here (the Badger's UC8151 through PicoGraphics, and
+the SSD1680) want 8 vertical pixels per byte, while the renderer draws
+MONO_HLSB rows. On a board it is one framebuf blit; the pure-Python path is
+for CPython tests (and gives the same bytes).
+"""
+
+try:
+    import framebuf
+except ImportError:  # CPython
+    framebuf = None
+
+
+class HlsbToVlsb:
+    """Converts into ``out`` (width * height // 8 bytes). ``ink`` is the bit
+    value ink (1 in our frame) gets on the panel: 1 for the Badger's VLSB
+    staging buffer, 0 for the SSD1680 (1 = white)."""
+
+    def __init__(self, out, width, height, ink=1):
+        self.out = out
+        self.width = width
+        self.height = height
+        self.ink = ink
+        self._src = None
+        self._src_fb = None
+        if framebuf is not None:
+            self._dst = framebuf.FrameBuffer(out, width, height, framebuf.MONO_VLSB)
+            self._palette = None
+            if not ink:
+                self._palette = framebuf.FrameBuffer(bytearray(1), 2, 1, framebuf.MONO_HLSB)
+                self._palette.pixel(0, 0, 1)  # paper (0) -> 1 (white); ink -> 0
+
+    def convert(self, frame):
+        if framebuf is not None:
+            if frame is not self._src:
+                self._src = frame
+                self._src_fb = framebuf.FrameBuffer(frame, self.width, self.height, framebuf.MONO_HLSB)
+            if self._palette is None:
+                self._dst.blit(self._src_fb, 0, 0)
+            else:
+                self._dst.blit(self._src_fb, 0, 0, -1, self._palette)
+            return
+        out, w = self.out, self.width
+        paper = 0 if self.ink else 0xFF
+        for i in range(len(out)):
+            out[i] = paper
+        row_bytes = w // 8
+        for y in range(self.height):
+            band = (y >> 3) * w
+            bit = 1 << (y & 7)
+            row = y * row_bytes
+            for xb in range(row_bytes):
+                b = frame[row + xb]
+                if b:
+                    x = band + (xb << 3)
+                    for k in range(8):
+                        if b & (0x80 >> k):
+                            if self.ink:
+                                out[x + k] |= bit
+                            else:
+                                out[x + k] &= 0xFF ^ bit
