@@ -19,21 +19,15 @@ import shutil
 import sys
 import tempfile
 
-from host_tools.simboards import MAX_BOARDS, SimError, SimTable, run_until_signalled
+from host_tools.cli import reporter
+from host_tools.simboards import MAX_BOARDS, SimError, SimTable, register, run_until_signalled, unregister
 
 PROG = "deckahedron sim"
 EXIT_USAGE = 2
 EXIT_CANNOT_START = 3
 
 
-def _complain(message):
-    sys.stderr.write("%s: %s\n" % (PROG, message))
-    sys.stderr.flush()
-
-
-def _fail(message):
-    _complain(message)
-    sys.exit(EXIT_USAGE)
+_complain, _fail = reporter(PROG, EXIT_USAGE)
 
 
 def _board_count(text):
@@ -83,7 +77,11 @@ def run(args):
         for b in table.boards:
             sys.stdout.write("%s %s\n" % (b.name, b.port))
         sys.stdout.flush()
-        run_until_signalled(table)
+        record = register(table.boards)  # so `deckahedron table` finds them
+        try:
+            run_until_signalled(table)
+        finally:
+            unregister(record)
         return 0
     finally:
         if temp:

@@ -341,3 +341,74 @@ def run_until_signalled(table, poll=0.5):
         for sig, h in old.items():
             signal.signal(sig, h)
         table.close()
+
+
+# -- discovery: which simulated boards are running on this machine ----------
+# `deckahedron sim` records its boards in a small file per process while it
+# runs; `deckahedron table` reads them, as it scans real ports by USB id.
+
+
+def registry_dir():
+    base = os.environ.get("DECKAHEDRON_RUNTIME")
+    if not base:
+        runtime = os.environ.get("XDG_RUNTIME_DIR")
+        base = os.path.join(runtime, "deckahedron") if runtime else os.path.join(
+            os.path.expanduser("~"), ".cache", "deckahedron", "sims")
+    return base
+
+
+def register(boards):
+    """Record NAME PORT for each board of this process; returns the file."""
+    folder = registry_dir()
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "%d.txt" % os.getpid())
+    with open(path + ".tmp", "w") as f:
+        for b in boards:
+            f.write("%s %s\n" % (b.name, b.port))
+    os.replace(path + ".tmp", path)
+    return path
+
+
+def unregister(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def running_sims():
+    """(name, port) of every board a live `deckahedron sim` runs; records
+    left by a process that died are removed."""
+    folder = registry_dir()
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        if not name.endswith(".txt") or not name[:-4].isdigit():
+            continue
+        path = os.path.join(folder, name)
+        if not _alive(int(name[:-4])):
+            unregister(path)
+            continue
+        try:
+            with open(path) as f:
+                for line in f:
+                    parts = line.split()
+                    if len(parts) == 2 and os.path.exists(parts[1]):
+                        found.append((parts[0], parts[1]))
+        except OSError:
+            continue
+    return found
+

@@ -51,12 +51,18 @@ def add_arguments(parser):
 
 
 def discover():
-    """Serial ports whose USB vendor id is a supported board's."""
+    """Serial ports whose USB vendor id is a supported board's, then the
+    boards of every running `deckahedron sim`."""
+    from host_tools.simboards import running_sims
+
+    ports = []
     try:
         from serial.tools import list_ports
     except ImportError:
-        return []
-    return [p.device for p in list_ports.comports() if p.vid in USB_VENDORS]
+        pass
+    else:
+        ports = [p.device for p in list_ports.comports() if p.vid in USB_VENDORS]
+    return ports + [port for _, port in running_sims()]
 
 
 def _kv(words):
@@ -205,7 +211,8 @@ def run(args):
     if not ports and not args.sim:
         ports = discover()
         if not ports:
-            console.print("No boards found by USB id. Start simulated ones with --sim N.", style="yellow")
+            console.print("No boards found (by USB id, nor any running `deckahedron sim`). "
+                          "Plug one in, run `deckahedron sim --boards N`, or use --sim N here.", style="yellow")
             return 1
     if args.sim:
         from host_tools.simboards import SimTable
