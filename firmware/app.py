@@ -12,7 +12,7 @@ import json
 from shared_rules import protocol as P
 from shared_rules.errors import RulesError
 from shared_rules.game import Game
-from shared_rules.state import PlayerState
+from shared_rules.state import PlayerState, text_digest
 
 from endpoint import Endpoint
 from refresh import RefreshPolicy
@@ -61,6 +61,7 @@ class App:
         self.dirty = True
         self.replay = False
         self.restoring = None
+        self._text_key = self._text = None  # see game_text()
         self.need_save = False
         self.outbox = []  # event lines, sent once the state that made them is saved
         self.last_input = _ticks()
@@ -92,10 +93,24 @@ class App:
         self.ui.reset()
         self.need_save = True
 
+    def game_text(self):
+        """The game's text form, made once per state: a reply's digest and
+        the save share it (dumping is the costliest step after the flash
+        write). Every change goes through Game.do, which counts it; a
+        refused command restores a state with the very same text."""
+        s = self.game.s
+        key = (id(s), s.count)
+        if key != self._text_key:
+            self._text_key, self._text = key, self.game.dump()
+        return self._text
+
+    def digest(self):
+        return text_digest(self.game_text())
+
     def save_text(self):
         mem = self.link.memory()
         mem["name"] = self.name
-        body = self.game.dump() + "link " + json.dumps(mem) + "\n"
+        body = self.game_text() + "link " + json.dumps(mem) + "\n"
         return body + "end " + P.crc_hex(body) + "\n"
 
     def save(self):
@@ -110,7 +125,7 @@ class App:
             raise RulesError("no_game", "there is no game: start a new character")
         flip = self.game.flip_view() if op == "end_flip" and self.game.s.flip is not None else None
         result = self.game.do(op, args)
-        result["digest"] = self.game.digest()
+        result["digest"] = self.digest()
         if op == "end_flip" and flip is not None:
             # shown until the player's next press when the host resolved it
             self.ui.result = None if source == "button" else {
@@ -139,7 +154,7 @@ class App:
                     raise RulesError("bad_args", "button must be one of A, B, C, UP, DOWN")
                 shown = self.ui.press(button)
                 self.dirty = True
-                return True, True, {"screen": shown, "digest": self.game.digest() if self.game else None}
+                return True, True, {"screen": shown, "digest": self.digest() if self.game else None}
             if op == "new_game":
                 if args.get("confirm") is not True:
                     raise RulesError("confirm", "starting over discards this character: send confirm=true")
@@ -147,12 +162,12 @@ class App:
                               args.get("campaign", "oneshot"), args.get("supply_set", "print"))
                 self.refresh.shuffled()
                 self.dirty = True
-                return True, True, {"digest": self.game.digest()}
+                return True, True, {"digest": self.digest()}
             if op == "set_name":
                 name = args.get("name")
                 if not isinstance(name, str) or not 0 < len(name) <= 16:
                     raise RulesError("bad_args", "a name is 1 to 16 characters")
-                P.encode("A", 0, name)  # printable ASCII only
+                P.check_ascii(name)
                 self.name = name
                 self.dirty = True
                 return True, True, {"name": name}
@@ -178,7 +193,7 @@ class App:
             return {"device": self.device_id, "firmware": FIRMWARE, "protocol": P.VERSION,
                     "board": self.board.name, "name": self.name,
                     "edition": g.s.edition if g else None, "campaign": g.s.campaign if g else None,
-                    "digest": g.digest() if g else None, "count": g.s.count if g else 0,
+                    "digest": self.digest() if g else None, "count": g.s.count if g else 0,
                     "events": len(self.link.events), "events_dropped": self.link.dropped,
                     "problem": self.problem, "panel_error": self.panel_error}
         if op == "events":
@@ -189,7 +204,7 @@ class App:
         if op == "state":
             # Unbounded (moves, supply lists): JSON text in parts like a screen.
             out = g.summary()
-            out["digest"] = g.digest()
+            out["digest"] = self.digest()
             out["name"] = self.name
             out["count"] = g.s.count
             return self.part(json.dumps(out), args, {"digest": out["digest"]})
@@ -197,7 +212,7 @@ class App:
             return g.odds(args.get("suit"), args.get("net", 0))
         if op == "screen":
             return self.part(self.screen_b64(), args, {"w": self.board.width, "h": self.board.height})
-        return self.part(g.dump(), args, {"digest": g.digest()})  # backup
+        return self.part(self.game_text(), args, {"digest": self.digest()})  # backup
 
     def part(self, text, args, extra):
         parts = P.chunks(text)

@@ -79,14 +79,7 @@ import threading
 import time
 
 from shared_rules import protocol as P
-
-try:  # the same function the device uses for state digests
-    from shared_rules.state import _hash_hex as _text_digest
-except ImportError:  # pragma: no cover
-    import hashlib
-
-    def _text_digest(text):
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+from shared_rules.state import text_digest  # the digest the device reports
 
 BAUD = 115200
 POLL = 0.05  # seconds per blocking read: how often deadlines are checked
@@ -106,13 +99,6 @@ class DeviceError(Exception):
         super().__init__("%s: %s" % (code, message) if message else code)
         self.code = code
         self.message = message
-
-
-def text_digest(text):
-    """The digest of a backup text (first 16 hex digits of its SHA-256): the
-    same function as the state digest, so a plain state dump's backup digest
-    equals the ``digest`` that hello and state report."""
-    return _text_digest(text)
 
 
 def _looks_like_frame(line):

@@ -20,7 +20,9 @@ import time
 from shared_rules import cards as C
 from shared_rules.teamwork import best
 
-from host_tools.link import DeviceError, DeviceLink, LinkError, text_digest
+from shared_rules.state import text_digest
+
+from host_tools.link import DeviceError, DeviceLink, LinkError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (id INTEGER PRIMARY KEY, started REAL, note TEXT);
@@ -55,6 +57,7 @@ class Player:
         self.backup_digest = None
         self.online = True
         self.error = ""
+        self.dirty = False  # an event arrived: read the device again
 
 
 class TableHub:
@@ -108,19 +111,10 @@ class TableHub:
         self.db.close()
 
     # -- reading devices ---------------------------------------------------
-    def fetch_state(self, player):
-        parts, i, n = [], 0, 1
-        while i < n:
-            r = player.link.request("state", part=i)
-            n = r["parts"]
-            parts.append(r["data"])
-            i += 1
-        return json.loads("".join(parts))
-
     def refresh(self, player):
         """Read the device's state; back it up when it changed."""
         try:
-            player.state = self.fetch_state(player)
+            player.state = player.link.state()  # joined from its parts
             player.online = True
         except (LinkError, DeviceError) as e:
             player.online = False
@@ -331,8 +325,8 @@ class TableHub:
                 p.online = False
                 p.error = str(e)
                 continue
-            if getattr(p, "_dirty", False):
-                p._dirty = False
+            if p.dirty:
+                p.dirty = False
                 self.refresh(p)
                 if p.state.get("digest") != before:
                     changed.append(p.name)
@@ -345,7 +339,7 @@ class TableHub:
                   payload.get("digest"))
         if payload.get("flip"):
             self._record_flip(player, "buttons", payload["flip"], payload.get("result") or {})
-        player._dirty = True
+        player.dirty = True
 
     def _record_flip(self, player, source, flip, result):
         self.db.execute(

@@ -24,8 +24,9 @@ FLIP_FIELDS = ("suit", "net", "phase", "resolving", "level", "tied", "fast",
                "pvp", "move", "team", "flashback", "bumps", "base")
 
 
-def _hash_hex(text):
-    """First 16 hex digits of SHA-256 where hashlib exists, else FNV-1a 64."""
+def text_digest(text):
+    """First 16 hex digits of SHA-256 where hashlib exists, else FNV-1a 64:
+    the state digest, the save's check value and the link's backup digest."""
     data = text.encode()
     try:
         import hashlib
@@ -128,10 +129,10 @@ class PlayerState:
             "count %d" % self.count,
         ]
         body = "\n".join(lines) + "\n"
-        return body + "check " + _hash_hex(body) + "\n"
+        return body + "check " + text_digest(body) + "\n"
 
     def digest(self):
-        return _hash_hex(self.dump())
+        return text_digest(self.dump())
 
     @classmethod
     def load(cls, text):
@@ -142,7 +143,7 @@ class PlayerState:
         if cut < 0 or not text.endswith("\n"):
             raise RulesError("bad_save", "saved state is truncated (no check line)")
         body, check = text[:cut], text[cut + 6:].strip()
-        if _hash_hex(body) != check:
+        if text_digest(body) != check:
             raise RulesError("bad_save", "saved state is damaged (check value does not match)")
         fields = {}
         rows = body.split("\n")

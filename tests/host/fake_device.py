@@ -48,15 +48,11 @@ if __name__ == "__main__":  # run as a program from anywhere
 from shared_rules import protocol as P
 from shared_rules.errors import RulesError
 from shared_rules.game import Game
-from shared_rules.state import _hash_hex
+from shared_rules.state import text_digest
 
 W, H = 296, 128
 REMEMBER = 32  # replies remembered by id
 MAX_PENDING = 64
-
-
-def text_digest(text):
-    return _hash_hex(text)
 
 
 class FakeDevice:

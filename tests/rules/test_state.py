@@ -56,10 +56,10 @@ def test_damaged_saves_are_refused():
 
 
 def _resign(text):
-    from shared_rules.state import _hash_hex
+    from shared_rules.state import text_digest
 
     body = text[:text.rfind("check ")]
-    return body + "check " + _hash_hex(body) + "\n"
+    return body + "check " + text_digest(body) + "\n"
 
 
 def test_consistent_but_invalid_saves_are_refused():
