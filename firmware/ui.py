@@ -160,6 +160,7 @@ class FlipScreen:
     def __init__(self, ui):
         self.ui = ui
         self.cursor = 0
+        self.cards = None  # the flip the cursor belongs to
 
     def view(self):
         g = self.ui.game
@@ -167,7 +168,7 @@ class FlipScreen:
         f = g.s.flip
         choosing = v["phase"] == "choose"
         tied = f["tied"]
-        if v["cards"] != getattr(self, "cards", None):
+        if v["cards"] != self.cards:
             self.cards = v["cards"]  # a new flip: the cursor starts on the first tied card
             self.cursor = 0
         if choosing:

@@ -79,7 +79,7 @@ class FrameError(ValueError):
         return self.message
 
 
-def _check_ascii(text):
+def check_ascii(text):
     for ch in text:
         o = ord(ch)
         if o < 0x20 or o > 0x7E:
@@ -127,7 +127,7 @@ def encode(kind, num, body):
     if not isinstance(num, int) or num < 0 or num > MAX_ID:
         raise FrameError("bad_frame", "frame number out of range")
     head = "%s %d %s" % (kind, num, body)
-    _check_ascii(head)
+    check_ascii(head)
     line = "%s %s\n" % (head, crc_hex(head))
     if len(line) > MAX_LINE:
         raise FrameError("too_long", "frame of %d bytes is over the %d-byte limit" % (len(line), MAX_LINE))
@@ -167,7 +167,7 @@ def decode(line):
     if len(line) > MAX_LINE:
         raise FrameError("too_long")
     line = line.rstrip("\r\n")
-    _check_ascii(line)
+    check_ascii(line)
     cut = line.rfind(" ")
     if cut < 0 or len(line) < 5 or line[1] != " " or line[0] not in TYPES:
         raise FrameError("bad_frame")

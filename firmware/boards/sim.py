@@ -5,7 +5,7 @@ connects to a pseudo-terminal (host_tools/simboards.py) so clients open it
 with pyserial exactly like /dev/ttyACM0; its buttons are pressed over the
 link (the "press" command); its panel is the renderer's buffer, which the
 host fetches with "screen" and which is also written to the flash folder as
-panel.pbm after every update, with a count of fast and full refreshes.
+panel.pbm after every update (its comment line counts the refreshes).
 """
 
 import os
@@ -75,10 +75,10 @@ class Board:
     def show(self, buf, mode):
         self.refreshes[mode] += 1
         with open(self.flash_dir + "/panel.pbm", "wb") as f:
-            f.write(b"P4\n%d %d\n" % (WIDTH, HEIGHT))
+            r = self.refreshes
+            f.write(b"P4\n# refreshes: full %d fast %d partial %d\n%d %d\n"
+                    % (r["full"], r["fast"], r["partial"], WIDTH, HEIGHT))
             f.write(buf)
-        with open(self.flash_dir + "/refreshes.txt", "w") as f:
-            f.write("fast %d\nfull %d\n" % (self.refreshes["fast"], self.refreshes["full"]))
 
     def battery(self):
         return None
