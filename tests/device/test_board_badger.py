@@ -6,7 +6,7 @@ port (micropython tests/mp_runner.py test_board_badger).
 """
 
 from tests.device import support
-from tests.fakes import FakeSerial, StubRenderer, faked, first_difference, pattern_frame, press, set_pixel
+from tests.fakes import FakeSerial, faked, flip_with_buttons, first_difference, pattern_frame, press, set_pixel
 
 A, B, C, UP, DOWN = 12, 13, 14, 15, 11
 
@@ -311,25 +311,8 @@ def test_bad_frames_and_modes_are_clear_errors(fx):
 def test_the_app_flips_by_buttons_end_to_end(fx):
     """App.boot(), then B (flip) and A (done) on the buttons: the panel saw
     one full refresh at boot and one fast update per screen change."""
-    from app import App
-
     board, sim = make(fx)
-    app = App(board, "dev1", 7)
-    app.boot()
-    try:
-        import framebuf  # noqa: F401 -- the real renderer on MicroPython
-    except ImportError:
-        app.renderer = StubRenderer()
-    for _ in range(3):
-        app.poll()
-    press(fx.machine, B, fx.clock.now + 30, hold=120)
-    for _ in range(20):
-        app.poll()
-    assert app.ui.view()["screen"] == "flip"
-    press(fx.machine, A, fx.clock.now + 30, hold=120)
-    for _ in range(20):
-        app.poll()
-    assert app.ui.view()["screen"] == "home"
+    app = flip_with_buttons(fx, board, B, A)
     bd = fx.badger2040
     assert kinds(sim) == [("update", bd.UPDATE_NORMAL), ("update", bd.UPDATE_FAST), ("update", bd.UPDATE_FAST)]
     assert app.refresh.counts == {"full": 1, "fast": 2, "partial": 0}

@@ -8,7 +8,7 @@ asleep. Portable: CPython and the MicroPython unix port
 """
 
 from tests.device import support
-from tests.fakes import FakeSerial, StubRenderer, faked, first_difference, pattern_frame, press, set_pixel
+from tests.fakes import FakeSerial, faked, flip_with_buttons, first_difference, pattern_frame, press, set_pixel
 
 BTN = {"A": 2, "B": 3, "C": 4, "UP": 5, "DOWN": 6}
 
@@ -311,25 +311,8 @@ def test_usb_serial_reads_while_readable_and_drops_when_not_writable():
 def test_the_app_flips_by_buttons_end_to_end(fx):
     """App.boot(), then B (flip) and A (done) on the buttons: the panel saw
     one full refresh at boot and one fast update per screen change."""
-    from app import App
-
     board, panel = make(fx)
-    app = App(board, "dev1", 7)
-    app.boot()
-    try:
-        import framebuf  # noqa: F401 -- the real renderer on MicroPython
-    except ImportError:
-        app.renderer = StubRenderer()
-    for _ in range(3):
-        app.poll()
-    press(fx.machine, BTN["B"], fx.clock.now + 30, hold=120, active=0)
-    for _ in range(20):
-        app.poll()
-    assert app.ui.view()["screen"] == "flip"
-    press(fx.machine, BTN["A"], fx.clock.now + 30, hold=120, active=0)
-    for _ in range(20):
-        app.poll()
-    assert app.ui.view()["screen"] == "home"
+    app = flip_with_buttons(fx, board, BTN["B"], BTN["A"], active=0)
     assert [u["kind"] for u in panel.updates] == ["full", "fast", "fast"]
     assert app.refresh.counts == {"full": 1, "fast": 2, "partial": 0}
     assert first_difference(panel.landscape(), app.renderer.buf) is None

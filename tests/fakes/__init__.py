@@ -169,3 +169,26 @@ class StubRenderer:
     def render(self, view):
         self.buf[:] = pattern_frame(3 + len(str(view.get("screen"))) + len(view))
         return self.buf
+
+
+def flip_with_buttons(fx, board, pin_b, pin_a, active=1):
+    """Boot the whole App on ``board``, press B (flip) then A (done) on the
+    fake pins, polling as the main loop does; returns the app. The screens
+    must be the flip, then home."""
+    from app import App
+
+    app = App(board, "dev1", 7)
+    app.boot()
+    try:
+        import framebuf  # noqa: F401 -- the real renderer on MicroPython
+    except ImportError:
+        app.renderer = StubRenderer()
+    for _ in range(3):
+        app.poll()
+    for pin, screen in ((pin_b, "flip"), (pin_a, "home")):
+        press(fx.machine, pin, fx.clock.now + 30, hold=120, active=active)
+        for _ in range(20):
+            app.poll()
+        assert app.ui.view()["screen"] == screen, screen
+    return app
+

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from host_tools import simboards
 from host_tools.table_cmd import discover
-from tests.host.test_sim_boards import firmware, wait_hello  # noqa: F401 (fixture)
+from tests.host.conftest import wait_hello
 
 ROOT = Path(__file__).resolve().parents[2]
 

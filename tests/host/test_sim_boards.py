@@ -17,36 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from host_tools.link import DeviceError, DeviceLink, LinkError, text_digest
-from host_tools.simboards import FIRMWARE_MAIN, SimBoard
+from host_tools.link import DeviceError, DeviceLink, text_digest
+from host_tools.simboards import SimBoard
 from shared_rules import protocol as P
 from shared_rules.game import Game
+from tests.host.conftest import BOOT, wait_hello
 
 ROOT = Path(__file__).resolve().parents[2]
-BOOT = 15.0  # seconds a board may take to answer its first hello
 HELLO_FIELDS = {"device", "firmware", "protocol", "board", "edition", "campaign", "digest", "count", "events", "name"}
-
-
-@pytest.fixture
-def firmware():
-    if not os.path.isfile(FIRMWARE_MAIN):
-        pytest.fail("firmware/main.py is missing: these tests run the real firmware on simulated boards "
-                    "(micropython firmware/main.py --board sim ...); they fail until the firmware lands",
-                    pytrace=False)
-    return FIRMWARE_MAIN
-
-
-def wait_hello(port, timeout=BOOT, **kw):
-    end = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < end:
-        try:
-            with DeviceLink(port, timeout=1.0, retries=0, **kw) as link:
-                return link.hello()
-        except LinkError as e:
-            last = e
-            time.sleep(0.2)
-    pytest.fail("the simulated board on %s did not answer hello within %gs: %s" % (port, timeout, last))
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from host_tools.simboards import SimTable
 from host_tools.table import TableError, TableHub
 from shared_rules import cards as C
 from shared_rules.game import Game
-from tests.host.test_sim_boards import firmware, wait_hello  # noqa: F401 (fixture)
+from tests.host.conftest import wait_hello
 
 NAMES = ("Ann", "Bo", "Cy", "Di")
 AREAS = ("flip", "choose", "end_flip", "flashback", "bump", "reshuffle", "reveal", "damage", "take_blessing",
