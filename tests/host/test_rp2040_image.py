@@ -1,0 +1,80 @@
+"""The RP2040 base image checks and UF2 handling (host_tools/rp2040.py):
+a wrong image is refused with a sentence that says what is wrong, before
+anything is written to a board or booted in the emulator."""
+
+import struct
+
+import pytest
+
+from host_tools import rp2040 as R
+
+
+def fake_base(version=b"MicroPython v1.28.0 on 2026-01-01", romfs=(R.ROMFS_START, R.ROMFS_BYTES), size=4096):
+    body = bytearray(size)
+    body[100:100 + len(version)] = version
+    if romfs:
+        tag = struct.pack("<II", *romfs)
+        body[400:400 + len(tag)] = tag
+    return {R.FLASH_BASE: bytes(body)}
+
+
+def test_uf2_round_trip_keeps_every_byte_at_its_address():
+    chunks = {R.FLASH_BASE: bytes(range(256)) * 3, R.ROMFS_START: b"\xd2\xcd\x31" + b"x" * 300}
+    back = R.uf2_to_flash(R.flash_to_uf2(chunks))
+    assert R.image_bytes(back)[:768] == chunks[R.FLASH_BASE]
+    flat = R.image_bytes(back)
+    assert flat[R.ROMFS_START - R.FLASH_BASE:][:303] == chunks[R.ROMFS_START]
+
+
+def test_uf2_blocks_name_the_rp2040_family():
+    data = R.flash_to_uf2({R.FLASH_BASE: b"\0" * 600})
+    assert len(data) == 3 * 512
+    for off in range(0, len(data), 512):
+        flags, family = struct.unpack_from("<I", data, off + 8)[0], struct.unpack_from("<I", data, off + 28)[0]
+        assert flags & R.UF2_FLAG_FAMILY and family == R.UF2_FAMILY_RP2040
+
+
+def test_not_a_uf2_is_refused_in_words():
+    with pytest.raises(R.ImageError, match="not a UF2"):
+        R.uf2_to_flash(b"\0" * 511)
+    with pytest.raises(R.ImageError, match="no UF2 magic"):
+        R.uf2_to_flash(b"\0" * 512)
+
+
+def test_a_uf2_for_another_chip_is_refused():
+    data = bytearray(R.flash_to_uf2({R.FLASH_BASE: b"\0" * 16}))
+    struct.pack_into("<I", data, 28, 0xADA52840)  # nRF52840
+    with pytest.raises(R.ImageError, match="another chip"):
+        R.uf2_to_flash(bytes(data))
+
+
+def test_the_base_image_check_accepts_ours():
+    R.check_base_image(fake_base())
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"romfs": None}, "no ROMFS partition"),
+    ({"romfs": (R.ROMFS_START, 128 * 1024)}, "no ROMFS partition"),
+    ({"version": b"MicroPython v1.27.0"}, "not MicroPython v1.28.0"),
+    ({"size": R.ROMFS_START - R.FLASH_BASE + 4}, "runs into the ROMFS partition"),
+])
+def test_the_base_image_check_says_what_is_wrong(kwargs, words):
+    with pytest.raises(R.ImageError, match=words):
+        R.check_base_image(fake_base(**kwargs))
+
+
+def test_a_missing_base_image_names_the_folder_and_the_doc(tmp_path, monkeypatch):
+    monkeypatch.setenv("DECKAHEDRON_RP2040_DIR", str(tmp_path))
+    with pytest.raises(R.ImageError) as e:
+        R.base_image_path()
+    assert str(tmp_path) in str(e.value) and "docs/rp2040.md" in str(e.value)
+    with pytest.raises(R.ImageError, match="bootrom"):
+        R.bootrom_path()
+
+
+def test_the_device_code_fits_the_romfs_partition_and_leaves_entry_files_out():
+    image = R.build_romfs("pico-epaper29")
+    assert image[:3] == b"\xd2\xcd\x31"  # mpremote's ROMFS header
+    assert len(image) <= R.ROMFS_BYTES
+    assert b"app.mpy" in image and b"pico_epaper29.mpy" in image
+    assert b"main.py" not in image and b"main.mpy" not in image
