@@ -1,0 +1,364 @@
+"""The project's own driver for the UC8151 e-paper controller on SPI, as on
+the Pimoroni Badger 2040 / 2040 W (2.9", 296 x 128 b/w).
+
+Facts it relies on (Pimoroni's pimoroni-pico drivers/uc8151/uc8151.{hpp,cpp},
+which drives this very panel; the UC8151 command set as GxEPD2's
+GxEPD2_290_T5 uses it on the same controller family):
+
+* 4-wire SPI, mode 0, MSB first; DC low = command byte, DC high = data;
+  CS low for the whole transfer. Pimoroni clocks it at 12 MHz.
+* BUSY is LOW while the controller works (Pimoroni: is_busy() is
+  !gpio_get(BUSY), with a pull-up). No command is sent while BUSY is low.
+* Reset: RST low 10 ms, high, 10 ms, then wait for BUSY (Pimoroni). Deep
+  sleep: POF 0x02 (charge pumps off, wait), then DSLP 0x07 with the check
+  code 0xA5; only a hardware reset wakes it, and its RAM is not trusted
+  afterwards, so every update writes all the RAM it refreshes.
+* Setup after each reset: PSR 0x00 (0x80 128 x 296, 0x10 b/w, 0x02 booster
+  on, 0x01 no soft reset; 0x20 = waveform from registers, else OTP; 0x08
+  gate scan up, 0x04 source shift right), PWR 0x01 03 00 2B 2B 2B, BTST
+  0x06 17 17 17, PFS 0x03 00, TSE 0x41 00 (internal temperature sensor),
+  TCON 0x60 22, CDI 0x50 9C (data bit 1 = white), PLL 0x30 3A (100 Hz
+  frames: Pimoroni's setup ends on it, whatever the speed).
+* Frame: PON 0x04 (wait), DTM2 0x13 with 16 bytes per gate (128 sources,
+  8 per byte, MSB first) for gates 0..295, DSP 0x11, DRF 0x12: BUSY stays
+  low until the glass is done.
+* Speeds (Pimoroni's set_update_speed): 0 = the panel's OTP waveform,
+  ~4.5 s; 1-3 load waveforms into LUT_VCOM 0x20 (44 bytes) and LUT_WW,
+  LUT_BW, LUT_WB, LUT_BB 0x21-0x24 (42 bytes each): 7 groups of 6 bytes, a
+  level byte (4 phases x 2 bits) then 4 frame counts and a repeat count.
+  Their "fast" (~0.8 s) and "turbo" (~0.25 s) waveforms are the same three
+  groups with different frame counts; they drive each pixel to its new
+  colour whatever it showed before (WW = BW, WB = BB), so the old-data RAM
+  (DTM1) is never needed. full = OTP, fast = Pimoroni's fast timing,
+  partial = their turbo timing over a window.
+* Partial: PTIN 0x91, PTL 0x90 (HRST, HRED: sources in banks of 8; VRST,
+  VRED: 9-bit gates; PT_SCAN), DTM2 with the window's bytes only, DRF
+  refreshes only the window; PTOU 0x92 for whole-panel writes.
+
+Orientation. Our frames are 296 x 128 landscape MONO_HLSB, bit 1 = black.
+Landscape x is the gate (Pimoroni's rotation 0 scans gates down). Pimoroni
+shifts sources right and puts row y at bit 7 - y % 8 of byte y // 8; this
+driver shifts them left (as Pimoroni's 180-degree rotation does, without
+its gate flip), so byte k of a gate holds rows 120 - 8k .. 127 - 8k with
+the top row in bit 0: exactly band 15 - k of a MONO_VLSB image. A frame is
+then one inverting framebuf blit to MONO_VLSB and 16 byte-column blits
+(GS8, stride 16) into gate order: no per-pixel Python and no allocation
+per frame. A partial window spans all 128 sources (HRST 0, HRED 127), which
+reads the same from either shift direction, and the changed gates x0..x1,
+whose bytes are one contiguous slice of the gate-ordered buffer.
+
+Waits are bounded: a BUSY line that never rises raises PanelTimeout with
+what was being waited for, instead of hanging. Updates do not block: show()
+starts one and returns; poll() notices the end and puts the controller into
+deep sleep; the next show() (or finish()) waits for it if needed.
+"""
+
+from drivers.vlsb import HlsbToVlsb
+
+try:
+    import framebuf
+except ImportError:  # CPython tests
+    framebuf = None
+
+WIDTH = 296  # landscape = gates
+HEIGHT = 128  # sources
+BANDS = HEIGHT // 8  # 16 bytes per gate
+FRAME_BYTES = WIDTH * HEIGHT // 8  # 4736
+
+# Commands
+PSR = 0x00
+PWR = 0x01
+POF = 0x02
+PFS = 0x03
+PON = 0x04
+BTST = 0x06
+DSLP = 0x07
+DSP = 0x11
+DRF = 0x12
+DTM2 = 0x13
+LUT_VCOM = 0x20
+LUT_WW = 0x21
+LUT_BW = 0x22
+LUT_WB = 0x23
+LUT_BB = 0x24
+PLL = 0x30
+TSE = 0x41
+CDI = 0x50
+TCON = 0x60
+PTL = 0x90
+PTIN = 0x91
+PTOU = 0x92
+
+PSR_OTP = 0x93  # 128 x 296, b/w, booster on, no soft reset, OTP waveform, gates down, sources left
+PSR_REG = 0xB3  # the same with the waveform from the LUT registers
+DSLP_CHECK = b"\xa5"
+
+# Waveforms from registers: (frame counts of the 4 phases, repeat) per group;
+# level bytes per group (2 bits a phase) for VCOM, a pixel going white and a
+# pixel going black (Pimoroni's fast and turbo speeds).
+LUT_FAST = (((4, 4, 7, 0), 1), ((12, 12, 0, 0), 2), ((4, 4, 7, 0), 2))
+LUT_TURBO = (((1, 1, 2, 0), 1), ((2, 2, 0, 0), 2), ((2, 2, 3, 0), 2))
+LEVELS_VCOM = b"\x00\x00\x00"
+LEVELS_TO_WHITE = b"\x54\x60\xa8"
+LEVELS_TO_BLACK = b"\xa8\x60\x54"
+LUT_VCOM_BYTES = 44
+LUT_PIXEL_BYTES = 42
+
+
+class PanelTimeout(Exception):
+    """The panel's BUSY line did not rise in time."""
+
+
+class _SleepClock:
+    """Fallback clock when none is given (MicroPython time, or CPython)."""
+
+    def __init__(self):
+        from boards.usbserial import Clock
+
+        self._c = Clock()
+        self.ticks_ms = self._c.ticks_ms
+        self.ticks_diff = self._c.ticks_diff
+        self.sleep_ms = self._c.sleep_ms
+
+
+class UC8151:
+    """One panel on an SPI bus. spi: a machine.SPI (only write() is used);
+    cs, dc, rst: output Pins; busy: input Pin (low = busy). idle(ms), when
+    given, is called instead of sleeping in every wait loop (the board feeds
+    its watchdog and samples its buttons there)."""
+
+    # Longest waits, in ms, before PanelTimeout (Pimoroni's update times:
+    # OTP 4.5 s, fast 0.8 s, turbo 0.25 s; cold panels are slower).
+    TIMEOUT_MS = {"reset": 1000, "power on": 1000, "power off": 1000,
+                  "full update": 10000, "fast update": 3000, "partial update": 2000}
+    POLL_MS = 5
+    RESET_LOW_MS = 10
+    RESET_WAIT_MS = 10
+    PARTIAL_MAX = 0.5  # a partial update over more of the gates goes fast
+
+    def __init__(self, spi, cs, dc, rst, busy, clock=None, idle=None):
+        self.spi = spi
+        self.cs = cs
+        self.dc = dc
+        self.rst = rst
+        self.busy_pin = busy
+        self.clock = clock if clock is not None else _SleepClock()
+        self.idle = idle
+        cs.value(1)
+        rst.value(1)
+        # What the glass shows, in the panel's gate order (1 = white), and
+        # the new frame as MONO_VLSB bands on the way there.
+        self.buf = bytearray(b"\xff" * FRAME_BYTES)
+        self.vlsb = bytearray(FRAME_BYTES)
+        self._conv = HlsbToVlsb(self.vlsb, WIDTH, HEIGHT, ink=0)
+        self._cols = None
+        if framebuf is not None:
+            src = memoryview(self.vlsb)
+            dst = memoryview(self.buf)
+            self._cols = [(framebuf.FrameBuffer(dst[BANDS - 1 - b:], 1, WIDTH, framebuf.GS8, BANDS),
+                           framebuf.FrameBuffer(src[b * WIDTH:(b + 1) * WIDTH], 1, WIDTH, framebuf.GS8))
+                          for b in range(BANDS)]
+        self._one = bytearray(1)
+        self._lut = bytearray(LUT_VCOM_BYTES)
+        self._window = bytearray(7)
+        self.known = False  # the glass is unknown until a whole-panel update
+        self.updating = None  # "full update" / "fast update" / "partial update"
+        self.started = 0
+        self.asleep = True  # unknown after power-up: always reset first
+        self.counts = {"full": 0, "fast": 0, "partial": 0, "skipped": 0}
+
+    # -- low level -----------------------------------------------------------
+    def busy(self):
+        return self.busy_pin.value() == 0
+
+    def _pause(self, ms):
+        if self.idle is not None:
+            self.idle(ms)
+        else:
+            self.clock.sleep_ms(ms)
+
+    def wait(self, what, timeout_ms=None):
+        """Wait (bounded) for BUSY to rise; PanelTimeout when it does not."""
+        if timeout_ms is None:
+            timeout_ms = self.TIMEOUT_MS[what]
+        t0 = self.clock.ticks_ms()
+        while self.busy():
+            waited = self.clock.ticks_diff(self.clock.ticks_ms(), t0)
+            if waited >= timeout_ms:
+                self.updating = None
+                self.asleep = True  # force a hardware reset next time
+                self.known = False
+                raise PanelTimeout("UC8151 stayed busy for %d ms during %s" % (timeout_ms, what))
+            self._pause(min(self.POLL_MS, timeout_ms - waited))
+
+    def command(self, cmd, data=None):
+        self.cs.value(0)
+        self.dc.value(0)
+        self._one[0] = cmd
+        self.spi.write(self._one)
+        if data:
+            self.dc.value(1)
+            self.spi.write(data)
+        self.cs.value(1)
+
+    def reset(self):
+        """Hardware reset: wakes the controller from deep sleep."""
+        self.rst.value(0)
+        self.clock.sleep_ms(self.RESET_LOW_MS)
+        self.rst.value(1)
+        self.clock.sleep_ms(self.RESET_WAIT_MS)
+        self.wait("reset")
+
+    def init(self, timing=None):
+        """Reset and set up; timing: a register waveform (LUT_FAST or
+        LUT_TURBO), or None for the OTP one. Ends with the power on."""
+        self.reset()
+        self.asleep = False
+        self.command(PSR, b"\x93" if timing is None else b"\xb3")
+        self.command(PWR, b"\x03\x00\x2b\x2b\x2b")
+        self.command(BTST, b"\x17\x17\x17")
+        self.command(PFS, b"\x00")
+        self.command(TSE, b"\x00")
+        self.command(TCON, b"\x22")
+        self.command(CDI, b"\x9c")
+        self.command(PLL, b"\x3a")
+        if timing is not None:
+            self._send_lut(LUT_VCOM, LEVELS_VCOM, timing, LUT_VCOM_BYTES)
+            self._send_lut(LUT_WW, LEVELS_TO_WHITE, timing, LUT_PIXEL_BYTES)
+            self._send_lut(LUT_BW, LEVELS_TO_WHITE, timing, LUT_PIXEL_BYTES)
+            self._send_lut(LUT_WB, LEVELS_TO_BLACK, timing, LUT_PIXEL_BYTES)
+            self._send_lut(LUT_BB, LEVELS_TO_BLACK, timing, LUT_PIXEL_BYTES)
+        self.command(PON)
+        self.wait("power on")
+
+    def _send_lut(self, cmd, levels, timing, size):
+        lut = self._lut
+        for i in range(size):
+            lut[i] = 0
+        for g in range(len(timing)):
+            frames, repeat = timing[g]
+            i = g * 6
+            lut[i] = levels[g]
+            lut[i + 1] = frames[0]
+            lut[i + 2] = frames[1]
+            lut[i + 3] = frames[2]
+            lut[i + 4] = frames[3]
+            lut[i + 5] = repeat
+        self.command(cmd, memoryview(lut)[:size])
+
+    def sleep(self):
+        """Power off, then deep sleep; only a hardware reset wakes it."""
+        if not self.asleep:
+            self.command(POF)
+            self.wait("power off")
+            self.command(DSLP, DSLP_CHECK)
+            self.asleep = True
+
+    # -- frames --------------------------------------------------------------
+    def convert(self, frame):
+        """Our landscape MONO_HLSB frame (1 = black) into self.vlsb."""
+        if len(frame) != FRAME_BYTES:
+            raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
+        self._conv.convert(frame)
+
+    def _to_gates(self):
+        """self.vlsb into self.buf, gate by gate (band b -> byte 15 - b)."""
+        if self._cols is not None:
+            for dst, src in self._cols:
+                dst.blit(src, 0, 0)
+            return
+        v, out = self.vlsb, self.buf
+        for b in range(BANDS):
+            k = BANDS - 1 - b
+            row = b * WIDTH
+            for x in range(WIDTH):
+                out[x * BANDS + k] = v[row + x]
+
+    def _gate_differs(self, x):
+        v, out = self.vlsb, self.buf
+        base = x * BANDS + BANDS - 1
+        for b in range(BANDS):
+            if v[b * WIDTH + x] != out[base - b]:
+                return True
+        return False
+
+    def changed_gates(self):
+        """(x0, x1): the first and last gate where self.vlsb differs from the
+        glass, or None. Stops at the first difference from each end."""
+        x0 = 0
+        while x0 < WIDTH and not self._gate_differs(x0):
+            x0 += 1
+        if x0 == WIDTH:
+            return None
+        x1 = WIDTH - 1
+        while not self._gate_differs(x1):
+            x1 -= 1
+        return x0, x1
+
+    # -- updates -------------------------------------------------------------
+    def poll(self):
+        """True when no update is running; puts the controller to sleep as
+        soon as one has finished. Never waits (beyond power-off's BUSY)."""
+        if self.updating is None:
+            return True
+        if self.busy():
+            return False
+        self._finished()
+        return True
+
+    def finish(self):
+        """Wait (bounded) for a running update, then deep sleep."""
+        if self.updating is not None:
+            spent = self.clock.ticks_diff(self.clock.ticks_ms(), self.started)
+            self.wait(self.updating, max(0, self.TIMEOUT_MS[self.updating] - spent))
+            self._finished()
+
+    def _finished(self):
+        self.updating = None
+        self.sleep()
+
+    def show(self, frame, mode):
+        """Start a "full", "fast" or "partial" update; returns the one done:
+        a partial becomes "fast" when the glass is unknown or more than
+        PARTIAL_MAX of the gates changed, and "skipped" when nothing did."""
+        if mode not in ("full", "fast", "partial"):
+            raise ValueError("update mode must be full, fast or partial, not %r" % (mode,))
+        if len(frame) != FRAME_BYTES:
+            raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
+        self.finish()
+        self.convert(frame)
+        window = None
+        if mode == "partial":
+            if self.known:
+                window = self.changed_gates()
+                if window is None:
+                    self.counts["skipped"] += 1
+                    return "skipped"
+            if window is None or window[1] - window[0] + 1 > self.PARTIAL_MAX * WIDTH:
+                mode = "fast"
+                window = None
+        self._to_gates()
+        self.init(None if mode == "full" else (LUT_FAST if mode == "fast" else LUT_TURBO))
+        if window is None:
+            self.command(PTOU)
+            self.command(DTM2, self.buf)
+        else:
+            x0, x1 = window
+            w = self._window
+            w[0] = 0  # HRST: source 0
+            w[1] = HEIGHT - 1  # HRED: source 127
+            w[2] = x0 >> 8
+            w[3] = x0 & 0xFF
+            w[4] = x1 >> 8
+            w[5] = x1 & 0xFF
+            w[6] = 1  # PT_SCAN, as Pimoroni and GxEPD2 send
+            self.command(PTIN)
+            self.command(PTL, w)
+            self.command(DTM2, memoryview(self.buf)[x0 * BANDS:(x1 + 1) * BANDS])
+        self.command(DSP)
+        self.command(DRF)
+        self.updating = mode + " update"
+        self.started = self.clock.ticks_ms()
+        self.known = True
+        self.counts[mode] += 1
+        return mode
