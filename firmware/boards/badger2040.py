@@ -49,12 +49,18 @@ RTC_I2C = (0, 4, 5)  # (bus, SDA, SCL)
 RTC_ADDR = 0x51
 RTC_ALARM = 8
 
-_CONTROL_1 = 0x00
-_CONTROL_2 = 0x01
-_SECONDS = 0x04
-_SECOND_ALARM = 0x0B
-_AIE = 0x80
-_AF = 0x40
+try:
+    from micropython import const
+except ImportError:  # CPython tests
+    def const(x):
+        return x
+
+_CONTROL_1 = const(0x00)
+_CONTROL_2 = const(0x01)
+_SECONDS = const(0x04)
+_SECOND_ALARM = const(0x0B)
+_AIE = const(0x80)
+_AF = const(0x40)
 
 
 def _bcd(n):

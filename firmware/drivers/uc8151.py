@@ -60,38 +60,42 @@ try:
 except ImportError:  # CPython tests
     framebuf = None
 
+try:
+    from micropython import const
+except ImportError:  # CPython tests
+    def const(x):
+        return x
+
 WIDTH = 296  # landscape = gates
 HEIGHT = 128  # sources
 BANDS = HEIGHT // 8  # 16 bytes per gate
 FRAME_BYTES = WIDTH * HEIGHT // 8  # 4736
 
-# Commands
-PSR = 0x00
-PWR = 0x01
-POF = 0x02
-PFS = 0x03
-PON = 0x04
-BTST = 0x06
-DSLP = 0x07
-DSP = 0x11
-DRF = 0x12
-DTM2 = 0x13
-LUT_VCOM = 0x20
-LUT_WW = 0x21
-LUT_BW = 0x22
-LUT_WB = 0x23
-LUT_BB = 0x24
-PLL = 0x30
-TSE = 0x41
-CDI = 0x50
-TCON = 0x60
-PTL = 0x90
-PTIN = 0x91
-PTOU = 0x92
-
-PSR_OTP = 0x93  # 128 x 296, b/w, booster on, no soft reset, OTP waveform, gates down, sources left
-PSR_REG = 0xB3  # the same with the waveform from the LUT registers
-DSLP_CHECK = b"\xa5"
+# Commands (const and private: no module attributes on the board)
+_PSR = const(0x00)
+_PWR = const(0x01)
+_POF = const(0x02)
+_PFS = const(0x03)
+_PON = const(0x04)
+_BTST = const(0x06)
+_DSLP = const(0x07)
+_DSP = const(0x11)
+_DRF = const(0x12)
+_DTM2 = const(0x13)
+_LUT_VCOM = const(0x20)
+_LUT_WW = const(0x21)
+_LUT_BW = const(0x22)
+_LUT_WB = const(0x23)
+_LUT_BB = const(0x24)
+_PLL = const(0x30)
+_TSE = const(0x41)
+_CDI = const(0x50)
+_TCON = const(0x60)
+_PTL = const(0x90)
+_PTIN = const(0x91)
+_PTOU = const(0x92)
+_LUT_VCOM_BYTES = const(44)
+_LUT_PIXEL_BYTES = const(42)
 
 # Waveforms from registers: (frame counts of the 4 phases, repeat) per group;
 # level bytes per group (2 bits a phase) for VCOM, a pixel going white and a
@@ -101,8 +105,6 @@ LUT_TURBO = (((1, 1, 2, 0), 1), ((2, 2, 0, 0), 2), ((2, 2, 3, 0), 2))
 LEVELS_VCOM = b"\x00\x00\x00"
 LEVELS_TO_WHITE = b"\x54\x60\xa8"
 LEVELS_TO_BLACK = b"\xa8\x60\x54"
-LUT_VCOM_BYTES = 44
-LUT_PIXEL_BYTES = 42
 
 
 class PanelTimeout(Exception):
@@ -159,7 +161,7 @@ class UC8151:
                            framebuf.FrameBuffer(src[b * WIDTH:(b + 1) * WIDTH], 1, WIDTH, framebuf.GS8))
                           for b in range(BANDS)]
         self._one = bytearray(1)
-        self._lut = bytearray(LUT_VCOM_BYTES)
+        self._lut = bytearray(_LUT_VCOM_BYTES)
         self._window = bytearray(7)
         self.known = False  # the glass is unknown until a whole-panel update
         self.updating = None  # "full update" / "fast update" / "partial update"
@@ -214,21 +216,23 @@ class UC8151:
         LUT_TURBO), or None for the OTP one. Ends with the power on."""
         self.reset()
         self.asleep = False
-        self.command(PSR, b"\x93" if timing is None else b"\xb3")
-        self.command(PWR, b"\x03\x00\x2b\x2b\x2b")
-        self.command(BTST, b"\x17\x17\x17")
-        self.command(PFS, b"\x00")
-        self.command(TSE, b"\x00")
-        self.command(TCON, b"\x22")
-        self.command(CDI, b"\x9c")
-        self.command(PLL, b"\x3a")
+        # 128 x 296, b/w, booster on, no soft reset, gates down, sources
+        # left; 0x20: the waveform from the registers, not the OTP.
+        self.command(_PSR, b"\x93" if timing is None else b"\xb3")
+        self.command(_PWR, b"\x03\x00\x2b\x2b\x2b")
+        self.command(_BTST, b"\x17\x17\x17")
+        self.command(_PFS, b"\x00")
+        self.command(_TSE, b"\x00")
+        self.command(_TCON, b"\x22")
+        self.command(_CDI, b"\x9c")
+        self.command(_PLL, b"\x3a")
         if timing is not None:
-            self._send_lut(LUT_VCOM, LEVELS_VCOM, timing, LUT_VCOM_BYTES)
-            self._send_lut(LUT_WW, LEVELS_TO_WHITE, timing, LUT_PIXEL_BYTES)
-            self._send_lut(LUT_BW, LEVELS_TO_WHITE, timing, LUT_PIXEL_BYTES)
-            self._send_lut(LUT_WB, LEVELS_TO_BLACK, timing, LUT_PIXEL_BYTES)
-            self._send_lut(LUT_BB, LEVELS_TO_BLACK, timing, LUT_PIXEL_BYTES)
-        self.command(PON)
+            self._send_lut(_LUT_VCOM, LEVELS_VCOM, timing, _LUT_VCOM_BYTES)
+            self._send_lut(_LUT_WW, LEVELS_TO_WHITE, timing, _LUT_PIXEL_BYTES)
+            self._send_lut(_LUT_BW, LEVELS_TO_WHITE, timing, _LUT_PIXEL_BYTES)
+            self._send_lut(_LUT_WB, LEVELS_TO_BLACK, timing, _LUT_PIXEL_BYTES)
+            self._send_lut(_LUT_BB, LEVELS_TO_BLACK, timing, _LUT_PIXEL_BYTES)
+        self.command(_PON)
         self.wait("power on")
 
     def _send_lut(self, cmd, levels, timing, size):
@@ -249,9 +253,9 @@ class UC8151:
     def sleep(self):
         """Power off, then deep sleep; only a hardware reset wakes it."""
         if not self.asleep:
-            self.command(POF)
+            self.command(_POF)
             self.wait("power off")
-            self.command(DSLP, DSLP_CHECK)
+            self.command(_DSLP, b"\xa5")  # the check code
             self.asleep = True
 
     # -- frames --------------------------------------------------------------
@@ -340,8 +344,8 @@ class UC8151:
         self._to_gates()
         self.init(None if mode == "full" else (LUT_FAST if mode == "fast" else LUT_TURBO))
         if window is None:
-            self.command(PTOU)
-            self.command(DTM2, self.buf)
+            self.command(_PTOU)
+            self.command(_DTM2, self.buf)
         else:
             x0, x1 = window
             w = self._window
@@ -352,11 +356,11 @@ class UC8151:
             w[4] = x1 >> 8
             w[5] = x1 & 0xFF
             w[6] = 1  # PT_SCAN, as Pimoroni and GxEPD2 send
-            self.command(PTIN)
-            self.command(PTL, w)
-            self.command(DTM2, memoryview(self.buf)[x0 * BANDS:(x1 + 1) * BANDS])
-        self.command(DSP)
-        self.command(DRF)
+            self.command(_PTIN)
+            self.command(_PTL, w)
+            self.command(_DTM2, memoryview(self.buf)[x0 * BANDS:(x1 + 1) * BANDS])
+        self.command(_DSP)
+        self.command(_DRF)
         self.updating = mode + " update"
         self.started = self.clock.ticks_ms()
         self.known = True
