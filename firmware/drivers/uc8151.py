@@ -32,20 +32,19 @@ GxEPD2_290_T5 uses it on the same controller family):
   (DTM1) is never needed. full = OTP, fast = Pimoroni's fast timing,
   partial = their turbo timing over a window.
 * Partial: PTIN 0x91, PTL 0x90 (HRST, HRED: sources in banks of 8; VRST,
-  VRED: 9-bit gates; PT_SCAN), DTM2 with the window's bytes only, DRF
-  refreshes only the window; PTOU 0x92 for whole-panel writes.
+  VRED: 9-bit gates; PT_SCAN), DTM2 with the window's bytes only (gate
+  after gate), DRF refreshes only the window; PTOU 0x92 for whole-panel
+  writes. Pimoroni's partial_update() gives the window in exactly these
+  coordinates with the rotation-0 panel setting used here.
 
-Orientation. Our frames are 296 x 128 landscape MONO_HLSB, bit 1 = black.
-Landscape x is the gate (Pimoroni's rotation 0 scans gates down). Pimoroni
-shifts sources right and puts row y at bit 7 - y % 8 of byte y // 8; this
-driver shifts them left (as Pimoroni's 180-degree rotation does, without
-its gate flip), so byte k of a gate holds rows 120 - 8k .. 127 - 8k with
-the top row in bit 0: exactly band 15 - k of a MONO_VLSB image. A frame is
-then one inverting framebuf blit to MONO_VLSB and 16 byte-column blits
-(GS8, stride 16) into gate order: no per-pixel Python and no allocation
-per frame. A partial window spans all 128 sources (HRST 0, HRED 127), which
-reads the same from either shift direction, and the changed gates x0..x1,
-whose bytes are one contiguous slice of the gate-ordered buffer.
+Orientation: Pimoroni's rotation 0 (gates scan down, sources shift right),
+so the RAM is their "1BitY" layout: landscape (x, y) is gate x, byte
+x * 16 + y // 8, bit 7 - y % 8, 1 = white. Our frames are 296 x 128
+landscape MONO_HLSB, bit 1 = black. A frame goes there in two C passes, no
+per-pixel Python and no allocation: one framebuf blit to MONO_VLSB (bands
+of 8 rows, top row in bit 0), then 16 GS8 column blits (stride 16) that put
+band b at byte b of every gate through a 256-entry palette that reverses
+and inverts each byte.
 
 Waits are bounded: a BUSY line that never rises raises PanelTimeout with
 what was being waited for, instead of hanging. Updates do not block: show()
@@ -136,7 +135,7 @@ class UC8151:
     POLL_MS = 5
     RESET_LOW_MS = 10
     RESET_WAIT_MS = 10
-    PARTIAL_MAX = 0.5  # a partial update over more of the gates goes fast
+    PARTIAL_MAX = 0.5  # a partial update over more of the panel goes fast
 
     def __init__(self, spi, cs, dc, rst, busy, clock=None, idle=None):
         self.spi = spi
@@ -148,16 +147,25 @@ class UC8151:
         self.idle = idle
         cs.value(1)
         rst.value(1)
-        # What the glass shows, in the panel's gate order (1 = white), and
-        # the new frame as MONO_VLSB bands on the way there.
+        # What the glass shows, in the panel's RAM layout (1 = white), and
+        # the new frame as MONO_VLSB bands (1 = black) on the way there.
         self.buf = bytearray(b"\xff" * FRAME_BYTES)
         self.vlsb = bytearray(FRAME_BYTES)
-        self._conv = HlsbToVlsb(self.vlsb, WIDTH, HEIGHT, ink=0)
+        self._conv = HlsbToVlsb(self.vlsb, WIDTH, HEIGHT, ink=1)
+        t = bytearray(256)  # each byte bit-reversed and inverted
+        for v in range(256):
+            r = 0
+            for k in range(8):
+                if v & (1 << k):
+                    r |= 0x80 >> k
+            t[v] = r ^ 0xFF
+        self._rev = t
         self._cols = None
         if framebuf is not None:
             src = memoryview(self.vlsb)
             dst = memoryview(self.buf)
-            self._cols = [(framebuf.FrameBuffer(dst[BANDS - 1 - b:], 1, WIDTH, framebuf.GS8, BANDS),
+            self._palette = framebuf.FrameBuffer(t, 256, 1, framebuf.GS8)
+            self._cols = [(framebuf.FrameBuffer(dst[b:], 1, WIDTH, framebuf.GS8, BANDS),
                            framebuf.FrameBuffer(src[b * WIDTH:(b + 1) * WIDTH], 1, WIDTH, framebuf.GS8))
                           for b in range(BANDS)]
         self._one = bytearray(1)
@@ -217,8 +225,9 @@ class UC8151:
         self.reset()
         self.asleep = False
         # 128 x 296, b/w, booster on, no soft reset, gates down, sources
-        # left; 0x20: the waveform from the registers, not the OTP.
-        self.command(_PSR, b"\x93" if timing is None else b"\xb3")
+        # right (Pimoroni's rotation 0); 0x20: the waveform from the
+        # registers, not the OTP.
+        self.command(_PSR, b"\x97" if timing is None else b"\xb7")
         self.command(_PWR, b"\x03\x00\x2b\x2b\x2b")
         self.command(_BTST, b"\x17\x17\x17")
         self.command(_PFS, b"\x00")
@@ -250,6 +259,27 @@ class UC8151:
             lut[i + 5] = repeat
         self.command(cmd, memoryview(lut)[:size])
 
+    def _send_box(self, box):
+        """Partial mode, the window, and its bytes gate after gate."""
+        x0, x1, b0, b1 = box
+        w = self._window
+        w[0] = b0 * 8  # HRST, HRED: sources (rows)
+        w[1] = b1 * 8 + 7
+        w[2] = x0 >> 8  # VRST, VRED: gates
+        w[3] = x0 & 0xFF
+        w[4] = x1 >> 8
+        w[5] = x1 & 0xFF
+        w[6] = 1  # PT_SCAN, as Pimoroni and GxEPD2 send
+        self.command(_PTIN)
+        self.command(_PTL, w)
+        self.command(_DTM2)
+        mv = memoryview(self.buf)
+        self.cs.value(0)
+        self.dc.value(1)
+        for x in range(x0 * BANDS, (x1 + 1) * BANDS, BANDS):
+            self.spi.write(mv[x + b0:x + b1 + 1])
+        self.cs.value(1)
+
     def sleep(self):
         """Power off, then deep sleep; only a hardware reset wakes it."""
         if not self.asleep:
@@ -265,39 +295,62 @@ class UC8151:
             raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
         self._conv.convert(frame)
 
-    def _to_gates(self):
-        """self.vlsb into self.buf, gate by gate (band b -> byte 15 - b)."""
+    def _to_ram(self):
+        """self.vlsb into self.buf: band b to byte b of each gate, each byte
+        reversed (top row to bit 7) and inverted (1 = white)."""
         if self._cols is not None:
+            pal = self._palette
             for dst, src in self._cols:
-                dst.blit(src, 0, 0)
+                dst.blit(src, 0, 0, -1, pal)
             return
-        v, out = self.vlsb, self.buf
+        v, out, t = self.vlsb, self.buf, self._rev
         for b in range(BANDS):
-            k = BANDS - 1 - b
             row = b * WIDTH
             for x in range(WIDTH):
-                out[x * BANDS + k] = v[row + x]
+                out[x * BANDS + b] = t[v[row + x]]
 
-    def _gate_differs(self, x):
-        v, out = self.vlsb, self.buf
-        base = x * BANDS + BANDS - 1
-        for b in range(BANDS):
-            if v[b * WIDTH + x] != out[base - b]:
-                return True
-        return False
+    def _differs(self, x, b):
+        return self._rev[self.vlsb[b * WIDTH + x]] != self.buf[x * BANDS + b]
 
-    def changed_gates(self):
-        """(x0, x1): the first and last gate where self.vlsb differs from the
-        glass, or None. Stops at the first difference from each end."""
+    def changed_box(self):
+        """(x0, x1, b0, b1): the gates and 8-row bands where self.vlsb
+        differs from the glass, or None. Each scan stops at the first
+        difference, so little changed costs little."""
         x0 = 0
-        while x0 < WIDTH and not self._gate_differs(x0):
+        while x0 < WIDTH:
+            b = 0
+            while b < BANDS and not self._differs(x0, b):
+                b += 1
+            if b < BANDS:
+                break
             x0 += 1
         if x0 == WIDTH:
             return None
         x1 = WIDTH - 1
-        while not self._gate_differs(x1):
+        while True:
+            b = 0
+            while b < BANDS and not self._differs(x1, b):
+                b += 1
+            if b < BANDS:
+                break
             x1 -= 1
-        return x0, x1
+        b0 = 0
+        while True:
+            x = x0
+            while x <= x1 and not self._differs(x, b0):
+                x += 1
+            if x <= x1:
+                break
+            b0 += 1
+        b1 = BANDS - 1
+        while True:
+            x = x0
+            while x <= x1 and not self._differs(x, b1):
+                x += 1
+            if x <= x1:
+                break
+            b1 -= 1
+        return x0, x1, b0, b1
 
     # -- updates -------------------------------------------------------------
     def poll(self):
@@ -324,41 +377,30 @@ class UC8151:
     def show(self, frame, mode):
         """Start a "full", "fast" or "partial" update; returns the one done:
         a partial becomes "fast" when the glass is unknown or more than
-        PARTIAL_MAX of the gates changed, and "skipped" when nothing did."""
+        PARTIAL_MAX of the panel changed, and "skipped" when nothing did."""
         if mode not in ("full", "fast", "partial"):
             raise ValueError("update mode must be full, fast or partial, not %r" % (mode,))
         if len(frame) != FRAME_BYTES:
             raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
         self.finish()
         self.convert(frame)
-        window = None
+        box = None
         if mode == "partial":
             if self.known:
-                window = self.changed_gates()
-                if window is None:
+                box = self.changed_box()
+                if box is None:
                     self.counts["skipped"] += 1
                     return "skipped"
-            if window is None or window[1] - window[0] + 1 > self.PARTIAL_MAX * WIDTH:
+            if box is None or (box[1] - box[0] + 1) * (box[3] - box[2] + 1) > self.PARTIAL_MAX * WIDTH * BANDS:
                 mode = "fast"
-                window = None
-        self._to_gates()
+                box = None
+        self._to_ram()
         self.init(None if mode == "full" else (LUT_FAST if mode == "fast" else LUT_TURBO))
-        if window is None:
+        if box is None:
             self.command(_PTOU)
             self.command(_DTM2, self.buf)
         else:
-            x0, x1 = window
-            w = self._window
-            w[0] = 0  # HRST: source 0
-            w[1] = HEIGHT - 1  # HRED: source 127
-            w[2] = x0 >> 8
-            w[3] = x0 & 0xFF
-            w[4] = x1 >> 8
-            w[5] = x1 & 0xFF
-            w[6] = 1  # PT_SCAN, as Pimoroni and GxEPD2 send
-            self.command(_PTIN)
-            self.command(_PTL, w)
-            self.command(_DTM2, memoryview(self.buf)[x0 * BANDS:(x1 + 1) * BANDS])
+            self._send_box(box)
         self.command(_DSP)
         self.command(_DRF)
         self.updating = mode + " update"

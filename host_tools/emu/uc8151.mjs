@@ -232,6 +232,9 @@ export class UC8151 {
           return this.violation(`partial window sources ${hrst}..${hred}: must be whole banks of 8 within 0..127`);
         }
         if (vred < vrst || vred >= GATES) return this.violation(`partial window gates ${vrst}..${vred}: outside 0..295`);
+        if (!(this.psr & 0x04) && (hrst !== 0 || hred !== SOURCES - 1)) {
+          return this.violation('a window on some sources with the source shift reversed: where its banks land is not known');
+        }
         this.window = [hrst, hred, vrst, vred];
         break;
       }

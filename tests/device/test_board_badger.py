@@ -81,23 +81,23 @@ def test_a_full_update_is_the_otp_waveform_and_shows_our_frame(fx):
     frame = pattern_frame(1)
     assert board.show(frame, "full") == "full"
     assert panel.kinds() == ["full"] and panel.errors == []
-    assert panel.psr == 0x93 and panel.cdi == 0x9C and panel.pll == 0x3A
+    assert panel.psr == 0x97 and panel.cdi == 0x9C and panel.pll == 0x3A
     assert first_difference(panel.landscape(), frame) is None
 
 
 @faked
 def test_orientation_and_ink_of_single_pixels(fx):
-    """Landscape (x, y) is gate x; row y is source 127 - y (the source shift
-    is reversed from Pimoroni's rotation 0); ink is RAM 0."""
+    """Pimoroni's rotation 0: landscape (x, y) is gate x, source y (RAM byte
+    x * 16 + y // 8, bit 7 - y % 8); ink is RAM 0."""
     board, panel = make(fx)
     for x, y in ((0, 0), (295, 0), (0, 127), (295, 127), (9, 70), (8, 7), (7, 8)):
         frame = bytearray(4736)
         set_pixel(frame, x, y)
         settle(board, fx, 5000)
         board.show(frame, "full")
-        src = 127 - y
         row = panel.ram[x * 16:(x + 1) * 16]
-        assert row[src >> 3] == 0xFF ^ (0x80 >> (src & 7)), (x, y)
+        assert row[y >> 3] == 0xFF ^ (0x80 >> (y & 7)), (x, y)
+        assert len([b for b in row if b == 0xFF]) == 15, (x, y)
         assert first_difference(panel.landscape(), frame) is None, (x, y)
 
 
@@ -108,14 +108,14 @@ def test_a_fast_update_loads_pimoronis_fast_waveform_and_is_exact(fx):
     settle(board, fx, 5000)
     frame = pattern_frame(2)
     assert board.show(frame, "fast") == "fast"
-    assert panel.kinds() == ["full", "fast"] and panel.psr == 0xB3
+    assert panel.kinds() == ["full", "fast"] and panel.psr == 0xB7
     assert panel.luts[0x21][:18] == bytes(FAST_WW) and panel.luts[0x21][18:] == bytes(24)
     assert panel.updates[1]["frames"] == 93 and panel.updates[1]["ms"] == 930  # at 100 Hz
     assert first_difference(panel.landscape(), frame) is None
 
 
 @faked
-def test_a_partial_update_sends_only_the_changed_gates(fx):
+def test_a_partial_update_sends_only_the_changed_box(fx):
     board, panel = make(fx)
     frame = pattern_frame(4)
     board.show(frame, "full")
@@ -123,7 +123,7 @@ def test_a_partial_update_sends_only_the_changed_gates(fx):
     menu = flipped(flipped(frame, 100, 50), 120, 3)
     assert board.show(menu, "partial") == "partial"
     last = panel.updates[-1]
-    assert last["kind"] == "partial" and last["window"] == (100, 120, 0, 127)
+    assert last["kind"] == "partial" and last["window"] == (100, 120, 0, 55)  # gates, then sources
     assert panel.luts[0x23][:18] == bytes(TURBO_WB) and last["ms"] == 260
     assert first_difference(panel.landscape(), menu) is None
     dtm2 = [c for t, c in panel.commands].count(0x13)
@@ -424,4 +424,36 @@ def test_the_app_flips_by_buttons_end_to_end(fx):
     events = [support.P.decode(line) for line in board.serial.sent]
     assert [e[2]["op"] for e in events if e[0] == "E"] == ["flip", "end_flip"]
     settle(board, fx, 1500)
+    assert panel.asleep
+
+
+@faked
+def test_the_app_menu_moves_by_partial_updates(fx):
+    """C opens the main menu, DOWN moves its cursor: the policy asks for
+    partial updates; with the real renderer (MicroPython) the cursor move
+    refreshes only a window of the panel; the glass always equals the frame."""
+    from app import App
+
+    board, panel = make(fx)
+    app = App(board, "dev1", 7)
+    try:
+        import framebuf  # noqa: F401
+        real = True
+    except ImportError:
+        from tests.fakes import StubRenderer
+
+        app.renderer = StubRenderer()
+        real = False
+    app.boot()
+    for button, screen in (("C", "menu"), ("DOWN", "menu"), ("DOWN", "menu")):
+        press(fx.machine, BTN[button], fx.clock.now + 30, hold=120)
+        for _ in range(20):
+            app.poll()
+        assert app.ui.view()["screen"] == screen
+        assert first_difference(panel.landscape(), app.renderer.buf) is None, button
+    assert app.refresh.counts["partial"] == 3 and panel.errors == []
+    if real:
+        last = panel.updates[-1]
+        assert last["kind"] == "partial" and last["window"][3] - last["window"][2] < 64
+    settle(board, fx, 1000)
     assert panel.asleep

@@ -21,7 +21,8 @@ is low; anything in deep sleep before a hardware reset; a reset pulse
 shorter than RESET_LOW_MIN_MS or during a refresh; unknown commands; the
 wrong number of data bytes; DSLP without the 0xA5 check code or with the
 charge pumps on; DTM2 bytes beyond the RAM or the partial window; a partial
-window off the 8-source banks or off the panel; a refresh without power on,
+window off the 8-source banks or off the panel, or on some sources only
+with the source shift reversed (where those banks land is not known); a refresh without power on,
 after a DTM2 transfer left unfinished, without the 128 x 296 b/w panel
 setting, with a register waveform not fully loaded since the reset, at an
 unknown frame rate, or with waveforms that need the old data (DTM1, which
@@ -222,6 +223,9 @@ class FakeUC8151:
                 self._fail("partial window sources %d..%d: must be whole banks of 8 within 0..127" % (hrst, hred))
             if vred < vrst or vred >= GATES:
                 self._fail("partial window gates %d..%d: outside 0..295" % (vrst, vred))
+            if not self.psr & 0x04 and (hrst, hred) != (0, SOURCES - 1):
+                self._fail("a window on some sources with the source shift reversed: nothing known "
+                           "says where PTL's source banks land then, so this model does not guess")
             self.window = (hrst, hred, vrst, vred)
         elif c == 0x12:
             self._refresh()
