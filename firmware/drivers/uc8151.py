@@ -44,7 +44,7 @@ landscape MONO_HLSB, bit 1 = black. A frame goes there in two C passes, no
 per-pixel Python and no allocation: one framebuf blit to MONO_VLSB (bands
 of 8 rows, top row in bit 0), then 16 GS8 column blits (stride 16) that put
 band b at byte b of every gate through a 256-entry palette that reverses
-and inverts each byte.
+and inverts each byte (three FrameBuffer objects, made once).
 
 Waits are bounded: a BUSY line that never rises raises PanelTimeout with
 what was being waited for, instead of hanging. Updates do not block: show()
@@ -160,14 +160,13 @@ class UC8151:
                     r |= 0x80 >> k
             t[v] = r ^ 0xFF
         self._rev = t
-        self._cols = None
+        self._fbs = None
         if framebuf is not None:
-            src = memoryview(self.vlsb)
-            dst = memoryview(self.buf)
-            self._palette = framebuf.FrameBuffer(t, 256, 1, framebuf.GS8)
-            self._cols = [(framebuf.FrameBuffer(dst[b:], 1, WIDTH, framebuf.GS8, BANDS),
-                           framebuf.FrameBuffer(src[b * WIDTH:(b + 1) * WIDTH], 1, WIDTH, framebuf.GS8))
-                          for b in range(BANDS)]
+            # The bands as one column of bytes, the RAM as 16 columns of 296:
+            # blitting the first at (b, -296 b) copies band b into column b.
+            self._fbs = (framebuf.FrameBuffer(self.buf, BANDS, WIDTH, framebuf.GS8),
+                         framebuf.FrameBuffer(self.vlsb, 1, FRAME_BYTES, framebuf.GS8),
+                         framebuf.FrameBuffer(t, 256, 1, framebuf.GS8))
         self._one = bytearray(1)
         self._lut = bytearray(_LUT_VCOM_BYTES)
         self._window = bytearray(7)
@@ -298,10 +297,10 @@ class UC8151:
     def _to_ram(self):
         """self.vlsb into self.buf: band b to byte b of each gate, each byte
         reversed (top row to bit 7) and inverted (1 = white)."""
-        if self._cols is not None:
-            pal = self._palette
-            for dst, src in self._cols:
-                dst.blit(src, 0, 0, -1, pal)
+        if self._fbs is not None:
+            ram, bands, pal = self._fbs
+            for b in range(BANDS):
+                ram.blit(bands, b, -b * WIDTH, -1, pal)
             return
         v, out, t = self.vlsb, self.buf, self._rev
         for b in range(BANDS):
