@@ -188,11 +188,15 @@ class Badger2040WBoard(Badger2040Board):
         self.i2c = m.I2C(bus, sda=m.Pin(sda), scl=m.Pin(scl), freq=100000)
         self.alarm_pin = m.Pin(RTC_ALARM, m.Pin.IN, m.Pin.PULL_DOWN)
         self._reg = bytearray(1)
-        self._set(_CONTROL_1, 0x00)  # make sure the clock runs, as Pimoroni's module does
         self.alarm_set = False
         if self.alarm_pin.value():
             self.woke = "rtc"
-        self.clear_wake_alarm()  # a fired alarm would hold GP8 high
+        self.has_rtc = True
+        try:
+            self._set(_CONTROL_1, 0x00)  # make sure the clock runs, as Pimoroni's module does
+            self.clear_wake_alarm()  # a fired alarm would hold GP8 high
+        except OSError:  # no answer at 0x51: play on without the alarm
+            self.has_rtc = False
 
     def _get(self, reg, n=1):
         return self.i2c.readfrom_mem(RTC_ADDR, reg, n)
@@ -206,7 +210,10 @@ class Badger2040WBoard(Badger2040Board):
 
     def set_wake_alarm(self, seconds):
         """Wake (power up, or end power_off() on USB) in about seconds, 2 to
-        86399, through the RTC's alarm on second, minute and hour."""
+        86399, through the RTC's alarm on second, minute and hour. False
+        when the RTC did not answer at start."""
+        if not self.has_rtc:
+            return False
         seconds = int(seconds)
         if seconds > 86399:
             raise ValueError("the RTC alarm reaches at most 23:59:59 ahead")
@@ -221,6 +228,8 @@ class Badger2040WBoard(Badger2040Board):
         return True
 
     def clear_wake_alarm(self):
+        if not self.has_rtc:
+            return
         self._set(_CONTROL_2, self._get(_CONTROL_2)[0] & ~(_AIE | _AF))
         self.i2c.writeto_mem(RTC_ADDR, _SECOND_ALARM, b"\x80\x80\x80\x80\x80")
         self.alarm_set = False

@@ -457,3 +457,16 @@ def test_the_app_menu_moves_by_partial_updates(fx):
         assert last["kind"] == "partial" and last["window"][3] - last["window"][2] < 64
     settle(board, fx, 1000)
     assert panel.asleep
+
+
+@faked
+def test_2040w_without_an_answering_rtc_plays_on_without_the_alarm(fx):
+    panel = fx.uc8151()  # and no RTC on the I2C bus
+    from boards.badger2040 import Badger2040WBoard
+
+    board = Badger2040WBoard(support.fresh_dir(), clock=fx.clock, serial=FakeSerial(fx.clock))
+    assert board.has_rtc is False and board.set_wake_alarm(30) is False
+    t0 = fx.clock.now
+    press(fx.machine, BTN["A"], t0 + 40000, hold=200)
+    board.power_off()
+    assert board.woke == "button" and fx.clock.now - t0 >= 40000
