@@ -470,3 +470,38 @@ def test_2040w_without_an_answering_rtc_plays_on_without_the_alarm(fx):
     press(fx.machine, BTN["A"], t0 + 40000, hold=200)
     board.power_off()
     assert board.woke == "button" and fx.clock.now - t0 >= 40000
+
+
+@faked
+def test_the_fake_refuses_what_the_panel_would_get_wrong(fx):
+    """A refresh without power on, a waveform that needs the old data, a
+    reset pulse too short: each refused and recorded."""
+    import uc8151_panel
+
+    board, panel = make(fx)
+    epd = board.epd
+
+    def refused(action, words):
+        try:
+            action()
+        except uc8151_panel.PanelError as e:
+            assert words in str(e), str(e)
+        else:
+            raise AssertionError("the fake accepted it: " + words)
+
+    epd.reset()
+    epd.command(0x00, b"\x97")
+    refused(lambda: epd.command(0x12), "PON first")
+    epd.reset()
+    epd.command(0x00, b"\xb7")
+    for reg in (0x20, 0x21, 0x22, 0x23, 0x24):
+        epd.command(reg, bytes(44 if reg == 0x20 else 42))
+    epd.command(0x22, b"\x01" + bytes(41))  # "black to white" differs from "white to white"
+    epd.command(0x04)
+    fx.clock.advance(100)
+    epd.command(0x13, bytes(4736))
+    refused(lambda: epd.command(0x12), "old data")
+    fx.clock.advance(100)
+    epd.rst.value(0)
+    refused(lambda: epd.rst.value(1), "reset pulse of 0 ms")
+    assert len(panel.errors) == 3 and panel.updates == []
