@@ -1,27 +1,49 @@
-"""The Badger 2040 / 2040 W board module (firmware/boards/badger2040.py)
-against a fake of Pimoroni's badger2040 module (tests/fakes/badger2040.py)
-that records every update and refuses one started while the panel is still
-refreshing, on a simulated clock. Portable: CPython and the MicroPython unix
-port (micropython tests/mp_runner.py test_board_badger).
+"""The Badger 2040 / 2040 W board module and the project's UC8151 driver,
+against a fake machine (Pin/SPI/I2C/ADC/WDT on a simulated clock), a fake
+UC8151 panel on SPI0 (tests/fakes/uc8151_panel.py: decodes every command,
+keeps the RAM and the glass, holds BUSY low for a realistic time per
+update, refuses anything sent while busy or asleep) and, for the 2040 W, a
+fake PCF85063A RTC on I2C0. Portable: CPython and the MicroPython unix port
+(micropython tests/mp_runner.py test_board_badger).
 """
 
 from tests.device import support
-from tests.fakes import FakeSerial, faked, flip_with_buttons, first_difference, pattern_frame, press, set_pixel
+from tests.fakes import FakeSerial, faked, first_difference, flip_with_buttons, pattern_frame, press, set_pixel
 
-A, B, C, UP, DOWN = 12, 13, 14, 15, 11
+BTN = {"A": 12, "B": 13, "C": 14, "UP": 15, "DOWN": 11}
+LATCH = 10
+
+# Pimoroni's "fast" and "turbo" waveforms (pimoroni-pico drivers/uc8151):
+# per group, the level byte for a pixel going white, 4 frame counts, repeat.
+FAST_WW = (0x54, 4, 4, 7, 0, 1, 0x60, 12, 12, 0, 0, 2, 0xA8, 4, 4, 7, 0, 2)
+TURBO_WB = (0xA8, 1, 1, 2, 0, 1, 0x60, 2, 2, 0, 0, 2, 0x54, 2, 2, 3, 0, 2)
 
 
-def make(fx, wireless=False, **kw):
-    fx.badger2040.configure(wireless=wireless, **kw)
+class PowerCut(Exception):
+    """ENABLE_3V3 went low on battery: the board is off."""
+
+
+def make(fx, wireless=False, on_battery=False):
+    panel = fx.uc8151()
+    rtc = fx.rtc() if wireless else None
     from boards.badger2040 import Badger2040Board, Badger2040WBoard
 
     cls = Badger2040WBoard if wireless else Badger2040Board
     board = cls(support.fresh_dir(), clock=fx.clock, serial=FakeSerial(fx.clock))
-    return board, fx.badger2040.sim
+    if on_battery:
+        def latch(level):
+            if level == 0 and not any(fx.machine.pin_state(g).level() for g in BTN.values()):
+                raise PowerCut()
+        fx.machine.on_write(LATCH, latch)
+    board.rtc = rtc
+    return board, panel
 
 
-def kinds(sim):
-    return [(u["kind"], u["speed"]) for u in sim.updates]
+def settle(board, fx, ms):
+    """Run the main loop's serial_read pacing for ms of simulated time."""
+    end = fx.clock.now + ms
+    while fx.clock.now < end:
+        board.serial_read(20)
 
 
 def poll_buttons(board, fx, until, step=2):
@@ -32,211 +54,270 @@ def poll_buttons(board, fx, until, step=2):
     return out + board.buttons()
 
 
+def flipped(frame, x, y):
+    f = bytearray(frame)
+    set_pixel(f, x, y, 1 - ((f[y * 37 + (x >> 3)] >> (7 - (x & 7))) & 1))
+    return f
+
+
 @faked
-def test_a_fast_update_is_exactly_one_update_at_fast_speed(fx):
-    board, sim = make(fx)
-    bd = fx.badger2040
+def test_pins_spi_latch_and_pull_downs_are_the_badgers(fx):
+    board, panel = make(fx)
+    m = fx.machine
+    spi = m.bus(0)["spi"]
+    assert spi.pins == (18, 19, 16) and spi.polarity == 0 and spi.phase == 0
+    assert m.pin_state(4).function == "sio"  # SPI0's default MISO (the W's I2C SDA) left alone
+    assert m.pin_state(LATCH).writes[0][1] == 1 and m.pin_state(LATCH).latch == 1
+    for gpio in BTN.values():
+        assert m.pin_state(gpio).pull == m.Pin.PULL_DOWN
+    assert m.pin_state(26).pull == m.Pin.PULL_UP  # BUSY: low = busy
+    assert m.pin_state(17).latch == 1 and m.pin_state(21).latch == 1
+    assert board.can_partial is True and board.woke is None
+
+
+@faked
+def test_a_full_update_is_the_otp_waveform_and_shows_our_frame(fx):
+    board, panel = make(fx)
+    frame = pattern_frame(1)
+    assert board.show(frame, "full") == "full"
+    assert panel.kinds() == ["full"] and panel.errors == []
+    assert panel.psr == 0x97 and panel.cdi == 0x9C and panel.pll == 0x3A
+    assert first_difference(panel.landscape(), frame) is None
+
+
+@faked
+def test_orientation_and_ink_of_single_pixels(fx):
+    """Pimoroni's rotation 0: landscape (x, y) is gate x, source y (RAM byte
+    x * 16 + y // 8, bit 7 - y % 8); ink is RAM 0."""
+    board, panel = make(fx)
+    for x, y in ((0, 0), (295, 0), (0, 127), (295, 127), (9, 70), (8, 7), (7, 8)):
+        frame = bytearray(4736)
+        set_pixel(frame, x, y)
+        settle(board, fx, 5000)
+        board.show(frame, "full")
+        row = panel.ram[x * 16:(x + 1) * 16]
+        assert row[y >> 3] == 0xFF ^ (0x80 >> (y & 7)), (x, y)
+        assert len([b for b in row if b == 0xFF]) == 15, (x, y)
+        assert first_difference(panel.landscape(), frame) is None, (x, y)
+
+
+@faked
+def test_a_fast_update_loads_pimoronis_fast_waveform_and_is_exact(fx):
+    board, panel = make(fx)
     board.show(pattern_frame(1), "full")
+    settle(board, fx, 5000)
     frame = pattern_frame(2)
     assert board.show(frame, "fast") == "fast"
-    assert kinds(sim) == [("update", bd.UPDATE_NORMAL), ("update", bd.UPDATE_FAST)]
-    assert first_difference(sim.glass, frame) is None
+    assert panel.kinds() == ["full", "fast"] and panel.psr == 0xB7
+    assert panel.luts[0x21][:18] == bytes(FAST_WW) and panel.luts[0x21][18:] == bytes(24)
+    assert panel.updates[1]["frames"] == 93 and panel.updates[1]["ms"] == 930  # at 100 Hz
+    assert first_difference(panel.landscape(), frame) is None
 
 
 @faked
-def test_the_image_on_the_panel_is_our_frame_pixel_for_pixel(fx):
-    """Orientation and ink: the 1BitY buffer the panel gets shows our
-    landscape frame, 1 = black, corners included."""
-    board, sim = make(fx)
-    frame = bytearray(4736)
-    for x, y in ((0, 0), (295, 0), (0, 127), (295, 127), (7, 8), (8, 7), (150, 64)):
-        set_pixel(frame, x, y)
-    board.show(frame, "full")
-    assert first_difference(sim.glass, frame) is None
-    assert sim.updates[0]["region"] is None
-    frame = pattern_frame(3)
-    board.show(frame, "full")
-    assert first_difference(sim.glass, frame) is None
-
-
-@faked
-def test_full_refreshes_follow_the_policy(fx):
-    """The app's RefreshPolicy picks the modes; the board turns each into one
-    update at its speed: full at power-on and every FULL_EVERY, fast between."""
-    from refresh import RefreshPolicy
-
-    board, sim = make(fx)
-    bd = fx.badger2040
-    policy = RefreshPolicy(board.can_partial)
-    for i in range(RefreshPolicy.FULL_EVERY + 2):
-        board.show(pattern_frame(i), policy.mode("flip"))
-    speeds = [u["speed"] for u in sim.updates]
-    assert speeds == [bd.UPDATE_NORMAL] + [bd.UPDATE_FAST] * RefreshPolicy.FULL_EVERY + [bd.UPDATE_NORMAL]
-    assert len(sim.speed_changes) == 3  # set only when it changes
-
-
-@faked
-def test_partial_sends_only_the_changed_area_with_rows_in_eights(fx):
-    board, sim = make(fx)
-    bd = fx.badger2040
+def test_a_partial_update_sends_only_the_changed_box(fx):
+    board, panel = make(fx)
     frame = pattern_frame(4)
     board.show(frame, "full")
-    menu = bytearray(frame)
-    for x, y in ((100, 50), (120, 53)):
-        set_pixel(menu, x, y, 1 - ((menu[y * 37 + (x >> 3)] >> (7 - (x & 7))) & 1))
+    settle(board, fx, 5000)
+    menu = flipped(flipped(frame, 100, 50), 120, 3)
     assert board.show(menu, "partial") == "partial"
-    last = sim.updates[-1]
-    assert last["kind"] == "partial" and last["speed"] == bd.UPDATE_TURBO
-    assert last["region"] == (100, 48, 21, 8)
-    assert first_difference(sim.glass, menu) is None
+    last = panel.updates[-1]
+    assert last["kind"] == "partial" and last["window"] == (100, 120, 0, 55)  # gates, then sources
+    assert panel.luts[0x23][:18] == bytes(TURBO_WB) and last["ms"] == 260
+    assert first_difference(panel.landscape(), menu) is None
+    dtm2 = [c for t, c in panel.commands].count(0x13)
+    assert dtm2 == 2 and panel.errors == []
 
 
 @faked
 def test_partial_with_nothing_changed_sends_nothing_and_a_big_one_goes_fast(fx):
-    board, sim = make(fx)
+    board, panel = make(fx)
     frame = pattern_frame(5)
-    board.show(frame, "full")
+    assert board.show(frame, "partial") == "fast"  # the glass is unknown at first
+    settle(board, fx, 2000)
+    sent = len(fx.machine.bus(0)["log"])
     assert board.show(frame, "partial") == "skipped"
-    assert len(sim.updates) == 1
+    assert len(fx.machine.bus(0)["log"]) == sent and len(panel.updates) == 1
     other = pattern_frame(6)
     assert board.show(other, "partial") == "fast"
-    assert kinds(sim)[-1] == ("update", fx.badger2040.UPDATE_FAST)
-    assert first_difference(sim.glass, other) is None
+    assert panel.kinds() == ["fast", "fast"]
+    assert first_difference(panel.landscape(), other) is None
 
 
 @faked
-def test_partial_falls_back_to_fast_where_the_board_cannot(fx):
-    board, sim = make(fx)
-    board.can_partial = False
+def test_the_refresh_policy_picks_full_fast_and_partial(fx):
+    from refresh import RefreshPolicy
+
+    board, panel = make(fx)
+    policy = RefreshPolicy(board.can_partial)
     frame = pattern_frame(7)
-    board.show(frame, "full")
-    set_pixel(frame, 10, 10, 1)
-    set_pixel(frame, 11, 10, 0)
-    set_pixel(frame, 12, 10, 1)
-    assert board.show(frame, "partial") == "fast"
-    assert [u["kind"] for u in sim.updates] == ["update", "update"]
+    for i in range(RefreshPolicy.FULL_EVERY + 2):
+        frame = flipped(frame, 10 + i, 20)
+        board.show(frame, policy.mode("flip" if i % 2 == 0 else "menu"))
+    assert panel.kinds() == ["full"] + ["partial", "fast"] * 4 + ["full"]
+    assert first_difference(panel.landscape(), frame) is None and panel.errors == []
 
 
 @faked
-def test_an_update_asked_for_while_the_panel_is_busy_waits_bounded(fx):
-    board, sim = make(fx)
-    t0 = fx.clock.now
+def test_the_panel_sleeps_between_updates_and_wakes_by_reset(fx):
+    board, panel = make(fx)
     board.show(pattern_frame(1), "full")
-    assert fx.clock.now - t0 < 100  # non-blocking: the refresh runs on
-    assert board.busy()
-    board.show(pattern_frame(2), "fast")  # the fake raises if this overlapped
-    t1, t2 = sim.updates[0]["t"], sim.updates[1]["t"]
-    assert t2 - t1 >= board.UPDATE_MS[0]  # never sooner than the panel allows
-    assert fx.clock.now - t0 <= board.BUSY_TIMEOUT_MS + 100
+    assert not panel.asleep and fx.machine.pin_state(25).latch == 1  # the LED while it refreshes
+    settle(board, fx, 4600)  # the main loop notices the end of the refresh
+    assert panel.asleep and panel.sleeps == 1 and not panel.power
+    assert fx.machine.pin_state(25).latch == 0
+    resets = panel.resets
+    board.show(pattern_frame(2), "fast")  # the fake refuses anything sent asleep
+    assert panel.resets == resets + 1
+    settle(board, fx, 1000)
+    assert panel.asleep and panel.sleeps == 2
 
 
 @faked
-def test_a_stuck_busy_line_is_a_clear_error_not_a_hang(fx):
-    from boards.badger2040 import PanelTimeout
-
-    board, sim = make(fx)
-    board.show(pattern_frame(1), "full")
-    sim.hang = True
+def test_no_command_while_busy_an_update_waits_bounded(fx):
+    board, panel = make(fx)
     t0 = fx.clock.now
+    board.show(pattern_frame(1), "full")
+    assert fx.clock.now - t0 < 200  # the refresh runs on; show() returned
+    board.show(pattern_frame(2), "fast")  # the fake raises on bytes sent while busy
+    t1, t2 = panel.updates[0]["t"], panel.updates[1]["t"]
+    assert t2 - t1 >= panel.FULL_MS
+    assert fx.clock.now - t0 <= board.epd.TIMEOUT_MS["full update"] + 500
+    for t, c in panel.commands:
+        assert not (t1 < t < t1 + panel.FULL_MS), "command 0x%02x at %d, mid-refresh" % (c, t)
+    assert panel.errors == []
+
+
+@faked
+def test_the_fake_refuses_a_command_while_busy(fx):
+    """The strictness the tests above rely on."""
+    import uc8151_panel
+
+    board, panel = make(fx)
+    board.show(pattern_frame(1), "full")
+    try:
+        board.epd.command(0x12)
+    except uc8151_panel.PanelError as e:
+        assert "BUSY is low" in str(e)
+    else:
+        raise AssertionError("the fake took a command mid-refresh")
+    assert len(panel.errors) == 1
+
+
+@faked
+def test_busy_stuck_is_a_clear_error_within_the_timeout(fx):
+    from drivers.uc8151 import PanelTimeout
+
+    board, panel = make(fx)
+    panel.stuck = True
+    t0 = fx.clock.now
+    try:
+        board.show(pattern_frame(1), "full")
+    except PanelTimeout as e:
+        assert str(e) == "UC8151 stayed busy for 1000 ms during reset"
+    else:
+        raise AssertionError("no PanelTimeout")
+    assert fx.clock.now - t0 <= 1000 + 50 and panel.updates == []
+
+
+@faked
+def test_busy_stuck_after_a_refresh_times_out_from_its_start(fx):
+    from drivers.uc8151 import PanelTimeout
+
+    board, panel = make(fx)
+    panel.stick_on_update = True
+    board.show(pattern_frame(1), "full")
+    started = board.epd.started
     try:
         board.show(pattern_frame(2), "fast")
     except PanelTimeout as e:
-        assert "busy" in str(e) and str(board.BUSY_TIMEOUT_MS) in str(e)
+        assert "during full update" in str(e)
     else:
         raise AssertionError("no PanelTimeout")
-    assert fx.clock.now - t0 <= board.BUSY_TIMEOUT_MS + board.POLL_MS
-    assert len(sim.updates) == 1
-
-
-@faked
-def test_old_firmware_without_set_blocking_still_never_overlaps(fx):
-    board, sim = make(fx, old_firmware=True)
-    assert board.blocking
-    t0 = fx.clock.now
-    board.show(pattern_frame(1), "full")
-    assert fx.clock.now - t0 >= 4700  # Pimoroni's update() blocks and pads
-    board.show(pattern_frame(2), "fast")
-    assert kinds(sim) == [("update", 0), ("update", 2)] and sim.updates[1]["blocking"] is True
+    assert fx.clock.now - started <= board.epd.TIMEOUT_MS["full update"] + 10
+    assert len(panel.updates) == 1 and board.epd.known is False
 
 
 @faked
 def test_a_bouncing_press_is_one_press_and_two_presses_are_two(fx):
-    board, sim = make(fx)
+    board, panel = make(fx)
     m = fx.machine
-    press(m, B, 100, hold=150, bounce=(1, 3, 4, 6))
-    release = press(m, A, 400, hold=100, bounce=(2, 5)) + 0
-    m.schedule(A, [(release + 1, 1), (release + 3, 0)])  # release bounce
+    press(m, BTN["B"], 100, hold=150, bounce=(1, 3, 4, 6))
+    press(m, BTN["A"], 400, hold=100)
+    m.schedule(BTN["A"], [(501, 1), (503, 0)])  # release bounce
     assert poll_buttons(board, fx, 700) == ["B", "A"]
-    press(m, C, 800, hold=90)
-    press(m, C, 1000, hold=90)
-    assert poll_buttons(board, fx, 1300) == ["C", "C"]
+    press(m, BTN["C"], 800, hold=90)
+    press(m, BTN["C"], 1000, hold=90)
+    press(m, BTN["DOWN"], 1200, hold=90)
+    assert poll_buttons(board, fx, 1500) == ["C", "C", "DOWN"]
 
 
 @faked
-def test_buttons_seen_while_waiting_for_the_panel_are_kept(fx):
-    board, sim = make(fx)
-    board.show(pattern_frame(1), "full")
-    press(fx.machine, UP, fx.clock.now + 1000, hold=80)
-    board.show(pattern_frame(2), "fast")  # waits ~4.7 s, sampling buttons
-    assert board.buttons() == ["UP"]
-
-
-@faked
-def test_the_press_that_woke_the_board_is_not_a_command(fx):
-    fx.machine.set_input(B, 1)  # still held at boot
-    board, sim = make(fx, wake_buttons=(B,))
+def test_the_press_that_powered_the_board_up_is_not_a_command(fx):
+    fx.machine.set_input(BTN["B"], 1)  # still held at boot
+    board, panel = make(fx)
     assert board.woke == "button"
     fx.clock.advance(50)
     assert board.buttons() == []
-    fx.machine.set_input(B, 0)
+    fx.machine.set_input(BTN["B"], 0)
     fx.clock.advance(50)
     assert board.buttons() == []
 
 
 @faked
-def test_watchdog_is_fed_through_long_waits(fx):
-    board, sim = make(fx)
-    wdt = board.start_watchdog(20000)
-    assert wdt.timeout == 8388  # the RP2040's longest
+def test_buttons_seen_while_waiting_for_the_panel_are_kept_and_the_watchdog_fed(fx):
+    board, panel = make(fx)
+    wdt = board.start_watchdog(1000)
     board.show(pattern_frame(1), "full")
+    press(fx.machine, BTN["UP"], fx.clock.now + 1000, hold=80)
     board.feed()
-    board.show(pattern_frame(2), "fast")  # a 4.7 s wait
+    board.show(pattern_frame(2), "fast")  # waits ~4.5 s, sampling buttons
     board.feed()
-    assert len(wdt.feeds) > 100 and wdt.max_gap() <= 100
+    assert board.buttons() == ["UP"]
+    assert wdt.max_gap() <= 100
     wdt.check()
 
 
 @faked
-def test_power_off_on_battery_cuts_the_power_after_the_state_is_saved(fx):
+def test_power_off_on_battery_lets_the_panel_sleep_then_drops_the_latch(fx):
     from app import App
 
-    board, sim = make(fx, on_battery=True)
+    board, panel = make(fx, on_battery=True)
     app = App(board, "dev1", 7)
+    try:
+        import framebuf  # noqa: F401
+    except ImportError:
+        from tests.fakes import StubRenderer
+
+        app.renderer = StubRenderer()
     app.boot()  # a new game: saved
+    app.poll()  # the home screen: a full refresh starts
+    assert panel.kinds() == ["full"] and panel.busy()
     import os
 
     saved = os.stat(board.flash_dir + "/deck.sav")[6]
-    assert saved > 0
     try:
         board.power_off()
-    except fx.badger2040.PowerCut:
+    except PowerCut:
         pass
     else:
         raise AssertionError("the board stayed on")
-    assert sim.halts and sim.power_cuts == 1
+    assert panel.asleep and panel.errors == []  # the refresh finished first
+    assert fx.machine.pin_state(LATCH).latch == 0 and fx.machine.pin_state(25).latch == 0
     assert os.stat(board.flash_dir + "/deck.sav")[6] == saved
 
 
 @faked
 def test_power_off_on_usb_waits_for_a_button_feeding_the_watchdog(fx):
-    board, sim = make(fx)
+    board, panel = make(fx)
     wdt = board.start_watchdog(1000)
     t0 = fx.clock.now
-    press(fx.machine, C, t0 + 20000, hold=200)
+    press(fx.machine, BTN["C"], t0 + 20000, hold=200)
     board.power_off()
-    assert fx.clock.now - t0 >= 20000 and fx.clock.now - t0 < 20100
-    assert sim.halts  # ENABLE_3V3 went low, as halt() does
-    assert fx.machine.pin_state(10).latch == 1  # latched on again
+    assert 20000 <= fx.clock.now - t0 < 20100
+    assert (t0 + 50, 0) in fx.machine.pin_state(LATCH).writes  # the latch was dropped
+    assert fx.machine.pin_state(LATCH).latch == 1  # and taken again
     wdt.check()
     assert board.woke == "button"
     fx.clock.advance(50)
@@ -245,58 +326,81 @@ def test_power_off_on_usb_waits_for_a_button_feeding_the_watchdog(fx):
 
 @faked
 def test_power_off_ends_on_serial_input(fx):
-    board, sim = make(fx)
+    board, panel = make(fx)
     board.serial.inbox = b"Q 1 ping {} 0000\n"
     board.power_off()
+    assert board.woke == "serial"
     assert board.serial_read(20) == b"Q 1 ping {} 0000\n"
 
 
 @faked
 def test_2040w_wakes_on_its_rtc_alarm(fx):
-    board, sim = make(fx, wireless=True)
+    board, panel = make(fx, wireless=True)
     assert board.name == "badger2040w" and board.battery() is None
+    assert fx.machine.pin_state(22).mode == fx.machine.Pin.OUT  # its LED
     t0 = fx.clock.now
-    assert board.set_wake_alarm(30)
-    assert fx.badger2040.rtc.calls[-1][0] == "set_alarm"
+    assert board.set_wake_alarm(30) is True
+    regs = board.rtc.regs
+    assert regs[0x0B:0x0E] == bytes((0x30, 0x00, 0x12)) and regs[0x01] & 0x80  # 12:00:30
     board.power_off()
     assert 29000 <= fx.clock.now - t0 <= 31100
     assert board.woke == "rtc" and not board.alarm_set
-    assert fx.machine.Pin(8).value() == 0  # flag cleared: the next power_off really waits
+    assert regs[0x01] & 0xC0 == 0 and regs[0x0B:0x10] == b"\x80" * 5
+    assert fx.machine.Pin(8).value() == 0  # cleared: the next power_off really waits
+
+
+@faked
+def test_2040w_alarm_fields_wrap_and_bad_delays_are_refused(fx):
+    board, panel = make(fx, wireless=True)
+    board.rtc.i2c_write(0x04, b"\x59\x59\x12")  # 12:59:59
+    board.set_wake_alarm(3)
+    assert board.rtc.regs[0x0B:0x0E] == bytes((0x02, 0x00, 0x13))  # 13:00:02
+    try:
+        board.set_wake_alarm(86400)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a day ahead was accepted")
+
+
+@faked
+def test_2040w_powered_up_by_its_alarm_says_so_and_clears_it(fx):
+    import pcf85063a
+
+    rtc = pcf85063a.FakePCF85063A()
+    rtc.regs[0x01] = 0xC0  # the alarm fired and holds GPIO8 high
+    panel = fx.uc8151()
+    from boards.badger2040 import Badger2040WBoard
+
+    board = Badger2040WBoard(support.fresh_dir(), clock=fx.clock, serial=FakeSerial(fx.clock))
+    assert board.woke == "rtc" and rtc.regs[0x01] & 0xC0 == 0
+    assert fx.machine.Pin(8).value() == 0
 
 
 @faked
 def test_2040_has_no_rtc_alarm(fx):
-    board, sim = make(fx)
+    board, panel = make(fx)
     assert not hasattr(board, "set_wake_alarm")
 
 
 @faked
 def test_battery_volts_from_the_reference_and_the_divider(fx):
-    board, sim = make(fx)
+    board, panel = make(fx)
     m = fx.machine
-    m.set_adc(28, 24626)  # 1.24 V reference read with vdd = 3.3 V
+    m.set_adc(28, 24626)  # the 1.24 V reference read with vdd = 3.3 V
     m.set_adc(29, 25817)  # VBAT / 3
     v = board.battery()
     assert abs(v - 25817 * 3 * (1.24 * 65535 / 24626) / 65535) < 1e-9
     assert 3.85 < v < 3.95
-    assert m.pin_state(27).latch == 0  # the reference is switched off again
+    levels = [lv for t, lv in m.pin_state(27).writes]
+    assert levels[-2:] == [1, 0]  # the reference on for the reading, then off again
     m.set_adc(28, 0)
     assert board.battery() is None
 
 
 @faked
-def test_detection_names_the_variant(fx):
-    from boards.badger2040 import detect
-
-    fx.badger2040.configure(wireless=False)
-    assert detect() == "badger2040"
-    fx.badger2040.sim.wireless = True
-    assert detect() == "badger2040w"
-
-
-@faked
 def test_bad_frames_and_modes_are_clear_errors(fx):
-    board, sim = make(fx)
+    board, panel = make(fx)
     for args in ((bytearray(10), "full"), (pattern_frame(1), "slow")):
         try:
             board.show(*args)
@@ -304,18 +408,100 @@ def test_bad_frames_and_modes_are_clear_errors(fx):
             pass
         else:
             raise AssertionError("accepted %r" % (args[1],))
-    assert sim.updates == []
+    assert panel.updates == [] and fx.machine.bus(0)["log"] == []
 
 
 @faked
 def test_the_app_flips_by_buttons_end_to_end(fx):
     """App.boot(), then B (flip) and A (done) on the buttons: the panel saw
-    one full refresh at boot and one fast update per screen change."""
-    board, sim = make(fx)
-    app = flip_with_buttons(fx, board, B, A)
-    bd = fx.badger2040
-    assert kinds(sim) == [("update", bd.UPDATE_NORMAL), ("update", bd.UPDATE_FAST), ("update", bd.UPDATE_FAST)]
+    one full refresh at boot and one fast update per screen change, and
+    shows the app's last frame pixel for pixel."""
+    board, panel = make(fx)
+    app = flip_with_buttons(fx, board, BTN["B"], BTN["A"])
+    assert panel.kinds() == ["full", "fast", "fast"] and panel.errors == []
     assert app.refresh.counts == {"full": 1, "fast": 2, "partial": 0}
-    assert first_difference(sim.glass, app.renderer.buf) is None
+    assert first_difference(panel.landscape(), app.renderer.buf) is None
     events = [support.P.decode(line) for line in board.serial.sent]
     assert [e[2]["op"] for e in events if e[0] == "E"] == ["flip", "end_flip"]
+    settle(board, fx, 1500)
+    assert panel.asleep
+
+
+@faked
+def test_the_app_menu_moves_by_partial_updates(fx):
+    """C opens the main menu, DOWN moves its cursor: the policy asks for
+    partial updates; with the real renderer (MicroPython) the cursor move
+    refreshes only a window of the panel; the glass always equals the frame."""
+    from app import App
+
+    board, panel = make(fx)
+    app = App(board, "dev1", 7)
+    try:
+        import framebuf  # noqa: F401
+        real = True
+    except ImportError:
+        from tests.fakes import StubRenderer
+
+        app.renderer = StubRenderer()
+        real = False
+    app.boot()
+    for button, screen in (("C", "menu"), ("DOWN", "menu"), ("DOWN", "menu")):
+        press(fx.machine, BTN[button], fx.clock.now + 30, hold=120)
+        for _ in range(20):
+            app.poll()
+        assert app.ui.view()["screen"] == screen
+        assert first_difference(panel.landscape(), app.renderer.buf) is None, button
+    assert app.refresh.counts["partial"] == 3 and panel.errors == []
+    if real:
+        last = panel.updates[-1]
+        assert last["kind"] == "partial" and last["window"][3] - last["window"][2] < 64
+    settle(board, fx, 1000)
+    assert panel.asleep
+
+
+@faked
+def test_2040w_without_an_answering_rtc_plays_on_without_the_alarm(fx):
+    panel = fx.uc8151()  # and no RTC on the I2C bus
+    from boards.badger2040 import Badger2040WBoard
+
+    board = Badger2040WBoard(support.fresh_dir(), clock=fx.clock, serial=FakeSerial(fx.clock))
+    assert board.has_rtc is False and board.set_wake_alarm(30) is False
+    t0 = fx.clock.now
+    press(fx.machine, BTN["A"], t0 + 40000, hold=200)
+    board.power_off()
+    assert board.woke == "button" and fx.clock.now - t0 >= 40000
+
+
+@faked
+def test_the_fake_refuses_what_the_panel_would_get_wrong(fx):
+    """A refresh without power on, a waveform that needs the old data, a
+    reset pulse too short: each refused and recorded."""
+    import uc8151_panel
+
+    board, panel = make(fx)
+    epd = board.epd
+
+    def refused(action, words):
+        try:
+            action()
+        except uc8151_panel.PanelError as e:
+            assert words in str(e), str(e)
+        else:
+            raise AssertionError("the fake accepted it: " + words)
+
+    epd.reset()
+    epd.command(0x00, b"\x97")
+    refused(lambda: epd.command(0x12), "PON first")
+    epd.reset()
+    epd.command(0x00, b"\xb7")
+    for reg in (0x20, 0x21, 0x22, 0x23, 0x24):
+        epd.command(reg, bytes(44 if reg == 0x20 else 42))
+    epd.command(0x22, b"\x01" + bytes(41))  # "black to white" differs from "white to white"
+    epd.command(0x04)
+    fx.clock.advance(100)
+    epd.command(0x13, bytes(4736))
+    refused(lambda: epd.command(0x12), "old data")
+    fx.clock.advance(100)
+    epd.rst.value(0)
+    refused(lambda: epd.rst.value(1), "reset pulse of 0 ms")
+    assert len(panel.errors) == 3 and panel.updates == []

@@ -3,13 +3,13 @@
 
     machine.py        rp2 ``machine``: Pin, SPI, ADC, WDT, RTC, lightsleep...
                       and the simulated clock every fake shares
-    badger2040.py     Pimoroni's ``badger2040`` module (Badger 2040 / 2040 W)
-    pcf85063a.py      Pimoroni's ``pcf85063a`` RTC module (2040 W)
     ssd1680_panel.py  a Waveshare 2.9" SSD1680 panel on the fake SPI bus
+    uc8151_panel.py   the Badger 2040's UC8151 panel on the fake SPI bus
+    pcf85063a.py      the Badger 2040 W's PCF85063A RTC on the fake I2C bus
 
 install() puts this folder first on sys.path and drops any cached
-``machine`` (the unix port has a small real one), so ``import machine`` and
-``import badger2040`` find the fakes, freshly imported (fresh state); it
+``machine`` (the unix port has a small real one), so ``import machine``
+finds the fake, freshly imported (fresh state); it
 returns a Fakes object with the modules. uninstall() takes them away again,
 so later tests (e.g. board detection) see the real platform. Use @faked on
 a test: it installs before and uninstalls after, whatever happens.
@@ -17,7 +17,7 @@ a test: it installs before and uninstalls after, whatever happens.
 
 import sys
 
-FAKE_MODULES = ("machine", "badger2040", "pcf85063a", "ssd1680_panel")
+FAKE_MODULES = ("machine", "pcf85063a", "ssd1680_panel", "uc8151_panel")
 
 
 def _folder():
@@ -43,16 +43,20 @@ class Fakes:
         self.machine = machine
         self.clock = machine.clock
 
-    @property
-    def badger2040(self):
-        import badger2040
-
-        return badger2040
-
     def panel(self, **kw):
         import ssd1680_panel
 
         return ssd1680_panel.FakeSSD1680(**kw)
+
+    def uc8151(self, **kw):
+        import uc8151_panel
+
+        return uc8151_panel.FakeUC8151(**kw)
+
+    def rtc(self, **kw):
+        import pcf85063a
+
+        return pcf85063a.FakePCF85063A(**kw)
 
 
 def install():

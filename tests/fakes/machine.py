@@ -20,7 +20,8 @@ It keeps real constraints where a board module could get them wrong:
 * lightsleep(ms): advances the simulated clock; without a time it would
   sleep until an interrupt, which the fake refuses (FakeHang).
   deepsleep(): on rp2 a lightsleep then a reset: raises MachineReset.
-* RTC, unique_id, freq, I2C, PWM: enough for the badger2040 fake.
+* I2C(id): writeto_mem / readfrom_mem reach the device attached at that
+  address (attach_i2c), else OSError(EIO). RTC, unique_id, freq, PWM.
 
 Time is a SimClock (``clock``) shared by every fake: the boards are given
 it, and sleeping advances it instantly. It refuses to run past
@@ -398,16 +399,35 @@ class RTC:
         return None
 
 
+I2C_DEVICES = {}  # (bus id, address) -> device with i2c_read(reg, n) / i2c_write(reg, data)
+
+
+def attach_i2c(bus_id, address, device):
+    I2C_DEVICES[(bus_id, address)] = device
+
+
 class I2C:
+    """Memory-style transfers to the devices attached at an address; no
+    device there is OSError(EIO), as an unanswered address is on rp2."""
+
     def __init__(self, id=0, *args, **kw):
+        if id not in (0, 1):
+            raise ValueError("I2C(%d) doesn't exist" % id)
         self.id = id
         self.writes = []
 
+    def _device(self, addr):
+        dev = I2C_DEVICES.get((self.id, addr))
+        if dev is None:
+            raise OSError(5)
+        return dev
+
     def writeto_mem(self, addr, reg, data):
         self.writes.append((addr, reg, bytes(data)))
+        self._device(addr).i2c_write(reg, bytes(data))
 
     def readfrom_mem(self, addr, reg, n):
-        return bytes(n)
+        return bytes(self._device(addr).i2c_read(reg, n))
 
 
 class PWM:

@@ -1,0 +1,409 @@
+"""The project's own driver for the UC8151 e-paper controller on SPI, as on
+the Pimoroni Badger 2040 / 2040 W (2.9", 296 x 128 b/w).
+
+Facts it relies on (Pimoroni's pimoroni-pico drivers/uc8151/uc8151.{hpp,cpp},
+which drives this very panel; the UC8151 command set as GxEPD2's
+GxEPD2_290_T5 uses it on the same controller family):
+
+* 4-wire SPI, mode 0, MSB first; DC low = command byte, DC high = data;
+  CS low for the whole transfer. Pimoroni clocks it at 12 MHz.
+* BUSY is LOW while the controller works (Pimoroni: is_busy() is
+  !gpio_get(BUSY), with a pull-up). No command is sent while BUSY is low.
+* Reset: RST low 10 ms, high, 10 ms, then wait for BUSY (Pimoroni). Deep
+  sleep: POF 0x02 (charge pumps off, wait), then DSLP 0x07 with the check
+  code 0xA5; only a hardware reset wakes it, and its RAM is not trusted
+  afterwards, so every update writes all the RAM it refreshes.
+* Setup after each reset: PSR 0x00 (0x80 128 x 296, 0x10 b/w, 0x02 booster
+  on, 0x01 no soft reset; 0x20 = waveform from registers, else OTP; 0x08
+  gate scan up, 0x04 source shift right), PWR 0x01 03 00 2B 2B 2B, BTST
+  0x06 17 17 17, PFS 0x03 00, TSE 0x41 00 (internal temperature sensor),
+  TCON 0x60 22, CDI 0x50 9C (data bit 1 = white), PLL 0x30 3A (100 Hz
+  frames: Pimoroni's setup ends on it, whatever the speed).
+* Frame: PON 0x04 (wait), DTM2 0x13 with 16 bytes per gate (128 sources,
+  8 per byte, MSB first) for gates 0..295, DSP 0x11, DRF 0x12: BUSY stays
+  low until the glass is done.
+* Speeds (Pimoroni's set_update_speed): 0 = the panel's OTP waveform,
+  ~4.5 s; 1-3 load waveforms into LUT_VCOM 0x20 (44 bytes) and LUT_WW,
+  LUT_BW, LUT_WB, LUT_BB 0x21-0x24 (42 bytes each): 7 groups of 6 bytes, a
+  level byte (4 phases x 2 bits) then 4 frame counts and a repeat count.
+  Their "fast" (~0.8 s) and "turbo" (~0.25 s) waveforms are the same three
+  groups with different frame counts; they drive each pixel to its new
+  colour whatever it showed before (WW = BW, WB = BB), so the old-data RAM
+  (DTM1) is never needed. full = OTP, fast = Pimoroni's fast timing,
+  partial = their turbo timing over a window.
+* Partial: PTIN 0x91, PTL 0x90 (HRST, HRED: sources in banks of 8; VRST,
+  VRED: 9-bit gates; PT_SCAN), DTM2 with the window's bytes only (gate
+  after gate), DRF refreshes only the window; PTOU 0x92 for whole-panel
+  writes. Pimoroni's partial_update() gives the window in exactly these
+  coordinates with the rotation-0 panel setting used here.
+
+Orientation: Pimoroni's rotation 0 (gates scan down, sources shift right),
+so the RAM is their "1BitY" layout: landscape (x, y) is gate x, byte
+x * 16 + y // 8, bit 7 - y % 8, 1 = white. Our frames are 296 x 128
+landscape MONO_HLSB, bit 1 = black. A frame goes there in two C passes, no
+per-pixel Python and no allocation: one framebuf blit to MONO_VLSB (bands
+of 8 rows, top row in bit 0), then 16 GS8 column blits (stride 16) that put
+band b at byte b of every gate through a 256-entry palette that reverses
+and inverts each byte (three FrameBuffer objects, made once).
+
+Waits are bounded: a BUSY line that never rises raises PanelTimeout with
+what was being waited for, instead of hanging. Updates do not block: show()
+starts one and returns; poll() notices the end and puts the controller into
+deep sleep; the next show() (or finish()) waits for it if needed.
+"""
+
+from drivers.vlsb import HlsbToVlsb
+
+try:
+    import framebuf
+except ImportError:  # CPython tests
+    framebuf = None
+
+try:
+    from micropython import const
+except ImportError:  # CPython tests
+    def const(x):
+        return x
+
+WIDTH = 296  # landscape = gates
+HEIGHT = 128  # sources
+BANDS = HEIGHT // 8  # 16 bytes per gate
+FRAME_BYTES = WIDTH * HEIGHT // 8  # 4736
+
+# Commands (const and private: no module attributes on the board)
+_PSR = const(0x00)
+_PWR = const(0x01)
+_POF = const(0x02)
+_PFS = const(0x03)
+_PON = const(0x04)
+_BTST = const(0x06)
+_DSLP = const(0x07)
+_DSP = const(0x11)
+_DRF = const(0x12)
+_DTM2 = const(0x13)
+_LUT_VCOM = const(0x20)
+_LUT_WW = const(0x21)
+_LUT_BW = const(0x22)
+_LUT_WB = const(0x23)
+_LUT_BB = const(0x24)
+_PLL = const(0x30)
+_TSE = const(0x41)
+_CDI = const(0x50)
+_TCON = const(0x60)
+_PTL = const(0x90)
+_PTIN = const(0x91)
+_PTOU = const(0x92)
+_LUT_VCOM_BYTES = const(44)
+_LUT_PIXEL_BYTES = const(42)
+
+# Waveforms from registers: (frame counts of the 4 phases, repeat) per group;
+# level bytes per group (2 bits a phase) for VCOM, a pixel going white and a
+# pixel going black (Pimoroni's fast and turbo speeds).
+LUT_FAST = (((4, 4, 7, 0), 1), ((12, 12, 0, 0), 2), ((4, 4, 7, 0), 2))
+LUT_TURBO = (((1, 1, 2, 0), 1), ((2, 2, 0, 0), 2), ((2, 2, 3, 0), 2))
+LEVELS_VCOM = b"\x00\x00\x00"
+LEVELS_TO_WHITE = b"\x54\x60\xa8"
+LEVELS_TO_BLACK = b"\xa8\x60\x54"
+
+
+class PanelTimeout(Exception):
+    """The panel's BUSY line did not rise in time."""
+
+
+class _SleepClock:
+    """Fallback clock when none is given (MicroPython time, or CPython)."""
+
+    def __init__(self):
+        from boards.usbserial import Clock
+
+        self._c = Clock()
+        self.ticks_ms = self._c.ticks_ms
+        self.ticks_diff = self._c.ticks_diff
+        self.sleep_ms = self._c.sleep_ms
+
+
+class UC8151:
+    """One panel on an SPI bus. spi: a machine.SPI (only write() is used);
+    cs, dc, rst: output Pins; busy: input Pin (low = busy). idle(ms), when
+    given, is called instead of sleeping in every wait loop (the board feeds
+    its watchdog and samples its buttons there)."""
+
+    # Longest waits, in ms, before PanelTimeout (Pimoroni's update times:
+    # OTP 4.5 s, fast 0.8 s, turbo 0.25 s; cold panels are slower).
+    TIMEOUT_MS = {"reset": 1000, "power on": 1000, "power off": 1000,
+                  "full update": 10000, "fast update": 3000, "partial update": 2000}
+    POLL_MS = 5
+    RESET_LOW_MS = 10
+    RESET_WAIT_MS = 10
+    PARTIAL_MAX = 0.5  # a partial update over more of the panel goes fast
+
+    def __init__(self, spi, cs, dc, rst, busy, clock=None, idle=None):
+        self.spi = spi
+        self.cs = cs
+        self.dc = dc
+        self.rst = rst
+        self.busy_pin = busy
+        self.clock = clock if clock is not None else _SleepClock()
+        self.idle = idle
+        cs.value(1)
+        rst.value(1)
+        # What the glass shows, in the panel's RAM layout (1 = white), and
+        # the new frame as MONO_VLSB bands (1 = black) on the way there.
+        self.buf = bytearray(b"\xff" * FRAME_BYTES)
+        self.vlsb = bytearray(FRAME_BYTES)
+        self._conv = HlsbToVlsb(self.vlsb, WIDTH, HEIGHT, ink=1)
+        t = bytearray(256)  # each byte bit-reversed and inverted
+        for v in range(256):
+            r = 0
+            for k in range(8):
+                if v & (1 << k):
+                    r |= 0x80 >> k
+            t[v] = r ^ 0xFF
+        self._rev = t
+        self._fbs = None
+        if framebuf is not None:
+            # The bands as one column of bytes, the RAM as 16 columns of 296:
+            # blitting the first at (b, -296 b) copies band b into column b.
+            self._fbs = (framebuf.FrameBuffer(self.buf, BANDS, WIDTH, framebuf.GS8),
+                         framebuf.FrameBuffer(self.vlsb, 1, FRAME_BYTES, framebuf.GS8),
+                         framebuf.FrameBuffer(t, 256, 1, framebuf.GS8))
+        self._one = bytearray(1)
+        self._lut = bytearray(_LUT_VCOM_BYTES)
+        self._window = bytearray(7)
+        self.known = False  # the glass is unknown until a whole-panel update
+        self.updating = None  # "full update" / "fast update" / "partial update"
+        self.started = 0
+        self.asleep = True  # unknown after power-up: always reset first
+        self.counts = {"full": 0, "fast": 0, "partial": 0, "skipped": 0}
+
+    # -- low level -----------------------------------------------------------
+    def busy(self):
+        return self.busy_pin.value() == 0
+
+    def _pause(self, ms):
+        if self.idle is not None:
+            self.idle(ms)
+        else:
+            self.clock.sleep_ms(ms)
+
+    def wait(self, what, timeout_ms=None):
+        """Wait (bounded) for BUSY to rise; PanelTimeout when it does not."""
+        if timeout_ms is None:
+            timeout_ms = self.TIMEOUT_MS[what]
+        t0 = self.clock.ticks_ms()
+        while self.busy():
+            waited = self.clock.ticks_diff(self.clock.ticks_ms(), t0)
+            if waited >= timeout_ms:
+                self.updating = None
+                self.asleep = True  # force a hardware reset next time
+                self.known = False
+                raise PanelTimeout("UC8151 stayed busy for %d ms during %s" % (timeout_ms, what))
+            self._pause(min(self.POLL_MS, timeout_ms - waited))
+
+    def command(self, cmd, data=None):
+        self.cs.value(0)
+        self.dc.value(0)
+        self._one[0] = cmd
+        self.spi.write(self._one)
+        if data:
+            self.dc.value(1)
+            self.spi.write(data)
+        self.cs.value(1)
+
+    def reset(self):
+        """Hardware reset: wakes the controller from deep sleep."""
+        self.rst.value(0)
+        self.clock.sleep_ms(self.RESET_LOW_MS)
+        self.rst.value(1)
+        self.clock.sleep_ms(self.RESET_WAIT_MS)
+        self.wait("reset")
+
+    def init(self, timing=None):
+        """Reset and set up; timing: a register waveform (LUT_FAST or
+        LUT_TURBO), or None for the OTP one. Ends with the power on."""
+        self.reset()
+        self.asleep = False
+        # 128 x 296, b/w, booster on, no soft reset, gates down, sources
+        # right (Pimoroni's rotation 0); 0x20: the waveform from the
+        # registers, not the OTP.
+        self.command(_PSR, b"\x97" if timing is None else b"\xb7")
+        self.command(_PWR, b"\x03\x00\x2b\x2b\x2b")
+        self.command(_BTST, b"\x17\x17\x17")
+        self.command(_PFS, b"\x00")
+        self.command(_TSE, b"\x00")
+        self.command(_TCON, b"\x22")
+        self.command(_CDI, b"\x9c")
+        self.command(_PLL, b"\x3a")
+        if timing is not None:
+            self._send_lut(_LUT_VCOM, LEVELS_VCOM, timing, _LUT_VCOM_BYTES)
+            self._send_lut(_LUT_WW, LEVELS_TO_WHITE, timing, _LUT_PIXEL_BYTES)
+            self._send_lut(_LUT_BW, LEVELS_TO_WHITE, timing, _LUT_PIXEL_BYTES)
+            self._send_lut(_LUT_WB, LEVELS_TO_BLACK, timing, _LUT_PIXEL_BYTES)
+            self._send_lut(_LUT_BB, LEVELS_TO_BLACK, timing, _LUT_PIXEL_BYTES)
+        self.command(_PON)
+        self.wait("power on")
+
+    def _send_lut(self, cmd, levels, timing, size):
+        lut = self._lut
+        for i in range(size):
+            lut[i] = 0
+        for g in range(len(timing)):
+            frames, repeat = timing[g]
+            i = g * 6
+            lut[i] = levels[g]
+            lut[i + 1] = frames[0]
+            lut[i + 2] = frames[1]
+            lut[i + 3] = frames[2]
+            lut[i + 4] = frames[3]
+            lut[i + 5] = repeat
+        self.command(cmd, memoryview(lut)[:size])
+
+    def _send_box(self, box):
+        """Partial mode, the window, and its bytes gate after gate."""
+        x0, x1, b0, b1 = box
+        w = self._window
+        w[0] = b0 * 8  # HRST, HRED: sources (rows)
+        w[1] = b1 * 8 + 7
+        w[2] = x0 >> 8  # VRST, VRED: gates
+        w[3] = x0 & 0xFF
+        w[4] = x1 >> 8
+        w[5] = x1 & 0xFF
+        w[6] = 1  # PT_SCAN, as Pimoroni and GxEPD2 send
+        self.command(_PTIN)
+        self.command(_PTL, w)
+        self.command(_DTM2)
+        mv = memoryview(self.buf)
+        self.cs.value(0)
+        self.dc.value(1)
+        for x in range(x0 * BANDS, (x1 + 1) * BANDS, BANDS):
+            self.spi.write(mv[x + b0:x + b1 + 1])
+        self.cs.value(1)
+
+    def sleep(self):
+        """Power off, then deep sleep; only a hardware reset wakes it."""
+        if not self.asleep:
+            self.command(_POF)
+            self.wait("power off")
+            self.command(_DSLP, b"\xa5")  # the check code
+            self.asleep = True
+
+    # -- frames --------------------------------------------------------------
+    def convert(self, frame):
+        """Our landscape MONO_HLSB frame (1 = black) into self.vlsb."""
+        if len(frame) != FRAME_BYTES:
+            raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
+        self._conv.convert(frame)
+
+    def _to_ram(self):
+        """self.vlsb into self.buf: band b to byte b of each gate, each byte
+        reversed (top row to bit 7) and inverted (1 = white)."""
+        if self._fbs is not None:
+            ram, bands, pal = self._fbs
+            for b in range(BANDS):
+                ram.blit(bands, b, -b * WIDTH, -1, pal)
+            return
+        v, out, t = self.vlsb, self.buf, self._rev
+        for b in range(BANDS):
+            row = b * WIDTH
+            for x in range(WIDTH):
+                out[x * BANDS + b] = t[v[row + x]]
+
+    def _differs(self, x, b):
+        return self._rev[self.vlsb[b * WIDTH + x]] != self.buf[x * BANDS + b]
+
+    def changed_box(self):
+        """(x0, x1, b0, b1): the gates and 8-row bands where self.vlsb
+        differs from the glass, or None. Each scan stops at the first
+        difference, so little changed costs little."""
+        x0 = 0
+        while x0 < WIDTH:
+            b = 0
+            while b < BANDS and not self._differs(x0, b):
+                b += 1
+            if b < BANDS:
+                break
+            x0 += 1
+        if x0 == WIDTH:
+            return None
+        x1 = WIDTH - 1
+        while True:
+            b = 0
+            while b < BANDS and not self._differs(x1, b):
+                b += 1
+            if b < BANDS:
+                break
+            x1 -= 1
+        b0 = 0
+        while True:
+            x = x0
+            while x <= x1 and not self._differs(x, b0):
+                x += 1
+            if x <= x1:
+                break
+            b0 += 1
+        b1 = BANDS - 1
+        while True:
+            x = x0
+            while x <= x1 and not self._differs(x, b1):
+                x += 1
+            if x <= x1:
+                break
+            b1 -= 1
+        return x0, x1, b0, b1
+
+    # -- updates -------------------------------------------------------------
+    def poll(self):
+        """True when no update is running; puts the controller to sleep as
+        soon as one has finished. Never waits (beyond power-off's BUSY)."""
+        if self.updating is None:
+            return True
+        if self.busy():
+            return False
+        self._finished()
+        return True
+
+    def finish(self):
+        """Wait (bounded) for a running update, then deep sleep."""
+        if self.updating is not None:
+            spent = self.clock.ticks_diff(self.clock.ticks_ms(), self.started)
+            self.wait(self.updating, max(0, self.TIMEOUT_MS[self.updating] - spent))
+            self._finished()
+
+    def _finished(self):
+        self.updating = None
+        self.sleep()
+
+    def show(self, frame, mode):
+        """Start a "full", "fast" or "partial" update; returns the one done:
+        a partial becomes "fast" when the glass is unknown or more than
+        PARTIAL_MAX of the panel changed, and "skipped" when nothing did."""
+        if mode not in ("full", "fast", "partial"):
+            raise ValueError("update mode must be full, fast or partial, not %r" % (mode,))
+        if len(frame) != FRAME_BYTES:
+            raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
+        self.finish()
+        self.convert(frame)
+        box = None
+        if mode == "partial":
+            if self.known:
+                box = self.changed_box()
+                if box is None:
+                    self.counts["skipped"] += 1
+                    return "skipped"
+            if box is None or (box[1] - box[0] + 1) * (box[3] - box[2] + 1) > self.PARTIAL_MAX * WIDTH * BANDS:
+                mode = "fast"
+                box = None
+        self._to_ram()
+        self.init(None if mode == "full" else (LUT_FAST if mode == "fast" else LUT_TURBO))
+        if box is None:
+            self.command(_PTOU)
+            self.command(_DTM2, self.buf)
+        else:
+            self._send_box(box)
+        self.command(_DSP)
+        self.command(_DRF)
+        self.updating = mode + " update"
+        self.started = self.clock.ticks_ms()
+        self.known = True
+        self.counts[mode] += 1
+        return mode
