@@ -49,14 +49,14 @@ try:
 except Exception:
     pass
 try:
-    s = os.statvfs("/")
+    s = os.statvfs(%(root)r)
     r["free"] = s[0] * s[3]
 except Exception:
     r["free"] = None
 f = {}
 for p in %(paths)r:
     try:
-        f[p] = os.stat("/" + p)[6]
+        f[p] = os.stat(%(root)r + p)[6]
     except OSError:
         pass
 r["files"] = f
@@ -67,7 +67,7 @@ DELETE = r'''
 import os
 for p in %(paths)r:
     try:
-        os.remove("/" + p)
+        os.remove(%(root)r + p)
     except OSError:
         pass
 '''
@@ -77,12 +77,12 @@ import os, hashlib, binascii
 b = bytearray(512)
 for p in %(paths)r:
     try:
-        n = os.stat("/" + p)[6]
+        n = os.stat(%(root)r + p)[6]
     except OSError:
         print("@@F - - " + p)
         continue
     d = hashlib.sha256()
-    with open("/" + p, "rb") as f:
+    with open(%(root)r + p, "rb") as f:
         while True:
             k = f.readinto(b)
             if not k:
@@ -108,8 +108,9 @@ class Mpremote:
     """Runs ``python -m mpremote connect PORT ...``; runner(argv, timeout)
     returns a CompletedProcess (the tests record the chained command)."""
 
-    def __init__(self, port, runner=None, python=None):
+    def __init__(self, port, runner=None, python=None, root="/"):
         self.port = port
+        self.root = root  # the board's filesystem root in the snippets (the tests use a folder)
         self.runner = runner or _run
         self.python = python or sys.executable
 
@@ -179,7 +180,7 @@ def probe(mp, board, then_reset=False):
     "romfs": partition bytes (0: none), "free", "files": {path: size}};
     then_reset restarts the game afterwards (a dry run)."""
     paths = sorted(set(_installed_paths(board)) | set(files.SAVE_FILES) | {files.CONFIG})
-    out = mp([["exec", PROBE % {"paths": paths}]] + ([["reset"]] if then_reset else []), 60,
+    out = mp([["exec", PROBE % {"paths": paths, "root": mp.root}]] + ([["reset"]] if then_reset else []), 60,
              "asking the board what it runs")
     for line in out.splitlines():
         if line.startswith("@@DECK "):
@@ -313,7 +314,7 @@ def execute(plan, mp, progress=None):
         stage = Path(stage)
         commands = []
         if plan.deletes:
-            commands.append(["exec", DELETE % {"paths": plan.deletes}])
+            commands.append(["exec", DELETE % {"paths": plan.deletes, "root": mp.root}])
         if plan.romfs is not None:
             img = stage / "device.romfs"
             img.write_bytes(plan.romfs)
@@ -324,7 +325,7 @@ def execute(plan, mp, progress=None):
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_bytes(data)
         commands.append(["cp", "-r"] + sorted(str(p) for p in fs.iterdir()) + [":"])
-        commands.append(["exec", VERIFY % {"paths": sorted(plan.copies),
+        commands.append(["exec", VERIFY % {"paths": sorted(plan.copies), "root": mp.root,
                                            "romfs": len(plan.romfs) if plan.romfs is not None else 0}])
         commands.append(["reset"])
         size = sum(len(d) for d in plan.copies.values()) + len(plan.romfs or b"")
@@ -359,14 +360,15 @@ def check_readback(plan, out):
                          % "; ".join(bad[:4]))
 
 
-def flash(board, port, wipe=False, dry_run=False, runner=None, link=None, progress=None, romfs_builder=None):
+def flash(board, port, wipe=False, dry_run=False, runner=None, link=None, progress=None, romfs_builder=None,
+          root="/"):
     """Update the running board at `port`; the Plan carried out. dry_run
     reads the board and plans, changing nothing on it (the game is left for
     the probe and restarted after it)."""
     say = progress or (lambda text: None)
     notes = [leave_game(port, link)]
     say(notes[-1])
-    mp = Mpremote(port, runner)
+    mp = Mpremote(port, runner, root=root)
     info = probe(mp, board, then_reset=dry_run)
     plan = make_plan(board, info, wipe, romfs_builder)
     plan.notes = notes + plan.notes
