@@ -62,6 +62,11 @@ class Progress:
             pass
         self.task = None
 
+    def close(self):
+        if self.bar is not None and self.task is not None:
+            self.bar.stop()
+            self.task = None
+
     def note(self, text):
         self.stream.write(text + "\n")
         self.stream.flush()
@@ -129,7 +134,8 @@ def _flash_bootsel(args, drive, out):
 
 
 def _flash_running(args, port, out):
-    plan = running.flash(args.board, port, wipe=args.wipe, dry_run=args.dry_run, progress=out.note)
+    plan = running.flash(args.board, port, wipe=args.wipe, dry_run=args.dry_run, progress=out.note,
+                         progress_bytes=out.bytes)
     info = plan.info
     head = "plan for %s on %s (MicroPython %s, %s)" % (
         args.board, port, info.get("version"),
@@ -213,6 +219,8 @@ def run(args):
     except FlashError as e:
         _complain(str(e))
         return EXIT_FLASH
+    finally:
+        out.close()
 
 
 # -- deckahedron image ------------------------------------------------------

@@ -11,6 +11,7 @@ entry.
 """
 
 REGISTRY = "boards/boards.json"
+DEVICE_KEYS = ("runtime", "module", "class", "panel", "pins")  # what the device keeps of its entry
 _cache = [None, None]  # (name, entry) of the last board asked for
 
 
@@ -18,7 +19,9 @@ def spec(name):
     """The registry entry of board `name` (a dict), read from boards.json
     where the import path finds the board modules: beside main.py in the
     simulator, /rom on an RP2040 board with the code in ROMFS, the flash
-    root for a plain install. Only that board's entry is kept."""
+    root for a plain install. Only what the device uses of that board's
+    entry is kept (DEVICE_KEYS): the host's facts (power figures, notes)
+    are dropped with the parse."""
     if _cache[0] == name:
         return _cache[1]
     import json
@@ -33,6 +36,8 @@ def spec(name):
             boards = json.load(f)["boards"]
         if name not in boards:
             raise ValueError("unknown board %r: known boards are %s" % (name, ", ".join(sorted(boards))))
-        _cache[0], _cache[1] = name, boards[name]
+        entry = boards[name]
+        boards = None  # the other boards' facts go with the parse
+        _cache[0], _cache[1] = name, dict((k, entry[k]) for k in DEVICE_KEYS if k in entry)
         return _cache[1]
     raise OSError("boards/boards.json is not on the import path")

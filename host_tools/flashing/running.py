@@ -95,8 +95,38 @@ if %(romfs)d:
 '''
 
 
-def _run(argv, timeout):
-    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, errors="replace")
+def _run(argv, timeout, on_output=None):
+    """Run mpremote; on_output(text) sees its stdout as it comes (mpremote
+    reports `romfs deploy` progress as "\\rWriting at offset N")."""
+    import codecs
+    import threading
+
+    # Bytes, decoded here: text mode would turn mpremote's "\r" progress into lines.
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    decode = codecs.getincrementaldecoder("utf-8")("replace").decode
+    err = []
+    reader = threading.Thread(target=lambda: err.append(proc.stderr.read().decode("utf-8", "replace")), daemon=True)
+    reader.start()
+    timer = threading.Timer(timeout, proc.kill)
+    timer.start()
+    out = []
+    try:
+        while True:
+            raw = proc.stdout.read1(256)
+            if not raw:
+                break
+            chunk = decode(raw)
+            out.append(chunk)
+            if on_output:
+                on_output(chunk)
+        proc.wait()
+        reader.join()
+    finally:
+        expired = not timer.is_alive() and proc.returncode is not None and proc.returncode < 0
+        timer.cancel()
+    if expired:
+        raise subprocess.TimeoutExpired(argv, timeout)
+    return subprocess.CompletedProcess(argv, proc.returncode, "".join(out), "".join(err))
 
 
 def busy_message(port):
@@ -120,13 +150,16 @@ class Mpremote:
             out += (["+"] if i else []) + list(cmd)
         return out
 
-    def __call__(self, commands, timeout, what):
+    def __call__(self, commands, timeout, what, on_output=None):
         if self.port.startswith("/dev/") and not os.path.exists(self.port):
             raise NoBoard("there is no board at %s: check the USB cable (a charge-only cable has no data lines), "
                           "or list the ports with `python -m mpremote connect list`; a board in BOOTSEL mode has "
                           "no port: run without --port" % self.port)
         try:
-            proc = self.runner(self.argv(commands), timeout)
+            if on_output and self.runner is _run:
+                proc = _run(self.argv(commands), timeout, on_output)
+            else:
+                proc = self.runner(self.argv(commands), timeout)
         except subprocess.TimeoutExpired:
             raise FlashError("the board at %s did not answer within %d s while %s: unplug and replug it, then "
                              "flash again" % (self.port, timeout, what))
@@ -306,9 +339,10 @@ def make_plan(board, info, wipe=False, romfs_builder=None):
     return Plan(board, method, copies, sorted(deletes), romfs, notes, kept)
 
 
-def execute(plan, mp, progress=None):
+def execute(plan, mp, progress=None, progress_bytes=None):
     """One chained mpremote session carrying out the plan; FlashError when
-    the read-back differs from what was sent."""
+    the read-back differs from what was sent. progress_bytes(what, done,
+    total) follows the ROMFS deploy."""
     say = progress or (lambda text: None)
     with tempfile.TemporaryDirectory(prefix="deckahedron-flash-") as stage:
         stage = Path(stage)
@@ -331,7 +365,15 @@ def execute(plan, mp, progress=None):
         size = sum(len(d) for d in plan.copies.values()) + len(plan.romfs or b"")
         say("one mpremote session: %s" % " + ".join(c[0] + (" " + c[1] if c[0] == "romfs" else "")
                                                      for c in commands))
-        out = mp(commands, 120 + size // 500, "flashing")
+        on_output = None
+        if progress_bytes and plan.romfs is not None:
+            total = len(plan.romfs)
+
+            def on_output(text):
+                for m in re.finditer(r"Writing at offset (\d+)", text):
+                    progress_bytes("ROMFS deploy", min(int(m.group(1)) + 4096, total), total)
+
+        out = mp(commands, 120 + size // 500, "flashing", on_output)
     check_readback(plan, out)
     return out
 
@@ -361,7 +403,7 @@ def check_readback(plan, out):
 
 
 def flash(board, port, wipe=False, dry_run=False, runner=None, link=None, progress=None, romfs_builder=None,
-          root="/"):
+          root="/", progress_bytes=None):
     """Update the running board at `port`; the Plan carried out. dry_run
     reads the board and plans, changing nothing on it (the game is left for
     the probe and restarted after it)."""
@@ -375,6 +417,6 @@ def flash(board, port, wipe=False, dry_run=False, runner=None, link=None, progre
     plan.info = info
     if dry_run:
         return plan
-    execute(plan, mp, say)
+    execute(plan, mp, say, progress_bytes)
     return plan
 

@@ -503,3 +503,33 @@ def test_the_registry_boards_have_guides_and_usb_ids():
 
 def test_hash_helper_agrees_with_hashlib():
     assert hashlib.sha256(b"x").hexdigest() == running.hashlib.sha256(b"x").hexdigest()
+
+
+def test_the_mpremote_runner_streams_progress_and_times_out():
+    import sys
+
+    seen = []
+    script = "import sys,time\nfor o in (0, 4096):\n    sys.stdout.write('\\rWriting at offset %d' % o); sys.stdout.flush()\n"
+    proc = running._run([sys.executable, "-c", script], 30, seen.append)
+    assert proc.returncode == 0 and "".join(seen) == proc.stdout == "\rWriting at offset 0\rWriting at offset 4096"
+    with pytest.raises(subprocess.TimeoutExpired):
+        running._run([sys.executable, "-c", "import time; time.sleep(30)"], 0.5)
+
+
+def test_romfs_deploy_progress_reaches_the_whole_image(board_fs):
+    plan = running.make_plan("pico-epaper29", {"impl": "micropython", "version": "1.28.0", "platform": "rp2",
+                                               "romfs": rp2040.ROMFS_BYTES, "files": {}})
+
+    class Chatty(running.Mpremote):
+        """Says what mpremote's romfs deploy says while it writes, then answers as the board."""
+
+        def __call__(self, commands, timeout, what, on_output=None):
+            for offset in range(0, len(plan.romfs), 4096):
+                on_output("\rWriting at offset %d" % offset)
+            return running.Mpremote.__call__(self, commands, timeout, what)
+
+    marks = []
+    mp = Chatty("FAKEPORT", FakeBoard(board_fs, romfs=rp2040.ROMFS_BYTES), root=str(board_fs) + "/")
+    running.execute(plan, mp, progress_bytes=lambda what, done, total: marks.append((done, total)))
+    assert marks[-1] == (len(plan.romfs), len(plan.romfs))
+    assert [d for d, _ in marks] == sorted(d for d, _ in marks)
