@@ -110,6 +110,10 @@ def _check_usage(args):
     return entry
 
 
+FRESH = ("a first install: no saved game; a save that was on the board is gone. Updates of a running board "
+         "with --port keep it")
+
+
 def _flash_bootsel(args, drive, out):
     """The full image onto a board in BOOTSEL mode (drive, or picotool when drive is None)."""
     data = image.build(args.board)
@@ -117,8 +121,8 @@ def _flash_bootsel(args, drive, out):
              "and deckahedron.cfg)" % (args.board, len(data), rp2040.MICROPYTHON_VERSION))
     where = drive or "picotool"
     if args.dry_run:
-        out.note("plan: write %s onto %s; the board restarts into the game with no saved game"
-                 % (image.image_name(args.board), where))
+        out.note("plan: write %s onto %s; the board restarts into the game on a fresh filesystem (%s)"
+                 % (image.image_name(args.board), where, FRESH))
         out.note("dry run: nothing on the board was changed")
         return EXIT_OK
     if drive:
@@ -128,8 +132,8 @@ def _flash_bootsel(args, drive, out):
         path = image.write(args.board)
         out.note("loading %s with picotool" % path)
         bootsel.load_with_picotool(path)
-    out.note("flashed %s through %s: the board restarts into the game (a first install: no saved game)"
-             % (args.board, where))
+    out.note("flashed %s through %s: the board restarts into the game on a fresh filesystem (%s)"
+             % (args.board, where, FRESH))
     return EXIT_OK
 
 

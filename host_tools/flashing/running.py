@@ -23,6 +23,7 @@
 import hashlib
 import json
 import os
+import posixpath
 import re
 import subprocess
 import sys
@@ -60,6 +61,13 @@ for p in %(paths)r:
     except OSError:
         pass
 r["files"] = f
+r["dirs"] = []
+for p in %(dirs)r:
+    try:
+        if os.stat(%(root)r + p)[0] & 0x4000:
+            r["dirs"].append(p)
+    except OSError:
+        pass
 print("@@DECK " + json.dumps(r))
 '''
 
@@ -68,6 +76,11 @@ import os
 for p in %(paths)r:
     try:
         os.remove(%(root)r + p)
+    except OSError:
+        pass
+for p in %(dirs)r:
+    try:
+        os.rmdir(%(root)r + p)
     except OSError:
         pass
 '''
@@ -89,6 +102,12 @@ for p in %(paths)r:
                 break
             d.update(memoryview(b)[:k])
     print("@@F %%d %%s %%s" %% (n, binascii.hexlify(d.digest()).decode(), p))
+for p in %(dirs)r:
+    try:
+        os.stat(%(root)r + p)
+        print("@@D " + p)
+    except OSError:
+        pass
 if %(romfs)d:
     import vfs
     print("@@ROM " + binascii.hexlify(hashlib.sha256(memoryview(vfs.rom_ioctl(2, 0))[:%(romfs)d]).digest()).decode())
@@ -213,7 +232,7 @@ def probe(mp, board, then_reset=False):
     "romfs": partition bytes (0: none), "free", "files": {path: size}};
     then_reset restarts the game afterwards (a dry run)."""
     paths = sorted(set(_installed_paths(board)) | set(files.SAVE_FILES) | {files.CONFIG})
-    out = mp([["exec", PROBE % {"paths": paths, "root": mp.root}]] + ([["reset"]] if then_reset else []), 60,
+    out = mp([["exec", PROBE % {"paths": paths, "dirs": package_dirs(board), "root": mp.root}]] + ([["reset"]] if then_reset else []), 60,
              "asking the board what it runs")
     for line in out.splitlines():
         if line.startswith("@@DECK "):
@@ -224,6 +243,20 @@ def probe(mp, board, then_reset=False):
     raise WrongFirmware("the board at %s did not answer like MicroPython (it said: %s); put the game's image on "
                         "it: hold BOOTSEL while plugging it in, then run `deckahedron flash` without --port"
                         % (mp.port, " ".join(out.split())[:200] or "nothing"))
+
+
+def package_dirs(board):
+    """Our package folders (boards, drivers, shared_rules), deepest first.
+    On the filesystem, even empty, one hides its namesake in /rom: the
+    filesystem comes first on sys.path and MicroPython imports a folder
+    without __init__ as a package."""
+    dirs = set()
+    for s in files.device_files(board):
+        d = posixpath.dirname(s.board_path)
+        while d:
+            dirs.add(d)
+            d = posixpath.dirname(d)
+    return sorted(dirs, key=lambda d: (-d.count("/"), d))
 
 
 def _installed_paths(board):
@@ -251,8 +284,9 @@ class Plan:
     """What execute() does: method "romfs" or "files"; copies {board path:
     bytes} for the filesystem; deletes (board paths); the ROMFS image."""
 
-    def __init__(self, board, method, copies, deletes, romfs=None, notes=(), kept=()):
+    def __init__(self, board, method, copies, deletes, romfs=None, notes=(), kept=(), rmdirs=()):
         self.board = board
+        self.rmdirs = list(rmdirs)  # our package folders, which must not stay beside ROMFS
         self.method = method
         self.copies = copies
         self.deletes = deletes
@@ -267,6 +301,8 @@ class Plan:
                        % (len(self.romfs), len([p for p in files.device_files(self.board) if not p.entry])))
         for p in sorted(self.deletes):
             out.append("delete        %s" % p)
+        for p in self.rmdirs:
+            out.append("remove folder %s (it would hide the code in ROMFS)" % p)
         for p in sorted(self.copies):
             out.append("copy          %s (%d bytes; skipped by mpremote if the same)" % (p, len(self.copies[p])))
         for p in self.kept:
@@ -314,9 +350,11 @@ def make_plan(board, info, wipe=False, romfs_builder=None):
                              % (len(romfs), info["romfs"]))
         # Our modules on the filesystem come before /rom on sys.path: they go.
         deletes = [p for p in _installed_paths(board) if p in on_board and p not in copies]
+        rmdirs = [d for d in package_dirs(board) if d in (info.get("dirs") or ())]
         method = "romfs"
     else:
         romfs = None
+        rmdirs = []
         method = "files"
         version = mpy_version(info.get("mpy"))
         use_mpy = version is not None and version[0] == MPY_CROSS_EMITS[0]
@@ -336,7 +374,7 @@ def make_plan(board, info, wipe=False, romfs_builder=None):
         kept = []
     else:
         kept = saves
-    return Plan(board, method, copies, sorted(deletes), romfs, notes, kept)
+    return Plan(board, method, copies, sorted(deletes), romfs, notes, kept, rmdirs)
 
 
 def execute(plan, mp, progress=None, progress_bytes=None):
@@ -347,8 +385,8 @@ def execute(plan, mp, progress=None, progress_bytes=None):
     with tempfile.TemporaryDirectory(prefix="deckahedron-flash-") as stage:
         stage = Path(stage)
         commands = []
-        if plan.deletes:
-            commands.append(["exec", DELETE % {"paths": plan.deletes, "root": mp.root}])
+        if plan.deletes or plan.rmdirs:
+            commands.append(["exec", DELETE % {"paths": plan.deletes, "dirs": plan.rmdirs, "root": mp.root}])
         if plan.romfs is not None:
             img = stage / "device.romfs"
             img.write_bytes(plan.romfs)
@@ -359,7 +397,7 @@ def execute(plan, mp, progress=None, progress_bytes=None):
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_bytes(data)
         commands.append(["cp", "-r"] + sorted(str(p) for p in fs.iterdir()) + [":"])
-        commands.append(["exec", VERIFY % {"paths": sorted(plan.copies), "root": mp.root,
+        commands.append(["exec", VERIFY % {"paths": sorted(plan.copies), "root": mp.root, "dirs": plan.rmdirs,
                                            "romfs": len(plan.romfs) if plan.romfs is not None else 0}])
         commands.append(["reset"])
         size = sum(len(d) for d in plan.copies.values()) + len(plan.romfs or b"")
@@ -381,7 +419,10 @@ def execute(plan, mp, progress=None, progress_bytes=None):
 def check_readback(plan, out):
     got = {}
     rom = None
+    left = []
     for line in out.splitlines():
+        if line.startswith("@@D "):
+            left.append(line[4:].strip())
         if line.startswith("@@F "):
             parts = line.split(" ", 3)
             if len(parts) == 4:
@@ -400,6 +441,10 @@ def check_readback(plan, out):
     if bad:
         raise FlashError("verification failed: %s; try another USB cable or port and flash again"
                          % "; ".join(bad[:4]))
+    if left:
+        raise FlashError("the folder %s on the board's filesystem holds files that are not the game's, and it "
+                         "hides the game's code in ROMFS: move them away (mpremote fs ls :%s) and flash again"
+                         % (left[0], left[0]))
 
 
 def flash(board, port, wipe=False, dry_run=False, runner=None, link=None, progress=None, romfs_builder=None,

@@ -533,3 +533,22 @@ def test_romfs_deploy_progress_reaches_the_whole_image(board_fs):
     running.execute(plan, mp, progress_bytes=lambda what, done, total: marks.append((done, total)))
     assert marks[-1] == (len(plan.romfs), len(plan.romfs))
     assert [d for d, _ in marks] == sorted(d for d, _ in marks)
+
+
+def test_from_a_files_install_to_romfs_no_folder_is_left_to_hide_rom(board_fs):
+    """An empty boards/ on the filesystem would be imported instead of
+    /rom/boards (MicroPython imports a folder as a package, and the
+    filesystem comes first on sys.path)."""
+    flash_running(FakeBoard(board_fs, romfs=0))
+    assert (board_fs / "boards" / "boards.json").is_file() and (board_fs / "shared_rules").is_dir()
+    plan, _ = flash_running(FakeBoard(board_fs, romfs=rp2040.ROMFS_BYTES))
+    assert set(plan.rmdirs) == {"boards", "drivers", "shared_rules"}
+    assert sorted(p.name for p in board_fs.iterdir()) == ["deckahedron.cfg", "main.py"]
+
+
+def test_a_foreign_file_in_our_folder_is_a_plain_error(board_fs):
+    (board_fs / "boards").mkdir()
+    (board_fs / "boards" / "mine.py").write_text("X = 1\n")
+    with pytest.raises(FlashError, match="the folder boards .* hides the game's code in ROMFS"):
+        flash_running(FakeBoard(board_fs, romfs=rp2040.ROMFS_BYTES))
+    assert (board_fs / "boards" / "mine.py").is_file()
