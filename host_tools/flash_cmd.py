@@ -232,7 +232,8 @@ def run(args):
 def add_image_arguments(parser):
     rp2 = sorted(k for k, v in registry.real_boards().items() if v.get("image") == "rp2040-romfs")
     parser.add_argument("--board", required=True, choices=rp2, metavar="BOARD", help=", ".join(rp2))
-    parser.add_argument("--out", metavar="FILE", help="where to write the UF2 (default build/images/deckahedron-BOARD.uf2)")
+    parser.add_argument("--out", metavar="FILE",
+                        help="where to write the UF2 (default build/images/deckahedron-BOARD.uf2)")
     parser.error = reporter("deckahedron image", EXIT_USAGE)[1]
 
 

@@ -232,8 +232,8 @@ def probe(mp, board, then_reset=False):
     "romfs": partition bytes (0: none), "free", "files": {path: size}};
     then_reset restarts the game afterwards (a dry run)."""
     paths = sorted(set(_installed_paths(board)) | set(files.SAVE_FILES) | {files.CONFIG})
-    out = mp([["exec", PROBE % {"paths": paths, "dirs": package_dirs(board), "root": mp.root}]] + ([["reset"]] if then_reset else []), 60,
-             "asking the board what it runs")
+    snippet = PROBE % {"paths": paths, "dirs": package_dirs(board), "root": mp.root}
+    out = mp([["exec", snippet]] + ([["reset"]] if then_reset else []), 60, "asking the board what it runs")
     for line in out.splitlines():
         if line.startswith("@@DECK "):
             try:
@@ -243,6 +243,10 @@ def probe(mp, board, then_reset=False):
     raise WrongFirmware("the board at %s did not answer like MicroPython (it said: %s); put the game's image on "
                         "it: hold BOOTSEL while plugging it in, then run `deckahedron flash` without --port"
                         % (mp.port, " ".join(out.split())[:200] or "nothing"))
+
+
+# Left by the flasher before this one (it listed what it had copied): ours, and no longer read.
+LEGACY = ("deckahedron.manifest",)
 
 
 def package_dirs(board):
@@ -262,7 +266,7 @@ def package_dirs(board):
 def _installed_paths(board):
     """Every path our device code may have on a filesystem: each module as
     .py and as .mpy (an earlier install of either kind)."""
-    out = []
+    out = list(LEGACY)
     for s in files.device_files(board):
         out.append(s.board_path)
         if s.board_path.endswith(".py") and not s.entry:
@@ -271,10 +275,10 @@ def _installed_paths(board):
 
 
 def check_firmware(board, info):
-    running = "%s %s" % (info.get("impl"), info.get("version"))
+    what = "%s %s" % (info.get("impl"), info.get("version"))
     if info.get("impl") != "micropython":
         raise WrongFirmware("the board runs %s, not MicroPython: put the game's image on it (hold BOOTSEL while "
-                            "plugging it in, then `deckahedron flash --board %s` without --port)" % (running, board))
+                            "plugging it in, then `deckahedron flash --board %s` without --port)" % (what, board))
     if info.get("platform") != "rp2":
         raise WrongFirmware("the board runs MicroPython for %s, not for an RP2040 (rp2): is this the %s?"
                             % (info.get("platform") or "another chip", board))
@@ -286,10 +290,10 @@ class Plan:
 
     def __init__(self, board, method, copies, deletes, romfs=None, notes=(), kept=(), rmdirs=()):
         self.board = board
-        self.rmdirs = list(rmdirs)  # our package folders, which must not stay beside ROMFS
         self.method = method
         self.copies = copies
         self.deletes = deletes
+        self.rmdirs = list(rmdirs)  # our package folders, which must not stay beside ROMFS
         self.romfs = romfs
         self.notes = list(notes)
         self.kept = list(kept)

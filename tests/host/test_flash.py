@@ -316,12 +316,14 @@ def flash_running(fake, board="pico-epaper29", **kw):
 def test_romfs_board_one_chained_session_keeps_the_save(board_fs):
     (board_fs / "deck.sav").write_bytes(b"the save")
     (board_fs / "app.mpy").write_bytes(b"an old install that would shadow /rom")
+    (board_fs / "deckahedron.manifest").write_text("# the old flasher's list\n")
     fake = FakeBoard(board_fs, romfs=rp2040.ROMFS_BYTES)
     plan, link = flash_running(fake)
     assert link.sent == [("repl", {"confirm": True})]  # out of the game first
     assert len(fake.calls) == 2  # the probe, then ONE session for the whole flash
     assert fake.commands() == ["exec", "romfs", "cp", "exec", "reset"]
-    assert plan.method == "romfs" and plan.deletes == ["app.mpy"] and plan.kept == ["deck.sav"]
+    assert plan.method == "romfs" and plan.deletes == ["app.mpy", "deckahedron.manifest"]
+    assert plan.kept == ["deck.sav"]
     assert parse_romfs(fake.romfs)["boards/boards.json"] == (ROOT / "firmware/boards/boards.json").read_bytes()
     assert sorted(p.name for p in board_fs.iterdir()) == ["deck.sav", "deckahedron.cfg", "main.py"]
     assert (board_fs / "deck.sav").read_bytes() == b"the save"
@@ -509,7 +511,8 @@ def test_the_mpremote_runner_streams_progress_and_times_out():
     import sys
 
     seen = []
-    script = "import sys,time\nfor o in (0, 4096):\n    sys.stdout.write('\\rWriting at offset %d' % o); sys.stdout.flush()\n"
+    script = ("import sys\nfor o in (0, 4096):\n"
+              "    sys.stdout.write('\\rWriting at offset %d' % o); sys.stdout.flush()\n")
     proc = running._run([sys.executable, "-c", script], 30, seen.append)
     assert proc.returncode == 0 and "".join(seen) == proc.stdout == "\rWriting at offset 0\rWriting at offset 4096"
     with pytest.raises(subprocess.TimeoutExpired):
