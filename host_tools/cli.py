@@ -3,7 +3,8 @@
 import argparse
 import sys
 
-# (name, module, help) -- each module has add_arguments(parser) and run(args).
+# (name, module, help) -- each module has add_arguments(parser) and run(args)
+# ("module:NAME": add_NAME_arguments and run_NAME).
 COMMANDS = (
     ("odds", "host_tools.odds_cmd", "exact flip odds by enumeration for any draw pile"),
     ("demo", "host_tools.demo", "play a short narrated scene on the rules core"),
@@ -11,7 +12,9 @@ COMMANDS = (
     ("do", "host_tools.do_cmd", "send one command to a device and print its JSON reply"),
     ("screen", "host_tools.screen_cmd", "save a device's screen as a PNG"),
     ("table", "host_tools.table_cmd", "the GM's console: every player's device, the shared supply, the log"),
-    ("flash", "host_tools.flash_cmd", "put the device code on a board (mpremote, or the MagTag's CIRCUITPY drive)"),
+    ("flash", "host_tools.flash_cmd", "put the game on a board: the image in BOOTSEL mode, mpremote on a running "
+                                      "board, the MagTag's CIRCUITPY drive"),
+    ("image", "host_tools.flash_cmd:image", "build the UF2 image of an RP2040 board (drag it onto RPI-RP2)"),
 )
 
 
@@ -36,10 +39,11 @@ def build_parser():
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name, modname, helptext in COMMANDS:
+        modname, _, variant = modname.partition(":")  # module:NAME -> add_NAME_arguments, run_NAME
         mod = importlib.import_module(modname)
         p = sub.add_parser(name, help=helptext, description=helptext)
-        mod.add_arguments(p)
-        p.set_defaults(_run=mod.run)
+        getattr(mod, "add_%s_arguments" % variant if variant else "add_arguments")(p)
+        p.set_defaults(_run=getattr(mod, "run_" + variant if variant else "run"))
     return parser
 
 

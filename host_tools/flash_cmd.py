@@ -1,155 +1,253 @@
-"""`deckahedron flash`: put the device code on a board.
+"""`deckahedron flash` and `deckahedron image`: put the game on a board.
 
-    deckahedron flash --board badger2040|badger2040w|pico-epaper29 --port P
-                      [--wipe [--yes]] [--no-compile] [--no-reset] [--dry-run]
-    deckahedron flash --board magtag [--drive PATH] [--wipe [--yes]] [--dry-run]
+    deckahedron image --board pico-epaper29|badger2040|badger2040w [--out FILE]
+    deckahedron flash --board NAME [--port P | --drive PATH] [--wipe --yes] [--dry-run]
 
-MicroPython boards go through mpremote on the serial port P; the MagTag
-(CircuitPython) through its CIRCUITPY drive (found by itself when one is
-mounted). Only files that differ are copied; each is read back and checked
-(size and sha256). The player's save (deck.sav) stays unless --wipe. --dry-run
-reads the board and prints the plan, changing nothing.
+An RP2040 board in BOOTSEL mode (its RPI-RP2 drive mounted, or picotool
+installed) gets the whole image: base + ROMFS of the current code + a fresh
+filesystem with main.py and deckahedron.cfg (a first install: no saved
+game). A running board (--port, or the one board found by its USB id) gets
+the current device code through one mpremote session and keeps its save
+unless --wipe --yes. The MagTag goes through its CIRCUITPY drive.
 
-Exit codes: 0 flashed (or planned), 1 the flash failed (the message says what
-to do), 2 bad usage.
+Exit codes: 0 done (or planned), 1 the flash failed (the message says what
+to do), 2 bad usage or no base image to build from.
 """
 
 import sys
 
-from host_tools import flash as F
+from host_tools import boards as registry
+from host_tools import rp2040
 from host_tools.cli import reporter
+from host_tools.flashing import FlashError, NoBoard, bootsel, image, magtag, running
 
 PROG = "deckahedron flash"
-EXIT_OK = 0
-EXIT_FLASH = 1
-EXIT_USAGE = 2
+EXIT_OK, EXIT_FLASH, EXIT_USAGE = 0, 1, 2
 
 _complain, _fail = reporter(PROG, EXIT_USAGE)
 
 
+def _boards():
+    return sorted(registry.real_boards())
+
+
 def add_arguments(parser):
-    parser.add_argument("--board", required=True, choices=sorted(F.BOARDS), metavar="BOARD",
-                        help="badger2040, badger2040w, pico-epaper29 or magtag")
-    parser.add_argument("--port", metavar="P",
-                        help="the MicroPython board's serial port (/dev/ttyACM0, COM3; "
-                             "`python -m mpremote connect list` shows them)")
-    parser.add_argument("--drive", metavar="PATH",
-                        help="the MagTag's mounted CIRCUITPY drive (default: find it)")
-    parser.add_argument("--wipe", action="store_true",
-                        help="also delete the player's saved game (deck.sav, deck.tmp, deck.bad)")
-    parser.add_argument("--yes", "-y", action="store_true", help="do not ask before --wipe deletes the save")
-    parser.add_argument("--no-compile", action="store_true", help="copy .py sources, no .mpy")
-    parser.add_argument("--no-reset", action="store_true", help="leave the board at its REPL afterwards")
-    parser.add_argument("--dry-run", action="store_true",
-                        help="read the board and print what would be copied, skipped and deleted; change nothing")
+    parser.add_argument("--board", required=True, choices=_boards(), metavar="BOARD", help=", ".join(_boards()))
+    parser.add_argument("--port", metavar="P", help="a running board's serial port (/dev/ttyACM0, COM3); default: "
+                        "the RPI-RP2 drive of a board in BOOTSEL mode, else the one board found by its USB id")
+    parser.add_argument("--drive", metavar="PATH", help="the mounted RPI-RP2 or CIRCUITPY drive (default: find it)")
+    parser.add_argument("--wipe", action="store_true", help="also delete the saved game (deck.sav, deck.tmp, deck.bad)")
+    parser.add_argument("--yes", "-y", action="store_true", help="confirm --wipe")
+    parser.add_argument("--dry-run", action="store_true", help="show the plan; change nothing on the board")
     parser.error = _fail
 
 
-def open_board(args):
-    """The BoardFS for the arguments (the tests replace this function)."""
-    spec = F.BOARDS[args.board]
-    if spec.runtime == "micropython":
-        return F.MpremoteFS(args.port)
-    if args.drive:
-        return F.DriveFS(args.drive)
-    found = F.find_circuitpy()
-    if not found:
-        raise F.NoBoard("no CIRCUITPY drive is mounted: plug in the MagTag (wait for the drive to appear) "
-                        "or give it with --drive PATH")
-    if len(found) > 1:
-        raise F.NoBoard("more than one CIRCUITPY drive is mounted (%s): say which with --drive PATH"
-                        % ", ".join(found))
-    return F.DriveFS(found[0])
+class Progress:
+    """A rich bar on a terminal, plain lines elsewhere (CI, logs)."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stdout
+        self.bar = None
+        try:
+            from rich.console import Console
+
+            console = Console(file=self.stream)
+            if console.is_terminal:
+                from rich.progress import BarColumn, DownloadColumn, Progress as Bar, TextColumn
+
+                self.console = console
+                self.bar = Bar(TextColumn("{task.description}"), BarColumn(), DownloadColumn(), console=console,
+                               transient=True)
+        except ImportError:
+            pass
+        self.task = None
+
+    def close(self):
+        if self.bar is not None and self.task is not None:
+            self.bar.stop()
+            self.task = None
+
+    def note(self, text):
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def bytes(self, what, done, total):
+        if self.bar is None:
+            if done == total:
+                self.note("%s: %d bytes" % (what, total))
+            return
+        if self.task is None:
+            self.bar.start()
+            self.task = self.bar.add_task(what, total=total)
+        self.bar.update(self.task, completed=done)
+        if done >= total:
+            self.bar.stop()
+            self.task = None
+
+
+def _rp2040_ports():
+    """Serial ports of running RP2040 boards (MicroPython's USB id)."""
+    try:
+        from serial.tools import list_ports
+    except ImportError:
+        return []
+    ids = set()
+    for entry in registry.real_boards().values():
+        if entry["runtime"] == "micropython":
+            ids.update(tuple(int(x, 16) for x in u.split(":")) for u in entry.get("usb", ()))
+    return sorted(p.device for p in list_ports.comports() if (p.vid, p.pid) in ids)
 
 
 def _check_usage(args):
-    spec = F.BOARDS[args.board]
-    if spec.runtime == "micropython" and args.drive:
-        _fail("--drive is for the MagTag; --board %s is flashed over --port" % args.board)
-    if spec.runtime == "micropython" and not args.port:
-        _fail("--port is required for --board %s: the board's USB serial port, e.g. /dev/ttyACM0 or COM3 "
-              "(`python -m mpremote connect list` shows them)" % args.board)
-    if spec.runtime == "circuitpython" and args.port:
+    entry = registry.board(args.board)
+    if args.wipe and not args.yes and not args.dry_run:
+        _fail("--wipe deletes the player's saved game (deck.sav): add --yes to confirm")
+    if entry["runtime"] == "circuitpython" and args.port:
         _fail("the MagTag is flashed through its CIRCUITPY drive, not a serial port: drop --port "
               "(give --drive PATH if it is not found by itself)")
-    if args.wipe and not args.yes and not args.dry_run and not _interactive():
-        _fail("--wipe deletes the player's saved game (deck.sav): add --yes to confirm when nobody can be asked")
+    if args.port and args.drive:
+        _fail("give --port (a running board) or --drive (a board in BOOTSEL mode), not both")
+    return entry
 
 
-def _interactive():
-    try:
-        return sys.stdin.isatty()
-    except (AttributeError, ValueError):
-        return False
+FRESH = ("a first install: no saved game; a save that was on the board is gone. Updates of a running board "
+         "with --port keep it")
 
 
-def _ask_wipe(paths):
-    sys.stdout.write("--wipe deletes the saved game on the board (%s): the player's character, deck and XP.\n"
-                     % ", ".join(paths))
-    sys.stdout.write("Type yes to delete it: ")
-    sys.stdout.flush()
-    try:
-        answer = sys.stdin.readline()
-    except (OSError, ValueError):
-        return False
-    return answer.strip().lower() in ("yes", "y")
+def _flash_bootsel(args, drive, out):
+    """The full image onto a board in BOOTSEL mode (drive, or picotool when drive is None)."""
+    data = image.build(args.board)
+    out.note("image for %s: %d bytes of UF2 (base %s + ROMFS of the current code + a fresh filesystem with main.py "
+             "and deckahedron.cfg)" % (args.board, len(data), rp2040.MICROPYTHON_VERSION))
+    where = drive or "picotool"
+    if args.dry_run:
+        out.note("plan: write %s onto %s; the board restarts into the game on a fresh filesystem (%s)"
+                 % (image.image_name(args.board), where, FRESH))
+        out.note("dry run: nothing on the board was changed")
+        return EXIT_OK
+    if drive:
+        bootsel.copy_to_drive(data, drive, image.image_name(args.board),
+                              lambda done, total: out.bytes("writing " + drive, done, total))
+    else:
+        path = image.write(args.board)
+        out.note("loading %s with picotool" % path)
+        bootsel.load_with_picotool(path)
+    out.note("flashed %s through %s: the board restarts into the game on a fresh filesystem (%s)"
+             % (args.board, where, FRESH))
+    return EXIT_OK
 
 
-def _reporter():
-    try:
-        from rich.console import Console
+def _flash_running(args, port, out):
+    plan = running.flash(args.board, port, wipe=args.wipe, dry_run=args.dry_run, progress=out.note,
+                         progress_bytes=out.bytes)
+    info = plan.info
+    head = "plan for %s on %s (MicroPython %s, %s)" % (
+        args.board, port, info.get("version"),
+        "ROMFS partition of %d KiB" % (info["romfs"] // 1024) if info.get("romfs") else "no ROMFS partition")
+    if args.dry_run:
+        out.note(head)
+        for n in plan.notes[1:]:
+            out.note("note: " + n)
+        for line in plan.lines():
+            out.note("  " + line)
+        out.note("dry run: nothing on the board was changed")
+        return EXIT_OK
+    for n in plan.notes[1:]:
+        out.note("note: " + n)
+    kept = "the saved game is kept" if plan.kept else ("the saved game was deleted (--wipe)" if args.wipe
+                                                       else "no saved game on the board")
+    out.note("flashed %s on %s (%s, verified); %s" % (args.board, port, "ROMFS deploy" if plan.method == "romfs"
+                                                       else "files on the filesystem", kept))
+    return EXIT_OK
 
-        console = Console()
-        if console.is_terminal:
-            return F.RichReporter(console)
-    except ImportError:
-        pass
-    return F.LineReporter(sys.stdout)
 
-
-def print_plan(result, where):
-    info = result.info
-    out = sys.stdout
-    mpy = ", .mpy v%d.%d" % F.split_mpy(info["mpy"])[:2] if info.get("mpy") else ""
-    out.write("plan for %s on %s (%s%s)\n" % (result.board, where, F.describe(info), mpy))
-    for n in result.notices:
-        out.write("note: %s\n" % n)
-    for line in F.plan_table(result.steps):
-        out.write("  " + line + "\n")
-    n, size = F.summary(result.steps)
-    free = info.get("free")
-    out.write("%d to copy (%d bytes), %d skipped (same), %d to delete%s\n"
-              % (n["copy"], size, n["skip"], n["delete"], "; %d bytes free" % free if free is not None else ""))
+def _flash_magtag(args, out):
+    drive = args.drive
+    if not drive:
+        found = magtag.find_drives()
+        if not found:
+            raise NoBoard("no CIRCUITPY drive is mounted: plug in the MagTag (wait for the drive to appear) or give "
+                          "it with --drive PATH")
+        if len(found) > 1:
+            raise NoBoard("more than one CIRCUITPY drive is mounted (%s): say which with --drive PATH"
+                          % ", ".join(found))
+        drive = found[0]
+    plan = magtag.flash(drive, wipe=args.wipe, dry_run=args.dry_run,
+                        progress=lambda path, n: out.note("copied %s (%d bytes)" % (path, n)))
+    if args.dry_run:
+        out.note("plan for magtag on %s (CircuitPython %s)" % (drive, plan.info["version"]))
+        for line in plan.lines():
+            out.note("  " + line)
+        for n in plan.notes:
+            out.note("note: " + n)
+        out.note("dry run: nothing on the board was changed")
+        return EXIT_OK
+    for n in plan.notes:
+        out.note("note: " + n)
+    out.note("flashed magtag on %s: %d copied and verified, %d the same; %s" % (
+        drive, len(plan.copies), len(plan.same), "the saved game is kept" if plan.kept else "no saved game kept"))
+    return EXIT_OK
 
 
 def run(args):
-    _check_usage(args)
+    entry = _check_usage(args)
+    out = Progress()
     try:
-        fs = open_board(args)
-        where = fs.label
-        if args.dry_run:
-            result = F.flash(args.board, fs, wipe=args.wipe, compile=not args.no_compile, dry_run=True)
-            print_plan(result, where)
-            if result.space_error:
-                _complain(str(result.space_error))
-                return EXIT_FLASH
-            sys.stdout.write("dry run: nothing on the board was changed\n")
-            return EXIT_OK
-        confirm = None if args.yes else _ask_wipe
-        result = F.flash(args.board, fs, wipe=args.wipe, compile=not args.no_compile, reset=not args.no_reset,
-                         reporter=_reporter(), confirm_wipe=confirm)
-    except F.FlashError as e:
+        if entry["runtime"] == "circuitpython":
+            return _flash_magtag(args, out)
+        if args.port:
+            return _flash_running(args, args.port, out)
+        if args.drive:
+            if not bootsel.is_rp2040_drive(args.drive):
+                raise NoBoard("%s is not an RPI-RP2 drive (no INFO_UF2.TXT from the RP2040 bootrom): hold BOOTSEL "
+                              "while plugging the board in" % args.drive)
+            return _flash_bootsel(args, args.drive, out)
+        drives = bootsel.find_drives()
+        if len(drives) > 1:
+            raise NoBoard("more than one RPI-RP2 drive is mounted (%s): say which with --drive PATH"
+                          % ", ".join(drives))
+        if drives:
+            return _flash_bootsel(args, drives[0], out)
+        ports = _rp2040_ports()
+        if len(ports) == 1:
+            return _flash_running(args, ports[0], out)
+        if len(ports) > 1:
+            raise NoBoard("more than one board is plugged in (%s): say which with --port" % ", ".join(ports))
+        if bootsel.picotool():
+            return _flash_bootsel(args, None, out)
+        raise NoBoard("no board found: plug it in while holding BOOTSEL (%s) for a first install, or give a running "
+                      "board's --port" % entry.get("bootsel", "BOOTSEL"))
+    except rp2040.ImageError as e:
+        _complain(str(e))
+        return EXIT_USAGE
+    except FlashError as e:
         _complain(str(e))
         return EXIT_FLASH
-    n, size = F.summary(result.steps)
-    kept = "" if args.wipe else "; the saved game is kept"
-    if n["copy"] == 0 and n["delete"] == 0:
-        sys.stdout.write("flashed %s on %s: already up to date (%d files the same)%s\n"
-                         % (args.board, where, n["skip"], kept))
-    else:
-        sys.stdout.write("flashed %s on %s: %d copied and verified (%d bytes), %d skipped (same), %d deleted%s\n"
-                         % (args.board, where, n["copy"], size, n["skip"], n["delete"], kept))
-    if F.BOARDS[args.board].runtime == "micropython" and args.no_reset:
-        sys.stdout.write("the board waits at its REPL: press reset (or `python -m mpremote connect %s reset`) "
-                         "to start the new firmware\n" % where)
+    finally:
+        out.close()
+
+
+# -- deckahedron image ------------------------------------------------------
+
+def add_image_arguments(parser):
+    rp2 = sorted(k for k, v in registry.real_boards().items() if v.get("image") == "rp2040-romfs")
+    parser.add_argument("--board", required=True, choices=rp2, metavar="BOARD", help=", ".join(rp2))
+    parser.add_argument("--out", metavar="FILE",
+                        help="where to write the UF2 (default build/images/deckahedron-BOARD.uf2)")
+    parser.error = reporter("deckahedron image", EXIT_USAGE)[1]
+
+
+def run_image(args):
+    complain = reporter("deckahedron image", EXIT_USAGE)[0]
+    try:
+        path = image.write(args.board, args.out)
+    except rp2040.ImageError as e:
+        complain(str(e))
+        return EXIT_USAGE
+    except FlashError as e:
+        complain(str(e))
+        return EXIT_FLASH
+    sys.stdout.write("%s (%d bytes): hold BOOTSEL while plugging the board in (%s), then drag it onto the RPI-RP2 "
+                     "drive\n" % (path, path.stat().st_size, registry.board(args.board)["bootsel"]))
     return EXIT_OK
+

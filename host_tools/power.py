@@ -36,6 +36,8 @@ import importlib.util
 import re
 from pathlib import Path
 
+from host_tools import boards as registry
+
 ROOT = Path(__file__).resolve().parents[1]
 FIRMWARE_DIR = ROOT / "firmware"
 
@@ -74,7 +76,6 @@ SMPS_EFFICIENCY = 0.90  # buck-boost at a few mA-tens of mA; assumption, range 0
 # sources read: 8 mA is used for all three panels, range 5-10 mA.
 PANEL_REFRESH_MW = 26.4
 PANEL_REFRESH_MA_RAIL = PANEL_REFRESH_MW / RAIL_V
-PANEL_SLEEP_UA = 0.01  # Waveshare: "Standby current: <0.01 uA (almost none)", panel in deep sleep
 
 # ----------------------------------------------------------------- the firmware
 # docs/benchmarks.md: firmware work per flip (two presses: rules, save, render)
@@ -83,11 +84,7 @@ FIRMWARE_PC_S_PER_PRESS = 0.002
 # Start-up on the PC unix port, code from .mpy: imports 3.1-3.7 ms + boot and
 # first render 1.6-1.8 ms (measured for this model with build/mpy, 5 runs).
 BOOT_PC_S = 0.0055
-# MicroPython bytecode on a 125 MHz Cortex-M0+ against the PC unix port:
-# assumption 50x slower (range 20-100x); CircuitPython on the 240 MHz
-# ESP32-S2: 30x (range 15-60x). Either way the panel dominates the time awake.
-RP2040_SLOWDOWN = 50
-ESP32S2_SLOWDOWN = 30
+# Each board's slowdown against the PC unix port is in the registry.
 
 
 def _firmware_idle_off_s():
@@ -117,75 +114,13 @@ IDLE_OFF_S = _firmware_idle_off_s()  # 300 s as of firmware/app.py
 SUGGESTED_IDLE_OFF_S = 15.0
 
 # ------------------------------------------------------------------- the boards
-# RP2040 running MicroPython at 125 MHz, not sleeping: "using 20mA or so"
-# (pimoroni/pimoroni-pico PR #313, "Badger2040 Micropython battery
-# improvements"). A Badger drawing "about 30mA during screen update"
-# (Pimoroni forum, "Run Badger 2040 from 2xCR2032") matches 20 mA + the panel.
-RP2040_AWAKE_MA = 20.0
-# Pimoroni uc8151 driver (pimoroni-pico drivers/uc8151/uc8151.cpp,
-# UC8151::update_time): UPDATE_NORMAL 4500 ms, MEDIUM 2000, FAST 800,
-# TURBO 250; Pimoroni's Badger2040.update() pads them to 4700 / 2600 / 900 /
-# 250 ms (firmware/boards/badger2040.py, UPDATE_MS). The board module uses
-# NORMAL for "full", FAST for "fast", TURBO for "partial" (MODE_SPEED). The
-# padded times are used: the MCU is awake for them (the panel draws for a
-# little less: a slight overestimate).
-UC8151_FULL_S = 4.7
-UC8151_FAST_S = 0.9
-UC8151_PARTIAL_S = 0.25
-# Badger powered off (halt: the 3V3 enable is released and power is cut;
-# pimoroni/badger2040 docs/reference.md "turn_off() - cut system power").
-# Pimoroni states no off-current figure; assumption 5 uA (range 1-20 uA).
-# The W keeps its PCF85063A RTC running from an AP2138 LDO, "Iq 1uA typ"
-# (badger_w_schematic.pdf): +1 uA.
-BADGER_HALT_MA = 0.005
-BADGER_W_HALT_MA = 0.006
-# A press on a halted Badger boots MicroPython and the firmware: assumption
-# 0.5 s at the awake current (the PC start-up x RP2040_SLOWDOWN is 0.28 s,
-# plus the runtime, the filesystem mount and the panel set-up; range 0.3-1.5 s).
-BADGER_WAKE_S = 0.5
-# Pico + Waveshare Pico-ePaper-2.9 (SSD1680 controller): Waveshare's
-# Pico-ePaper-2.9 user guide: "Partial refresh time: 0.3s", "full refresh
-# time: 2s"; its touch variant's spec page: 0.6 s / 3 s; the project's
-# driver notes (firmware/drivers/ssd1680.py) ~3 s (Waveshare) to 4.0 s
-# (measured by GxEPD2) full, 0.3-0.75 s fast. Mid-range values used:
-SSD1680_FULL_S = 3.0
-SSD1680_FAST_S = 0.5
-# Pico asleep (firmware/boards/pico_epaper29.py power_off): the panel in deep
-# sleep, the RP2040 in machine.lightsleep(100) slices, waking on its timer
-# to look at the buttons. MicroPython's rp2 lightsleep was measured at
-# "about 1.5mA" with a timer (lightsleep(5000)) and "about 0.9mA" without,
-# from USB (5 V) on a Pico (MicroPython commit "rp2: basic
-# machine.lightsleep", Damien George); Adafruit's "Deep Sleep with
-# CircuitPython" guide: a Pico "under 2mA" in deep sleep. 1.5 mA at 5 V is
-# 2.0 mA from a 3.7 V cell; each 100 ms slice then runs Python ~2 ms at the
-# awake current (assumption): +0.4 mA. 2.4 mA (range 1.5-3 mA).
-PICO_SLEEP_MA = 1.5 * 5.0 / LIPO_NOMINAL_V + 0.002 / 0.100 * RP2040_AWAKE_MA
-# Waveshare driver: reset pulses 50 + 2 + 50 ms, then busy-wait, to bring the
-# SSD1680 out of deep sleep before each update (Pico_ePaper-2.9.py reset()).
-PICO_PANEL_WAKE_S = 0.1
-# The battery reading uses the Pico's own VSYS/3 divider on GPIO29 (200k +
-# 100k, Pico datasheet; BATTERY = (29, 3.0) in the board module): always
-# on, but part of the board and so of the measured currents above.
-# Adafruit MagTag, measured at its 3.7 V battery input with a Nordic PPK2
-# (fivesixzero/circuitpython-experiments, magtag-esp32-s2/power-testing,
-# CircuitPython 7.0.0): awake and idle 27.0-29.3 mA; a display refresh
-# 35.0 mA for 2.371 s; cold boot 1.329 s at 34.91 mA, then CircuitPython's
-# start 1.054 s at 44.03 mA.
-MAGTAG_AWAKE_MA = 29.0
-MAGTAG_REFRESH_S = 2.4
-# CircuitPython's displayio drives the panel with one (full) waveform for
-# every refresh: no fast update, so "fast" costs as much as "full". Adafruit
-# quotes "only about a second" for the panel itself; the measured 2.37 s
-# includes displayio's work and is used.
-MAGTAG_FAST_S = MAGTAG_REFRESH_S
-MAGTAG_BOOT_PHASES = ((1.329, 34.91), (1.054, 44.03))
-# "During deep sleep, with the NeoPixels and speaker amplifier disabled, we
-# measured 250uA" (Adafruit, MagTag product description).
-MAGTAG_DEEP_SLEEP_MA = 0.25
+# Each board's figures (battery, awake and sleep currents, panel update
+# times, the wake after a sleep, its regulator) are in the board registry,
+# firmware/boards/boards.json, "power", with their sources in its "notes".
 
 
 class Board:
-    """One target's power parameters (see the constants above for sources)."""
+    """One target's power parameters (see the registry's notes for sources)."""
 
     def __init__(self, key, title, battery_mah, battery_part, awake_ma, full_s, fast_s,
                  slowdown, wake_phases, sleep_ma, sleep_mode, regulator_eff=None,
@@ -210,6 +145,19 @@ class Board:
         self.extra_ma = extra_ma
         self.panel_wake_s = panel_wake_s
 
+    @classmethod
+    def from_registry(cls, key, entry):
+        p = entry["power"]
+        if p["regulator"] not in REGULATORS:
+            raise ValueError("board %s: unknown regulator %r in the registry" % (key, p["regulator"]))
+        upd = p["update_s"]
+        return cls(key, entry["title"], p["battery_mah"], p["battery_part"], awake_ma=p["awake_ma"],
+                   full_s=upd["full"], fast_s=upd["fast"], partial_s=upd.get("partial"),
+                   slowdown=p["slowdown"], wake_phases=[tuple(w) for w in p["wake"]],
+                   sleep_ma=p["sleep_ma"], sleep_mode=p["sleep_mode"],
+                   regulator_eff=REGULATORS[p["regulator"]], panel_wake_s=p["panel_wake_s"],
+                   can_partial=p["can_partial"])
+
     def to_battery(self, rail_ma):
         """A current on the 3.3 V rail as drawn from the cell."""
         if self.regulator_eff is None:
@@ -228,33 +176,11 @@ class Board:
         return self.panel_ma_rail * RAIL_V * self.update_s(mode)
 
 
-BOARDS = {
-    "badger2040": Board(
-        "badger2040", "Pimoroni Badger 2040", 500, "Adafruit 1578 (500 mAh LiPo, JST-PH)",
-        awake_ma=RP2040_AWAKE_MA, full_s=UC8151_FULL_S, fast_s=UC8151_FAST_S,
-        slowdown=RP2040_SLOWDOWN, wake_phases=((BADGER_WAKE_S, RP2040_AWAKE_MA),),
-        sleep_ma=BADGER_HALT_MA, sleep_mode="halt (power cut)",
-        regulator_eff=SMPS_EFFICIENCY, can_partial=True, partial_s=UC8151_PARTIAL_S),
-    "badger2040w": Board(
-        "badger2040w", "Pimoroni Badger 2040 W", 500, "Adafruit 1578 (500 mAh LiPo, JST-PH)",
-        awake_ma=RP2040_AWAKE_MA, full_s=UC8151_FULL_S, fast_s=UC8151_FAST_S,
-        slowdown=RP2040_SLOWDOWN, wake_phases=((BADGER_WAKE_S, RP2040_AWAKE_MA),),
-        sleep_ma=BADGER_W_HALT_MA, sleep_mode="halt (power cut, RTC on)",
-        regulator_eff=SMPS_EFFICIENCY, can_partial=True, partial_s=UC8151_PARTIAL_S),
-    "pico-epaper29": Board(
-        "pico-epaper29", "Raspberry Pi Pico + Waveshare Pico-ePaper-2.9", 1200,
-        "Adafruit 258 (1200 mAh LiPo, JST-PH)",
-        awake_ma=RP2040_AWAKE_MA, full_s=SSD1680_FULL_S, fast_s=SSD1680_FAST_S,
-        slowdown=RP2040_SLOWDOWN, wake_phases=(),  # lightsleep keeps RAM: no boot on a wake
-        sleep_ma=PICO_SLEEP_MA + PANEL_SLEEP_UA / 1000.0, sleep_mode="lightsleep slices, panel in deep sleep",
-        regulator_eff=SMPS_EFFICIENCY, panel_wake_s=PICO_PANEL_WAKE_S),
-    "magtag": Board(
-        "magtag", "Adafruit MagTag", 420, "Adafruit 4236 (420 mAh LiPo, JST-PH)",
-        awake_ma=MAGTAG_AWAKE_MA, full_s=MAGTAG_REFRESH_S, fast_s=MAGTAG_FAST_S,
-        slowdown=ESP32S2_SLOWDOWN, wake_phases=MAGTAG_BOOT_PHASES,
-        sleep_ma=MAGTAG_DEEP_SLEEP_MA, sleep_mode="deep sleep",
-        regulator_eff=None),  # AP2112K-class LDO (Adafruit MagTag PCB notes)
-}
+# How each kind of regulator in the registry turns rail current into cell
+# current: a buck-boost at its efficiency, a linear one passes it through.
+REGULATORS = {"buck-boost": SMPS_EFFICIENCY, "linear": None}
+
+BOARDS = dict((key, Board.from_registry(key, entry)) for key, entry in registry.real_boards().items())
 
 
 # ------------------------------------------------------------- the refresh mix

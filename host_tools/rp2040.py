@@ -152,9 +152,8 @@ def check_base_image(chunks):
 def device_sources(board):
     """(path on the board, file in the repo) of everything `board` runs, less
     the entry files, which go onto the board's filesystem instead."""
-    from host_tools import flash
-    return [(s.board_path, s.local) for s in flash.device_files(board)
-            if s.board_path not in flash.ENTRY_FILES]
+    from host_tools.flashing import files
+    return [(s.board_path, s.local) for s in files.device_files(board) if not s.entry]
 
 
 def build_romfs(board):

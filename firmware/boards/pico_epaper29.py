@@ -11,7 +11,8 @@ the SPI bus is therefore set up first and the DC pin after it, which turns
 GP8 back into a plain output (the panel never talks back).
 
 Buttons: momentary switches from a GPIO to GND, the Pico's internal
-pull-ups, pressed = 0. BUTTON_PINS names them; the GPIOs avoid the panel's
+pull-ups, pressed = 0. BUTTON_PINS names them (from the registry,
+boards/boards.json); the GPIOs avoid the panel's
 (8-13), GP0/GP1 (UART0), GP23-GP25 and GP29 (the Pico's SMPS mode, VBUS
 sense, LED, VSYS sense). Three buttons (A, B, C) are enough: the app maps
 UP and DOWN when present. Debounced by boards.usbserial.Debouncer
@@ -35,14 +36,16 @@ serial input arrives.
 
 import sys
 
+from boards import spec
 from boards.usbserial import BoardBase
 
+# The pins are in the board registry (boards/boards.json, "pico-epaper29").
+_PINS = spec("pico-epaper29")["pins"]
 # (name, GPIO): buttons to GND, internal pull-up, 0 = pressed.
-BUTTON_PINS = (("A", 2), ("B", 3), ("C", 4), ("UP", 5), ("DOWN", 6))
-
+BUTTON_PINS = tuple((b[0], b[1]) for b in _PINS["buttons"])
 # Waveshare Pico-ePaper-2.9 wiring (fixed by the module's header).
-PANEL_SPI = 1
-PANEL_PINS = {"sck": 10, "mosi": 11, "cs": 9, "dc": 8, "rst": 12, "busy": 13}
+PANEL_SPI = _PINS["panel"]["spi"]
+PANEL_PINS = dict((k, v) for k, v in _PINS["panel"].items() if k != "spi")
 
 
 def _is_pico_w():
@@ -54,7 +57,7 @@ class PicoEpaper29Board(BoardBase):
     can_partial = False  # the SSD1680's fast update already drives only changed pixels
 
     SPI_BAUD = 4000000  # Waveshare's example speed (the SSD1680 allows 20 MHz)
-    BATTERY = (29, 3.0)  # (ADC GPIO, divider ratio), or None
+    BATTERY = tuple(_PINS["battery"]) if _PINS["battery"] else None  # (ADC GPIO, divider ratio)
     ADC_VREF = 3.3
     BATTERY_SAMPLES = 4
     SLEEP_SLICE_MS = 100

@@ -3,20 +3,25 @@
     .venv/bin/python hardware/tools/wiring_diagram.py [OUT.png]
 
 Writes hardware/pico-epaper29-wiring.png (1200 px wide) unless told
-otherwise. The pin data below is the one source for the picture; the
-buttons and the battery-sense pin come from the firmware's board module
-(firmware/boards/pico_epaper29.py, BUTTON_PINS and BATTERY_ADC_PIN) when it
-exists, else from the defaults here. tests/host/test_power.py checks that
-every GPIO in the guide's pin table is in labels().
+otherwise. The panel's signals, the buttons and the battery-sense pin come
+from the board registry (firmware/boards/boards.json, "pico-epaper29"),
+which the firmware reads too; the Pico's pin-out and the module's header
+are drawn from the tables here. tests/host/test_power.py checks that every
+GPIO in the guide's pin table is in labels().
 """
 
-import ast
+import json
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "hardware" / "pico-epaper29-wiring.png"
-BOARD_MODULE = ROOT / "firmware" / "boards" / "pico_epaper29.py"
+REGISTRY = ROOT / "firmware" / "boards" / "boards.json"
+
+
+def _pins():
+    with open(REGISTRY, encoding="utf-8") as f:
+        return json.load(f)["boards"]["pico-epaper29"]["pins"]
 
 # Raspberry Pi Pico pin-out (Pico datasheet / "Pico-R3-A4-Pinout"): physical
 # pin -> name, USB end at the top, pin 1 top left, pin 40 top right.
@@ -32,26 +37,28 @@ PIN_OF = {}
 for _n, _name in PICO_PINS.items():
     PIN_OF.setdefault(_name, _n)
 
-# Waveshare Pico-ePaper-2.9: module pin -> Pico pin name (Waveshare wiki pin
-# table; MicroPython driver Pico_ePaper-2.9.py: RST 12, DC 8, CS 9, BUSY 13,
-# SPI1 = SCK GP10, MOSI GP11).
-EPAPER = [
-    ("VCC", "VSYS", "power input"),
-    ("GND", "GND", "ground"),
-    ("DIN", "GP11", "SPI1 MOSI"),
-    ("CLK", "GP10", "SPI1 SCK"),
-    ("CS", "GP9", "chip select, low active"),
-    ("DC", "GP8", "data/command"),
-    ("RST", "GP12", "reset, low active"),
-    ("BUSY", "GP13", "busy (panel working)"),
+# Waveshare Pico-ePaper-2.9: the module's header pin -> the registry's
+# panel signal (None: power), and what it does. SPI1 on the Pico.
+EPAPER_SIGNALS = [
+    ("VCC", None, "VSYS", "power input"),
+    ("GND", None, "GND", "ground"),
+    ("DIN", "mosi", None, "SPI1 MOSI"),
+    ("CLK", "sck", None, "SPI1 SCK"),
+    ("CS", "cs", None, "chip select, low active"),
+    ("DC", "dc", None, "data/command"),
+    ("RST", "rst", None, "reset, low active"),
+    ("BUSY", "busy", None, "busy (panel working)"),
 ]
+
+
+def epaper():
+    """(module pin, Pico pin name, note) of every wire to the e-paper module."""
+    panel = _pins()["panel"]
+    return [(m, power or "GP%d" % panel[sig], note) for m, sig, power, note in EPAPER_SIGNALS]
+
+
 EPAPER_PIN_NUMBERS = {"VSYS": 39, "GND": 38}  # the module's own VCC/GND header pins
 
-# Defaults when the firmware's board module is not there (free GPIOs away
-# from the panel's GP8-GP13): UI button -> GPIO number; battery sense as the
-# board module's BATTERY = (ADC GPIO, divider ratio).
-DEFAULT_BUTTON_PINS = {"A": 2, "B": 3, "C": 4, "UP": 5, "DOWN": 6}
-DEFAULT_BATTERY = (29, 3.0)
 # GPIO29 (ADC3) reads VSYS through the Pico's own divider (Pico datasheet:
 # VSYS/3; 200 kOhm over 100 kOhm): nothing to wire. An external divider
 # on GP26-GP28 would be two equal resistors for a ratio of 2.
@@ -59,45 +66,15 @@ INTERNAL_SENSE_GPIO = 29
 EXTERNAL_DIVIDER = ("100 kΩ", "100 kΩ")  # top (BAT+ to the ADC pin), bottom (ADC pin to GND)
 
 
-def _literal(name):
-    """A literal assigned to ``name`` anywhere in the firmware's board module
-    (module level or class body), or None."""
-    if not BOARD_MODULE.exists():
-        return None
-    tree = ast.parse(BOARD_MODULE.read_text())
-    for node in ast.walk(tree):
-        targets = []
-        if isinstance(node, ast.Assign):
-            targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            targets = [node.target.id]
-        if name in targets and node.value is not None:
-            try:
-                return ast.literal_eval(node.value)
-            except ValueError:
-                return None
-    return None
-
-
 def button_pins():
-    """UI button -> GPIO number, from the firmware's BUTTON_PINS when it says
-    (a dict, or (name, gpio) pairs)."""
-    pins = _literal("BUTTON_PINS")
-    if isinstance(pins, dict) and pins:
-        return {str(k): int(v) for k, v in pins.items()}
-    if isinstance(pins, (tuple, list)) and pins and all(len(p) == 2 for p in pins):
-        return {str(k): int(v) for k, v in pins}
-    return dict(DEFAULT_BUTTON_PINS)
+    """UI button -> GPIO number."""
+    return dict((str(name), int(gpio)) for name, gpio in _pins()["buttons"])
 
 
 def battery():
     """(ADC GPIO, divider ratio) of the battery reading, or None."""
-    value = _literal("BATTERY")
-    if isinstance(value, (tuple, list)) and len(value) == 2:
-        return int(value[0]), float(value[1])
-    if value is None and BOARD_MODULE.exists() and "BATTERY = None" in BOARD_MODULE.read_text():
-        return None
-    return DEFAULT_BATTERY
+    value = _pins().get("battery")
+    return None if not value else (int(value[0]), float(value[1]))
 
 
 def battery_adc_pin():
@@ -108,7 +85,7 @@ def battery_adc_pin():
 def connections():
     """Every wire as (from, to, note): what the picture draws."""
     wires = [("e-paper " + m, "Pico %s (pin %d)" % (p, EPAPER_PIN_NUMBERS.get(p) or PIN_OF[p]), note)
-             for m, p, note in EPAPER]
+             for m, p, note in epaper()]
     for ui, gp in button_pins().items():
         wires.append(("button " + ui, "Pico GP%d (pin %d)" % (gp, PIN_OF["GP%d" % gp]), "other leg to GND"))
     wires.append(("LiPo SHIM VSYS/GND", "Pico VSYS (pin 39) / GND (pin 38)", "soldered on the header"))
@@ -123,7 +100,7 @@ def labels():
     """Every text the diagram prints that names a pin or a part (for the
     tests: each GPIO of the guide's pin map must be here)."""
     out = ["%s %d" % (name, n) for n, name in PICO_PINS.items()]
-    for m, p, note in EPAPER:
+    for m, p, note in epaper():
         out += [m, p, note]
     for ui, gp in button_pins().items():
         out.append("%s  (GP%d)" % (ui, gp))
@@ -138,7 +115,7 @@ def labels():
 
 def gpios():
     """The GPIO names (GPn) the diagram shows in use."""
-    used = {p for _, p, _ in EPAPER if p.startswith("GP")}
+    used = {p for _, p, _ in epaper() if p.startswith("GP")}
     used |= {"GP%d" % gp for gp in button_pins().values()}
     adc = battery_adc_pin()
     if adc is not None:
@@ -236,7 +213,7 @@ def draw(out=OUT):
     d.text((bus_x + 8, g3[1] - 21), "GND bus -> GND pin 3", font=f_small, fill=COL["gnd"])
 
     # --- the Waveshare module (lower left): each signal on the row of its pin
-    sig = sorted((PIN_OF[p], m, p) for m, p, _ in EPAPER if p.startswith("GP"))
+    sig = sorted((PIN_OF[p], m, p) for m, p, _ in epaper() if p.startswith("GP"))
     y_first, y_last = pin_xy[sig[0][0]][1], pin_xy[sig[-1][0]][1]
     g13 = pin_xy[13]
     vcc_y = y_last + 2 * pitch

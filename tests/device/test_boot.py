@@ -1,6 +1,6 @@
 """Choosing the board at boot: the config line wins, else detection."""
 
-from tests.device import support  # noqa: F401 -- puts firmware/ on the path
+from tests.device import support  # puts firmware/ on the path
 import main  # noqa: E402
 
 
@@ -26,9 +26,31 @@ def test_unknown_board_is_a_clear_error():
         raise AssertionError("no error")
 
 
-def test_every_named_board_has_a_module():
-    import os
+def test_every_board_in_the_registry_has_its_module_and_class():
+    """boards/boards.json names a module and class for each board: the
+    file exists and defines the class (read as text: the other boards'
+    modules import their platforms' APIs)."""
+    import json
 
-    for name in main.BOARDS:
-        modname = main.BOARDS[name][0]
-        os.stat("firmware/" + modname.replace(".", "/") + ".py")
+    with open("firmware/boards/boards.json") as f:
+        boards = json.load(f)["boards"]
+    assert "sim" in boards and "pico-epaper29" in boards
+    for name in boards:
+        entry = spec_of(name)
+        with open("firmware/" + entry["module"].replace(".", "/") + ".py") as f:
+            text = f.read()
+        assert ("class %s(" % entry["class"]) in text or ("class %s:" % entry["class"]) in text, name
+
+
+def spec_of(name):
+    from boards import spec
+
+    return spec(name)
+
+
+
+def test_the_device_keeps_only_its_own_boards_pins_and_module():
+    """The host's facts (power figures and their sources) are not kept in RAM."""
+    entry = spec_of("pico-epaper29")
+    assert sorted(entry) == ["class", "module", "panel", "pins", "runtime"]
+    assert entry["pins"]["panel"]["busy"] == 13 and entry["pins"]["buttons"][1] == ["B", 3]

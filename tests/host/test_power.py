@@ -199,3 +199,41 @@ def test_the_committed_diagram_is_there():
 
     with Image.open(HW / "pico-epaper29-wiring.png") as img:
         assert img.size[0] == 1200
+
+
+# ------------------------------------------------ the guides' pins, from the registry
+def test_the_badger_guides_button_gpios_are_the_registrys():
+    from host_tools import boards
+
+    section = _section(GUIDES["badger2040"].read_text(), "Pin map")
+    rows = re.findall(r"^\|[^|]*\|\s*(A|B|C|UP|DOWN) \([^|]*\|\s*GPIO(\d+)\s*\|", section, re.M)
+    for name in ("badger2040", "badger2040w"):
+        assert {k: int(v) for k, v in rows} == dict(boards.board(name)["pins"]["buttons"])
+    panel = boards.board("badger2040")["pins"]["panel"]
+    assert "GPIO%d / %d / %d / %d / %d / %d" % tuple(panel[k] for k in ("busy", "rst", "dc", "cs", "sck", "mosi")) \
+        in section
+
+
+def test_the_magtag_guides_buttons_are_the_registrys():
+    from host_tools import boards
+
+    section = _section(GUIDES["magtag"].read_text(), "Pin map")
+    rows = dict(re.findall(r"^\| ([ABCD]) \([^|]*\| D(\d+) \|", section, re.M))
+    rows.update(re.findall(r"^\| ([ABCD]) \| D(\d+) \|", section, re.M))
+    assert {k: int(v) for k, v in rows.items()} == dict(boards.board("magtag")["pins"]["buttons"])
+
+
+def test_the_power_model_is_the_registrys():
+    from host_tools import boards
+
+    for name, entry in boards.real_boards().items():
+        b = power.BOARDS[name]
+        assert (b.battery_mah, b.full_s, b.sleep_ma) == (entry["power"]["battery_mah"],
+                                                          entry["power"]["update_s"]["full"],
+                                                          entry["power"]["sleep_ma"])
+
+
+def _section(text, title):
+    m = re.search(r"^## %s\n(.*?)(?=^## )" % title, text, re.S | re.M)
+    assert m, "no '## %s' section" % title
+    return m.group(1)

@@ -1,0 +1,117 @@
+"""Which repo files a board runs, and where they land on it.
+
+A MicroPython board gets main.py (on its filesystem: MicroPython runs
+main.py from there at boot) and the device code: every firmware/*.py
+module, boards/__init__.py, boards/usbserial.py, the registry
+boards/boards.json, the board's own module (named in the registry), the
+panel drivers (firmware/drivers/), and shared_rules/ less walk.py (seeded
+command sessions for tests and benchmarks; nothing on the device imports
+it). The MagTag (CircuitPython) gets code.py and boot.py instead of main.py,
+its board module and no drivers. Board paths are relative to the root of
+the board's filesystem (or of the ROMFS image).
+"""
+
+import json
+import os
+from pathlib import Path
+
+from host_tools import boards as registry
+from host_tools.flashing import FlashError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CONFIG = "deckahedron.cfg"
+SAVE_FILES = ("deck.sav", "deck.tmp", "deck.bad")
+ENTRY_FILES = ("main.py", "code.py", "boot.py")  # run by the runtime at boot, from the filesystem
+LEFT_OUT = ("shared_rules/walk.py",)
+COMMON_BOARD_FILES = ("boards/__init__.py", "boards/usbserial.py", "boards/boards.json")
+
+
+class Source:
+    """One repo file for the board: ``board_path`` where it lands (a .py may
+    be compiled to .mpy on the way), ``local`` the file in the repo."""
+
+    def __init__(self, board_path, local):
+        self.board_path = board_path
+        self.local = Path(local)
+
+    @property
+    def entry(self):
+        return self.board_path in ENTRY_FILES
+
+    def __repr__(self):
+        return "Source(%r)" % self.board_path
+
+
+def config_text(board):
+    """deckahedron.cfg: main.py starts this board without detecting it."""
+    return "board=%s\n" % board
+
+
+def _module_path(module):
+    return module.replace(".", "/") + ".py"
+
+
+def device_files(board, root=ROOT):
+    """The Sources for `board`, sorted by board path; FlashError when a file
+    the board needs is missing from the checkout."""
+    root = Path(root)
+    entry = registry.board(board, root / "firmware" / "boards" / "boards.json")
+    fw = root / "firmware"
+    circuitpython = entry["runtime"] == "circuitpython"
+    wanted = list(("code.py", "boot.py") if circuitpython else ("main.py",))
+    wanted += [f.name for f in sorted(fw.glob("*.py")) if f.name not in ENTRY_FILES]
+    wanted += [p for p in COMMON_BOARD_FILES if not (circuitpython and p == "boards/usbserial.py")]
+    wanted.append(_module_path(entry["module"]))
+    if not circuitpython:
+        wanted += ["drivers/" + f.name for f in sorted((fw / "drivers").glob("*.py"))]
+    out = {}
+    for board_path in wanted:
+        local = fw / board_path
+        if not local.is_file():
+            raise FlashError("firmware/%s is missing from this checkout: the %s board needs it" % (board_path, board))
+        out[board_path] = Source(board_path, local)
+    for f in sorted((root / "shared_rules").glob("*.py")):
+        board_path = "shared_rules/" + f.name
+        if board_path not in LEFT_OUT:
+            out[board_path] = Source(board_path, f)
+    return [out[k] for k in sorted(out)]
+
+
+def package_json(root=ROOT):
+    """The text of firmware/package.json: what `mpremote mip install` puts
+    on a MicroPython board (the files of every MicroPython board: mip cannot
+    choose one, so main.py detects it at boot)."""
+    root = Path(root)
+    files = {}
+    for name, entry in registry.real_boards(root / "firmware" / "boards" / "boards.json").items():
+        if entry["runtime"] == "micropython":
+            for s in device_files(name, root):
+                files[s.board_path] = s.local
+    urls = [[p, os.path.relpath(f, root / "firmware").replace(os.sep, "/")] for p, f in sorted(files.items())]
+    head = {
+        "version": _firmware_version(root),
+        "deckahedron": {
+            "install": "mpremote connect PORT mip install --target \"\" firmware/package.json: the empty "
+                       "--target puts the files at the flash root, where MicroPython runs main.py",
+            "boards": "every MicroPython board's files as .py; main.py detects the board at boot. On an RP2040 "
+                      "board `deckahedron flash --board NAME` is better: the code goes into ROMFS, out of the heap",
+            "regenerate": "python -m host_tools.flashing.files > firmware/package.json",
+        },
+    }
+    pairs = ",\n".join("    " + json.dumps(u) for u in urls)
+    body = json.dumps(head, indent=2)
+    return '{\n  "urls": [\n' + pairs + "\n  ],\n" + body[2:] + "\n"
+
+
+def _firmware_version(root):
+    for line in (Path(root) / "firmware" / "app.py").read_text(encoding="utf-8").splitlines():
+        if line.startswith("FIRMWARE = "):
+            return line.split("=", 1)[1].strip().strip("\"'")
+    return "0"
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.stdout.write(package_json())

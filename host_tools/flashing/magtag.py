@@ -1,0 +1,181 @@
+"""The MagTag (CircuitPython): the game goes onto its CIRCUITPY drive as .py
+files (CircuitPython loads only .mpy from its own mpy-cross), files that
+are already the same are skipped, every copy is read back, the save stays
+unless wipe. Adafruit libraries from the bundle go on with circup (the
+registry's "circup" list; the game needs none today).
+"""
+
+import glob
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from host_tools import boards as registry
+from host_tools.flashing import FlashError, NoBoard, WrongFirmware, files
+
+CIRCUITPYTHON = ("install CircuitPython for the MagTag first: https://circuitpython.org/board/"
+                 "adafruit_magtag_2.9_grayscale/ (double-press reset to get the MAGTAGBOOT drive and copy the "
+                 ".uf2 onto it)")
+
+
+def read_only_message(path):
+    return ("the CIRCUITPY drive at %s is read-only to this computer: the MagTag's boot.py gives the drive to the "
+            "game so it can save. Hold button A (the leftmost) while pressing reset and keep holding a second (the "
+            "red LED blinks twice, the panel says USB drive mode), then flash again; afterwards press reset without "
+            "A to play" % path)
+
+
+def find_drives(candidates=None):
+    """Mounted CIRCUITPY folders (with a boot_out.txt)."""
+    if candidates is None:
+        user = os.environ.get("USER") or os.environ.get("USERNAME") or ""
+        candidates = []
+        for pattern in ("/media/%s/CIRCUITPY*" % user, "/run/media/%s/CIRCUITPY*" % user, "/media/CIRCUITPY*",
+                        "/Volumes/CIRCUITPY*"):
+            candidates += glob.glob(pattern)
+        try:
+            with open("/proc/mounts") as f:
+                for line in f:
+                    parts = line.split()
+                    if len(parts) > 1 and os.path.basename(parts[1]).startswith("CIRCUITPY"):
+                        candidates.append(parts[1].replace("\\040", " "))
+        except OSError:
+            pass
+    out = []
+    for c in candidates:
+        if os.path.isfile(os.path.join(c, "boot_out.txt")) and \
+                os.path.realpath(c) not in [os.path.realpath(o) for o in out]:
+            out.append(c)
+    return out
+
+
+def check_drive(drive):
+    """{"version", "machine", "writable"} of a MagTag's CIRCUITPY drive, or a plain error."""
+    drive = Path(drive)
+    if not drive.is_dir():
+        raise NoBoard("%s is not a folder: give the MagTag's mounted CIRCUITPY drive with --drive" % drive)
+    boot_out = drive / "boot_out.txt"
+    if not boot_out.is_file():
+        raise WrongFirmware("%s has no boot_out.txt, so it is not a CircuitPython drive; %s" % (drive, CIRCUITPYTHON))
+    lines = boot_out.read_text(encoding="utf-8", errors="replace").splitlines()
+    m = re.match(r"Adafruit CircuitPython (\S+) on [^;]*;\s*(.*)", lines[0] if lines else "")
+    if not m:
+        raise WrongFirmware("%s does not run CircuitPython (its boot_out.txt says: %s); %s"
+                            % (drive, (lines or ["nothing"])[0][:80], CIRCUITPYTHON))
+    board_id = "".join(ln[9:].strip() for ln in lines[1:] if ln.startswith("Board ID:"))
+    if "magtag" not in (m.group(2) + " " + board_id).lower():
+        raise WrongFirmware("%s is not a MagTag's drive (its boot_out.txt says: %s); plug in the MagTag or give "
+                            "its CIRCUITPY drive with --drive" % (drive, m.group(2).strip() or "no board name"))
+    return {"version": m.group(1), "machine": m.group(2).strip(), "writable": os.access(str(drive), os.W_OK)}
+
+
+class Plan:
+    def __init__(self, drive, copies, same, deletes, kept, info):
+        self.drive = drive
+        self.copies = copies  # {path: bytes}
+        self.same = same
+        self.deletes = deletes
+        self.kept = kept
+        self.info = info
+        self.notes = []
+        self.method = "drive"
+
+    def lines(self):
+        out = ["delete        %s" % p for p in self.deletes]
+        out += ["copy          %s (%d bytes)" % (p, len(d)) for p, d in sorted(self.copies.items())]
+        out += ["same          %s" % p for p in self.same]
+        out += ["keep          %s (the saved game)" % p for p in self.kept]
+        out.append("verify        every copy read back")
+        return out
+
+
+def make_plan(drive, wipe=False, root=files.ROOT):
+    info = check_drive(drive)
+    drive = Path(drive)
+    copies, same = {}, []
+    for s in files.device_files("magtag", root):
+        data = s.local.read_bytes()
+        target = drive.joinpath(*s.board_path.split("/"))
+        if target.is_file() and target.read_bytes() == data:
+            same.append(s.board_path)
+        else:
+            copies[s.board_path] = data
+    saves = [p for p in files.SAVE_FILES if (drive / p).exists()]
+    plan = Plan(drive, copies, same, saves if wipe else [], [] if wipe else saves, info)
+    config = files.config_text("magtag").encode()
+    if not ((drive / files.CONFIG).is_file() and (drive / files.CONFIG).read_bytes() == config):
+        copies[files.CONFIG] = config
+    return plan
+
+
+def execute(plan, progress=None):
+    if not plan.info["writable"]:
+        raise FlashError(read_only_message(plan.drive))
+    try:
+        for p in plan.deletes:
+            (plan.drive / p).unlink()
+        for path, data in sorted(plan.copies.items()):
+            target = plan.drive.joinpath(*path.split("/"))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            if progress:
+                progress(path, len(data))
+    except OSError as e:
+        if e.errno == 28:
+            raise FlashError("the CIRCUITPY drive filled up: delete files you no longer need from it, or run with "
+                             "--wipe --yes")
+        if e.errno in (13, 1, 30):
+            raise FlashError(read_only_message(plan.drive))
+        raise FlashError("cannot write on %s: %s" % (plan.drive, e.strerror or e))
+    bad = [p for p, d in plan.copies.items()
+           if hashlib.sha256(plan.drive.joinpath(*p.split("/")).read_bytes()).digest() != hashlib.sha256(d).digest()]
+    if bad:
+        raise FlashError("verification failed on %s (%s): try another USB cable or port and flash again"
+                         % (plan.drive, ", ".join(sorted(bad)[:4])))
+
+
+def circup_command():
+    found = shutil.which("circup")
+    if found:
+        return [found]
+    import importlib.util
+
+    return [sys.executable, "-m", "circup"] if importlib.util.find_spec("circup") else None
+
+
+def install_libraries(drive, version, runner=None, command=None):
+    """Install the registry's circup list onto the drive; a note for the log."""
+    libs = registry.board("magtag").get("circup") or []
+    if not libs:
+        return "the MagTag code needs no Adafruit library from the bundle: nothing for circup to install"
+    command = command if command is not None else circup_command()
+    if not command:
+        return ("circup is not installed, so these Adafruit libraries were not installed: %s. `pip install circup`, "
+                "then `circup --path %s install %s`" % (", ".join(libs), drive, " ".join(libs)))
+    proc = (runner or (lambda a, t: subprocess.run(a, capture_output=True, text=True, timeout=t)))(
+        list(command) + ["--path", str(drive), "install"] + libs, 600)
+    if proc.returncode != 0:
+        raise FlashError("circup could not install %s: %s" % (", ".join(libs), " ".join(
+            ((proc.stdout or "") + (proc.stderr or "")).split())[-300:] or "no output"))
+    return "installed with circup: %s" % ", ".join(libs)
+
+
+def flash(drive, wipe=False, dry_run=False, progress=None, circup_runner=None, circup=None):
+    plan = make_plan(drive, wipe)
+    if dry_run:
+        if not plan.info["writable"]:
+            plan.notes.append(read_only_message(drive))
+        return plan
+    execute(plan, progress)
+    plan.notes.append(install_libraries(drive, plan.info["version"], circup_runner, circup))
+    if plan.copies:
+        plan.notes.append("CircuitPython restarts code.py by itself after the copy; press reset (without holding "
+                          "button A) so the new boot.py runs and the game can save")
+    return plan
