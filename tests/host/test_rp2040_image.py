@@ -78,3 +78,8 @@ def test_the_device_code_fits_the_romfs_partition_and_leaves_entry_files_out():
     assert len(image) <= R.ROMFS_BYTES
     assert b"app.mpy" in image and b"pico_epaper29.mpy" in image
     assert b"main.py" not in image and b"main.mpy" not in image
+
+
+def test_the_same_code_gives_the_same_romfs_bytes():
+    # A deploy can be skipped, and an image checked, only if building is reproducible.
+    assert R.build_romfs("pico-epaper29") == R.build_romfs("pico-epaper29")
