@@ -212,6 +212,15 @@ class BoardBase:
         self.debouncer.sample()
         return self.debouncer.take()
 
+    def held(self, name):
+        """Is this button down right now (e.g. held at power-on)?"""
+        names = self.debouncer.names
+        return name in names and bool(self.debouncer.read(names.index(name)))
+
+    def reset(self):
+        """Restart the board (into its save): after a firmware error."""
+        self.machine.reset()
+
     def start_watchdog(self, timeout_ms):
         """machine.WDT: once started it cannot be stopped; the board restarts
         (into its saved state) when nothing feeds it for timeout_ms (at most
