@@ -12,7 +12,7 @@ import json
 from shared_rules import protocol as P
 from shared_rules.errors import RulesError
 from shared_rules.game import Game
-from shared_rules.state import PlayerState, text_digest
+from shared_rules.state import text_digest
 
 from endpoint import MAX_MEMORY, Endpoint
 from refresh import RefreshPolicy

@@ -336,3 +336,33 @@ def test_a_and_c_held_at_power_on_start_no_app():
 
     assert main._escape_held(Board())
     assert not main._escape_held(FakeBoard())
+
+
+def test_play_mode_turns_ctrl_c_off_and_goes_on_after_a_keyboard_interrupt():
+    """A 0x03 on the USB port must not stop the game: Ctrl-C is off while the
+    app runs (micropython.kbd_intr(-1)), on again when it leaves for the REPL,
+    and a KeyboardInterrupt that still gets through restarts the app from its
+    save instead of ending main.py."""
+    import app as A
+    import main
+
+    class Board(FakeBoard):
+        reads = 0
+
+        def serial_read(self, timeout_ms):
+            self.reads += 1
+            if self.reads == 1:
+                raise KeyboardInterrupt()
+            if self.reads == 2:
+                return P.request(4, "repl", {"confirm": True}).encode()
+            return b""
+
+    calls = []
+    keyboard, show = main._keyboard, A.App.show
+    main._keyboard = calls.append
+    A.App.show = lambda self: None
+    try:
+        main._play(Board(), "dev1", 7)
+    finally:
+        main._keyboard, A.App.show = keyboard, show
+    assert calls == [False, False, True]  # off, off again after the restart, on for the REPL
