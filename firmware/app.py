@@ -264,7 +264,8 @@ class App:
                     "problem": self.problem, "panel_error": self.panel_error,
                     "heap_used": used, "heap_free": free, "heap_low": self.heap_low}
         if op == "stats":
-            out = {"rules_us": None, "save_us": None, "render_us": None, "show_us": None, "saves": self.storage.saves}
+            out = {"rules_us": None, "save_us": None, "render_us": None, "show_us": None, "gc_us": None,
+                   "saves": self.storage.saves}
             for k in self.work:
                 out[k + "_us"] = self.work[k]
             return out
@@ -358,7 +359,9 @@ class App:
         if self.dirty:
             self.show()
         if data or pressed:
-            self.heap()
+            t0 = _us()
+            self.heap()  # heap_low, sampled after each command; a collection keeps the heap whole
+            self.work["gc"] = _us_since(t0)
         feed = getattr(self.board, "feed", None)
         if feed is not None:
             feed()

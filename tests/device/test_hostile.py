@@ -163,6 +163,24 @@ def test_a_restore_upload_is_bounded():
     assert app.restoring is None and app.game.dump() == before
 
 
+def test_the_largest_game_fits_a_restore():
+    """The restore bound comes from what a real save can be: 40 moves (the
+    rules' limit) with 32-character names."""
+    import app as A
+
+    g = stacked(["4"])
+    for i in range(40):
+        g.do("set_move", {"name": ("Move %02d " % i) + "x" * 24, "level": "master"})
+    text = g.dump()
+    assert len(text) <= A.MAX_STATE and len(P.chunks(text)) <= A.RESTORE_PARTS
+    other = make_app(seed=5)
+    chunks = P.chunks(text)
+    for j in range(len(chunks)):
+        ok, r = request(other, 60 + j, "restore", part=j, parts=len(chunks), data=chunks[j], digest=g.digest())
+        assert ok, r
+    assert r["restored"] and other.game.dump() == text
+
+
 def test_nan_in_a_request_is_answered_with_its_id():
     app = make_app()
     app.link.feed(_crc_frame('Q 77 flip {"suit":"crown","net":NaN}'), app.handle)
@@ -237,11 +255,11 @@ def test_crash_log_is_bounded_and_keeps_the_newest():
     app = make_app()
     ok, r = request(app, 1, "crashlog")
     assert ok and r["parts"] == 1 and r["data"] == ""
-    for i in range(200):
-        saves.log_crash(app.board.flash_dir, "Traceback\nValueError: number %d\n" % i)
+    for i in range(60):
+        saves.log_crash(app.board.flash_dir, "Traceback%s\nValueError: number %d\n" % ("." * 100, i))
     text = saves.read_crashes(app.board.flash_dir)
     assert len(text) <= saves.MAX_CRASH and text.startswith("--- crash\n")
-    assert text.endswith("number 199\n") and "number 100\n" not in text
+    assert text.endswith("number 59\n") and "number 20\n" not in text
     got, i, n = [], 0, 1
     while i < n:
         ok, r = request(app, 10 + i, "crashlog", part=i)
