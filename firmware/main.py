@@ -137,6 +137,9 @@ def _play(board, device_id, seed):
         try:
             App(board, device_id, seed).run()
         except LeaveApp:
+            stop = getattr(board, "stop_watchdog", None)
+            if stop is not None:
+                stop()  # else it resets the board under mpremote
             _keyboard(True)
             return
         except KeyboardInterrupt:

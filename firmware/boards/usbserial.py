@@ -230,6 +230,21 @@ class BoardBase:
             self.wdt = self.machine.WDT(timeout=timeout_ms)
         return self.wdt
 
+    # RP2040 WATCHDOG CTRL register through its atomic bit-clear alias (+0x3000)
+    WATCHDOG_CTRL_CLEAR = 0x40058000 + 0x3000
+    WATCHDOG_ENABLE = 1 << 30
+
+    def stop_watchdog(self):
+        """Stop the watchdog before leaving the app for the REPL (op repl),
+        or it resets the board under mpremote 8 s later. rp2 MicroPython's
+        WDT has no deinit, so clear CTRL.ENABLE as pico-sdk's
+        watchdog_disable() does."""
+        if self.wdt is not None:
+            mem32 = getattr(self.machine, "mem32", None)
+            if mem32 is not None:
+                mem32[self.WATCHDOG_CTRL_CLEAR] = self.WATCHDOG_ENABLE
+            self.wdt = None
+
     def feed(self):
         if self.wdt is not None:
             self.wdt.feed()

@@ -371,3 +371,29 @@ def test_a_firmware_error_in_play_mode_goes_to_the_crash_log_and_resets_the_boar
     log = saves.read_crashes(board.flash_dir)
     assert "Traceback" in log and "in save" in log, log
     assert not [line for line in serial.sent if "Traceback" in line or "Error" in line]
+
+
+@faked
+def test_the_repl_op_stops_the_watchdog_before_leaving_the_app(fx):
+    """rp2's machine.WDT cannot be stopped from Python and would reset the
+    board under mpremote: leaving for the REPL clears the watchdog's enable
+    bit (RP2040 WATCHDOG CTRL, through its atomic clear alias)."""
+    import app as A
+    import main
+    from shared_rules import protocol as P
+
+    class Mem32(dict):
+        pass
+
+    fx.machine.mem32 = mem = Mem32()
+    board, _ = make(fx)
+    board.serial.inbox = P.request(8, "repl", {"confirm": True}).encode()
+    show = A.App.show
+    A.App.show = lambda self: None
+    try:
+        main._play(board, "dev1", 7)  # returns: the REPL is next
+    finally:
+        A.App.show = show
+    assert mem == {0x40058000 + 0x3000: 1 << 30} and board.wdt is None
+    kind, rid, (ok, r) = P.decode(board.serial.sent[-1])
+    assert rid == 8 and ok and r == {"repl": True}
