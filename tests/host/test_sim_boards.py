@@ -24,7 +24,8 @@ from shared_rules.game import Game
 from tests.host.conftest import BOOT, wait_hello
 
 ROOT = Path(__file__).resolve().parents[2]
-HELLO_FIELDS = {"device", "firmware", "protocol", "board", "edition", "campaign", "digest", "count", "events", "name"}
+HELLO_FIELDS = {"device", "firmware", "protocol", "board", "edition", "campaign", "digest", "count", "events", "name",
+                "platform", "heap_used", "heap_free", "heap_low"}
 
 
 @pytest.fixture
