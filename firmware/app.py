@@ -84,6 +84,7 @@ class App:
         self.leave = False  # the repl op: leave the app once the reply is out
         self.work = {}  # the last press's firmware work in microseconds (stats)
         self.heap_low = None
+        self.heap_due = False  # a command ran since heap_low was last sampled
 
     # -- boot and save -------------------------------------------------
     def boot(self):
@@ -359,8 +360,13 @@ class App:
         if self.dirty:
             self.show()
         if data or pressed:
+            self.heap_due = True
+        elif self.heap_due:
+            # heap_low, sampled after each command once the port and buttons
+            # are quiet: a collection costs ~50 ms on a Pico, not for a press
+            self.heap_due = False
             t0 = _us()
-            self.heap()  # heap_low, sampled after each command; a collection keeps the heap whole
+            self.heap()
             self.work["gc"] = _us_since(t0)
         feed = getattr(self.board, "feed", None)
         if feed is not None:

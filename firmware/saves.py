@@ -61,24 +61,14 @@ def _sync():
         pass
 
 
-class Lines:
-    """The lines of a checked save file, without the end line (iterate once)."""
-
-    def __init__(self, f, size):
-        self.f = f
-        self.left = size - END
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        if self.left <= 0:
-            raise StopIteration
-        line = self.f.readline()
+def _lines(f, left):
+    """The lines (str) of a checked save file before its end line."""
+    while left > 0:
+        line = f.readline()
         if not line:
-            raise StopIteration
-        self.left -= len(line)
-        return line.decode()
+            return
+        left -= len(line)
+        yield line.decode()
 
 
 class Storage:
@@ -128,7 +118,7 @@ class Storage:
             return None
         try:
             with open(path, "rb") as f:
-                return parse(Lines(f, size))
+                return parse(_lines(f, size - END))
         except (ValueError, OSError, MemoryError) as e:
             self.why = "it is not a game save (%s)" % e
             return None

@@ -384,3 +384,19 @@ def test_play_mode_turns_ctrl_c_off_and_goes_on_after_a_keyboard_interrupt():
     finally:
         main._keyboard, A.App.show = keyboard, show
     assert calls == [False, False, True]  # off, off again after the restart, on for the REPL
+
+
+def test_heap_low_is_sampled_after_a_press_once_the_device_is_quiet():
+    """The collection that samples heap_low costs ~50 ms on a Pico: it runs
+    at the first quiet pass of the loop, not inside the press."""
+    import sys
+
+    app = make_app()
+    app.show = lambda: None  # no renderer on CPython
+    app.board.pressed = ["UP"]
+    app.poll(0)
+    assert app.heap_due and "gc" not in app.work and app.work["rules"] >= 0
+    app.poll(0)
+    assert not app.heap_due and app.work["gc"] >= 0
+    if sys.implementation.name == "micropython":
+        assert app.heap_low > 0
