@@ -12,37 +12,51 @@ import json
 from shared_rules import protocol as P
 from shared_rules.errors import RulesError
 from shared_rules.game import Game
-from shared_rules.state import PlayerState, text_digest
+from shared_rules.state import text_digest
 
-from endpoint import Endpoint
+from endpoint import MAX_MEMORY, Endpoint
 from refresh import RefreshPolicy
 from saves import Storage
 import ui as UI
 
 FIRMWARE = "0.1.0"
-QUERY_OPS = ("hello", "state", "screen", "backup", "events", "odds", "ping")
+QUERY_OPS = ("hello", "state", "screen", "backup", "events", "odds", "ping", "stats", "crashlog")
+# The save (saves.Storage writes it in pieces, never as one string):
+#   the game's text form (shared_rules.state, ending with its check line)
+#   name NAME                    the player's name shown at the table
+#   seq NEXT DROPPED             the link's event counters
+#   reply RID <frame line>       remembered replies (endpoint.REMEMBER)
+#   event SEQ <frame line>       unacknowledged events (endpoint.MAX_EVENTS)
+#   end CRC                      written by saves.Storage
+# An older save carries the link memory as one "link {json}" line instead.
+MAX_STATE = 4096  # characters of a game's text form: 40 moves of 32 characters fit with room
+MAX_SAVE = MAX_STATE + 32 + MAX_MEMORY
+RESTORE_PARTS = 64  # parts of a restore upload (the host cuts them smaller only for escapes)
 
 
-def _split(text):
-    """(game text, link dict) of a save, or ValueError."""
-    cut = text.rfind("\nlink ")
-    end = text.rfind("end ")
-    if cut < 0 or end < cut or not text.endswith("\n"):
-        raise ValueError("save is truncated")
-    if P.crc_hex(text[:end]) != text[end + 4:].strip():
-        raise ValueError("save is damaged")
-    link = json.loads(text[cut + 6:end])
-    if not isinstance(link, dict):
-        raise ValueError("link memory is not a record")
-    return text[:cut + 1], link
-
-
-def validate(text):
-    game_text, _ = _split(text)
+def _us():
     try:
-        PlayerState.load(game_text)
-    except RulesError as e:
-        raise ValueError(e.message)
+        from time import ticks_us  # MicroPython
+        return ticks_us()
+    except ImportError:  # CPython, for tests
+        from time import perf_counter
+        return int(perf_counter() * 1000000)
+
+
+def _us_since(t0):
+    try:
+        from time import ticks_diff
+        return ticks_diff(_us(), t0)
+    except ImportError:
+        return _us() - t0
+
+
+class Crash(Exception):
+    """An error inside a request, already answered: the app resets."""
+
+
+class LeaveApp(Exception):
+    """The host asked for the REPL (op repl): main() leaves the app."""
 
 
 class App:
@@ -53,7 +67,7 @@ class App:
         self.name = ""
         self.game = None
         self.problem = ""
-        self.storage = Storage(board.flash_dir, validate)
+        self.storage = Storage(board.flash_dir)
         self.link = Endpoint(board.serial_write)
         self.ui = UI.Ui(self)
         self.renderer = None
@@ -66,15 +80,18 @@ class App:
         self.outbox = []  # event lines, sent once the state that made them is saved
         self.last_input = _ticks()
         self.panel_error = ""
+        self.crashed = None  # an error inside a request, raised once it is answered
+        self.leave = False  # the repl op: leave the app once the reply is out
+        self.work = {}  # the last press's firmware work in microseconds (stats)
+        self.heap_low = None
+        self.heap_due = False  # a command ran since heap_low was last sampled
 
     # -- boot and save -------------------------------------------------
     def boot(self):
-        text, status = self.storage.load()
-        if text is not None:
-            game_text, link = _split(text)
-            self.game = Game.load(game_text)
-            self.link.restore(link)
-            self.name = link.get("name", "")
+        got, status = self.storage.load(self.parse)
+        st = self.storage
+        if got is not None:
+            self.game, self.name = got
             if status == "recovered":
                 self.ui.notice("Save recovered", ["The last save was", "finished after a", "power cut."])
         elif status == "new":
@@ -82,10 +99,47 @@ class App:
             self.commit()
         else:
             self.problem = "damaged"
-            self.ui.notice("Save damaged", ["The saved game could", "not be read. It is kept", "as deck.bad.",
-                                            "Hold: menu > New", "character to start over."], sticky=True)
+            self.ui.notice("Save damaged", ["The saved game could not"] + UI._wrap("be read: " + st.why)[:3] +
+                           ["Kept as deck.bad. Menu >", "New character: start over."], sticky=True)
+        if self.link.damaged:
+            self.ui.notice("Save partly read", ["The game is kept.", "%d link records (host" % self.link.damaged,
+                                                "replies, events) were", "unreadable: dropped."])
+            self.need_save = True
+        if st.notes:
+            kept = "Your game is kept." if got is not None else "A new game began." if status == "new" else ""
+            self.ui.notice("Flash tidied", UI._wrap(" ".join(st.notes))[:5] + [kept])
         self.refresh.power_on()
         self.dirty = True
+
+    def parse(self, lines):
+        """(game, name) from a checked save's lines; ValueError if the game
+        cannot be used. Link records that cannot be read are dropped."""
+        rows = []
+        for line in lines:
+            rows.append(line)
+            if line.startswith("check "):
+                break
+        game = Game.load("".join(rows))  # RulesError (a ValueError) for a bad game
+        rows = None
+        link = self.link
+        link.clear()
+        name = ""
+        for line in lines:
+            if line.startswith("name "):
+                name = _name(line[5:].rstrip("\n"))
+            elif line.startswith("link "):  # an older save: one JSON record
+                try:
+                    mem = json.loads(line[5:])
+                except ValueError:
+                    mem = None
+                if isinstance(mem, dict):
+                    link.restore(mem)
+                    name = _name(mem.get("name", ""))
+                else:
+                    link.damaged += 1
+            else:
+                link.load_line(line)
+        return game, name
 
     def new_game(self, seed, edition="md", campaign="oneshot", supply_set="print"):
         self.game = Game.new(seed=seed, edition_key=edition, campaign=campaign, supply_set=supply_set)
@@ -107,15 +161,17 @@ class App:
     def digest(self):
         return text_digest(self.game_text())
 
-    def save_text(self):
-        mem = self.link.memory()
-        mem["name"] = self.name
-        body = self.game_text() + "link " + json.dumps(mem) + "\n"
-        return body + "end " + P.crc_hex(body) + "\n"
-
     def save(self):
         if self.game is not None:
-            self.storage.save(self.save_text())
+            t0 = _us()
+            self.storage.save(self.save_pieces())
+            self.work["save"] = _us_since(t0)
+
+    def save_pieces(self):
+        yield self.game_text()
+        yield "name %s\n" % self.name
+        for piece in self.link.save_pieces():
+            yield piece
 
     # -- commands ----------------------------------------------------------
     def command(self, op, args, source="button"):
@@ -152,8 +208,7 @@ class App:
                 button = args.get("button")
                 if button not in P.BUTTONS:
                     raise RulesError("bad_args", "button must be one of A, B, C, UP, DOWN")
-                shown = self.ui.press(button)
-                self.dirty = True
+                shown = self.press(button)
                 return True, True, {"screen": shown, "digest": self.digest() if self.game else None}
             if op == "new_game":
                 if args.get("confirm") is not True:
@@ -173,6 +228,11 @@ class App:
                 return True, True, {"name": name}
             if op == "restore":
                 return self.restore_part(args)
+            if op == "repl":
+                if args.get("confirm") is not True:
+                    raise RulesError("confirm", "this stops the game until the board restarts: send confirm=true")
+                self.leave = True
+                return False, True, {"repl": True}
             if op in Game.COMMANDS:
                 if op == "set_edition" and "edition" in args:
                     args = dict(args)
@@ -183,6 +243,10 @@ class App:
             return False, False, (e.code, e.message)
         except P.FrameError as e:
             return False, False, ("bad_args", e.message)
+        except Exception as e:  # a firmware bug: answer, then log it and reset (see poll)
+            self.crashed = e
+            return False, False, ("internal", "firmware error %s; the device restarts into its save "
+                                              "(deckahedron do crashlog)" % type(e).__name__)
 
     def query(self, op, args):
         g = self.game
@@ -190,12 +254,26 @@ class App:
             return {}
         if op == "hello":
             self.replay = True
+            import sys
+
+            used, free = self.heap()
             return {"device": self.device_id, "firmware": FIRMWARE, "protocol": P.VERSION,
-                    "board": self.board.name, "name": self.name,
+                    "board": self.board.name, "platform": sys.platform, "name": self.name,
                     "edition": g.s.edition if g else None, "campaign": g.s.campaign if g else None,
                     "digest": self.digest() if g else None, "count": g.s.count if g else 0,
                     "events": len(self.link.events), "events_dropped": self.link.dropped,
-                    "problem": self.problem, "panel_error": self.panel_error}
+                    "problem": self.problem, "panel_error": self.panel_error,
+                    "heap_used": used, "heap_free": free, "heap_low": self.heap_low}
+        if op == "stats":
+            out = {"rules_us": None, "save_us": None, "render_us": None, "show_us": None, "gc_us": None,
+                   "saves": self.storage.saves}
+            for k in self.work:
+                out[k + "_us"] = self.work[k]
+            return out
+        if op == "crashlog":
+            from saves import read_crashes
+
+            return self.part(read_crashes(self.board.flash_dir), args, {})
         if op == "events":
             self.replay = True
             return {"pending": len(self.link.events)}
@@ -232,12 +310,21 @@ class App:
         i, n, data, digest = args.get("part"), args.get("parts"), args.get("data"), args.get("digest")
         if not (isinstance(i, int) and isinstance(n, int) and isinstance(data, str) and isinstance(digest, str)):
             raise RulesError("bad_args", "restore needs part, parts, data and digest")
+        if not 0 < n <= RESTORE_PARTS:
+            self.restoring = None
+            raise RulesError("too_large", "a restore has 1 to %d parts: a saved game is at most %d characters"
+                             % (RESTORE_PARTS, MAX_STATE))
         if i == 0:
-            self.restoring = [n, digest, []]
-        if self.restoring is None or self.restoring[0] != n or self.restoring[1] != digest or len(self.restoring[2]) != i:
+            self.restoring = [n, digest, [], 0]
+        r = self.restoring
+        if r is None or r[0] != n or r[1] != digest or len(r[2]) != i:
             self.restoring = None
             raise RulesError("bad_restore", "restore parts out of order: start again from part 0")
-        self.restoring[2].append(data)
+        r[3] += len(data)
+        if r[3] > MAX_STATE:
+            self.restoring = None
+            raise RulesError("too_large", "the upload is over %d characters: not a saved game" % MAX_STATE)
+        r[2].append(data)
         if i < n - 1:
             return False, True, {"restored": False, "part": i}
         text = "".join(self.restoring[2])
@@ -262,18 +349,53 @@ class App:
             self.need_save = True
         pressed = self.board.buttons()
         for button in pressed:
-            self.ui.press(button)
-            self.dirty = True
+            self.press(button)
         if data or pressed:
             self.last_input = _ticks()
         self.commit()
+        if self.crashed is not None:
+            raise Crash(self.crashed)  # answered; main() logs it and resets into the save
+        if self.leave:
+            raise LeaveApp()
         if self.dirty:
             self.show()
+        if data or pressed:
+            self.heap_due = True
+        elif self.heap_due:
+            # heap_low, sampled after each command once the port and buttons
+            # are quiet: a collection costs ~50 ms on a Pico, not for a press
+            self.heap_due = False
+            t0 = _us()
+            self.heap()
+            self.work["gc"] = _us_since(t0)
         feed = getattr(self.board, "feed", None)
         if feed is not None:
             feed()
         if _elapsed(self.last_input) > self.IDLE_OFF_MS and hasattr(self.board, "power_off"):
             self.sleep()
+
+    def press(self, button):
+        """A button, pressed or sent by the host: the rules part of its work is timed (stats)."""
+        self.work = {}
+        t0 = _us()
+        shown = self.ui.press(button)
+        self.work["rules"] = _us_since(t0)
+        self.dirty = True
+        return shown
+
+    def heap(self):
+        """(bytes in use, bytes free) after a collection, and the lowest free
+        seen (heap_low); (None, None) where the runtime does not say."""
+        import gc
+
+        gc.collect()
+        try:
+            used, free = gc.mem_alloc(), gc.mem_free()
+        except AttributeError:  # CPython
+            return None, None
+        if self.heap_low is None or free < self.heap_low:
+            self.heap_low = free
+        return used, free
 
     def sleep(self):
         """Power off after inactivity, the state already saved; the panel
@@ -307,8 +429,10 @@ class App:
 
             # a CircuitPython board draws straight into its displayio surface
             self.renderer = Renderer(fb=getattr(self.board, "surface", None))
+        t0 = _us()
         view = self.ui.view()
         self.renderer.render(view)
+        self.work["render"] = _us_since(t0)
         return view
 
     def show(self):
@@ -319,7 +443,9 @@ class App:
         self.dirty = False
         view = self.render()
         try:
+            t0 = _us()
             self.board.show(self.renderer.buf, self.refresh.mode(view.get("screen")))
+            self.work["show"] = _us_since(t0)
             self.panel_error = ""
         except Exception as e:  # each board raises its own PanelTimeout
             self.panel_error = "%s: %s" % (type(e).__name__, e)
@@ -333,6 +459,16 @@ class App:
             start(self.WATCHDOG_MS)  # play mode: a hung board restarts into its save
         while True:
             self.poll()
+
+
+def _name(value):
+    if isinstance(value, str) and len(value) <= 16:
+        try:
+            P.check_ascii(value)
+            return value
+        except P.FrameError:
+            pass
+    return ""
 
 
 def _ticks():

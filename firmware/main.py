@@ -98,10 +98,87 @@ def main(argv):
     args = _args(argv)
     name = args["board"] or configured() or detect()
     board = make_board(name, args["dir"])
-    from app import App
-
+    if _escape_held(board):
+        print("deckahedron: A and C held at power-on: the app is not started, the REPL is free")
+        return
     seed = int(args["seed"]) if args["seed"] is not None else None
-    App(board, _device_id(board, args["id"]), seed).run()
+    _play(board, _device_id(board, args["id"]), seed)
+
+
+def _escape_held(board):
+    """Buttons A and C held at power-on: no app, so mpremote can get in."""
+    held = getattr(board, "held", None)
+    return held is not None and held("A") and held("C")
+
+
+def _keyboard(on):
+    """A 0x03 byte on the USB port raises KeyboardInterrupt unless this is
+    off: off in play mode, on again for the REPL."""
+    try:
+        import micropython
+
+        micropython.kbd_intr(3 if on else -1)
+    except (ImportError, AttributeError):
+        pass
+
+
+def _play(board, device_id, seed):
+    """Play mode: the app runs until the host asks for the REPL (op repl).
+    An uncaught error is logged (crash.log on the flash; the sim board's
+    log too) and the board resets into its save; tracebacks never go onto
+    the serial link, which belongs to the protocol."""
+    from app import App, LeaveApp
+
+    while True:
+        _keyboard(False)
+        try:
+            App(board, device_id, seed).run()
+        except LeaveApp:
+            stop = getattr(board, "stop_watchdog", None)
+            if stop is not None:
+                stop()  # else it resets the board under mpremote
+            _keyboard(True)
+            return
+        except KeyboardInterrupt:
+            pass  # a 0x03 let through where kbd_intr is missing: go on from the save
+        except Exception as e:
+            _crashed(board, e)
+
+
+def _crashed(board, e):
+    try:
+        from app import Crash
+
+        if isinstance(e, Crash):  # answered already; the error inside is the news
+            e = e.args[0]
+        text = _traceback(e)
+        from saves import log_crash
+
+        log_crash(board.flash_dir, text)
+        log = getattr(board, "log", None)
+        if log is not None:
+            log(text)
+    except Exception:  # out of memory or flash: resetting matters more
+        pass
+    reset = getattr(board, "reset", None)
+    if reset is not None:
+        reset()  # machine.reset(): does not return
+    import time
+
+    time.sleep(0.2)  # the sim board restarts in-process; never a tight loop
+
+
+def _traceback(e):
+    try:
+        import io
+
+        buf = io.StringIO()
+        sys.print_exception(e, buf)  # MicroPython
+        return buf.getvalue()
+    except AttributeError:  # CPython
+        import traceback
+
+        return "".join(traceback.format_exception(type(e), e, e.__traceback__))
 
 
 if __name__ == "__main__":

@@ -1,38 +1,57 @@
-"""The device's save file: written whole after every committed command.
+"""The device's save file: written whole after every committed command, in
+pieces, never as one string (a Pico has no room for that).
 
 (Not named storage.py: CircuitPython's built-in ``storage`` module would
 shadow it on the MagTag.)
+
+Format: text lines, the last one ``end CRC``: the CRC-32 (8 lowercase hex
+digits) of every byte before it, computed while the pieces are written.
+What the lines mean is the app's business (app.py).
 
 Write order: the new text goes to ``deck.tmp``, then replaces ``deck.sav``.
 On littlefs (MicroPython boards) os.rename over an existing file is atomic; on
 FAT (CircuitPython) it is not, so the old file is removed first and a power
 cut can leave only ``deck.tmp``. load() recovers from exactly that, and never
-replaces a damaged save by a new deck: it reports it and keeps the file.
+replaces a damaged save by a new deck: it keeps it as ``deck.bad`` and says
+so. A file over MAX_BYTES is never read (an 8 MB file would not fit in any
+board's memory), and a folder under one of these names is moved out of the
+way, so no file on the flash can stop the device from booting.
 """
 
 import os
 
+try:
+    from binascii import crc32
+except ImportError:  # a port built without it
+    from shared_rules.protocol import crc32
+
 SAVE = "deck.sav"
+CRASH = "crash.log"  # firmware errors in play mode, newest last (the host's crashlog op)
+MAX_CRASH = 4096  # bytes of crash.log kept: the newest entries
 TMP = "deck.tmp"
 BAD = "deck.bad"
+MAX_BYTES = 48 * 1024  # well above the largest save the app writes (app.MAX_SAVE)
+END = 13  # len("end 0123abcd\n")
+BLOCK = 512  # bytes read at a time while checking
 
 
-def _exists(path):
+def _kind(path):
+    """None (missing), "dir" or "file"."""
     try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
-
-
-def _read(path):
-    try:
-        with open(path) as f:
-            return f.read()
+        mode = os.stat(path)[0]
     except OSError:
         return None
-    except (UnicodeError, ValueError):
-        return ""
+    return "dir" if mode & 0x4000 else "file"
+
+
+def _discard(path):
+    """Remove a file, or a folder with everything in it."""
+    if _kind(path) == "dir":
+        for name in os.listdir(path):
+            _discard(path + "/" + name)
+        os.rmdir(path)
+    elif _kind(path):
+        os.remove(path)
 
 
 def _sync():
@@ -42,57 +61,123 @@ def _sync():
         pass
 
 
-class Storage:
-    """``validate(text)`` raises ValueError (or a subclass) for text that is
-    not a whole, sound save; Storage only moves files."""
+def _lines(f, left):
+    """The lines (str) of a checked save file before its end line."""
+    while left > 0:
+        line = f.readline()
+        if not line:
+            return
+        left -= len(line)
+        yield line.decode()
 
-    def __init__(self, folder, validate):
+
+class Storage:
+    def __init__(self, folder):
         self.folder = folder
-        self.validate = validate
         self.path = folder + "/" + SAVE
         self.tmp = folder + "/" + TMP
         self.bad = folder + "/" + BAD
         self.saves = 0
+        self.notes = []  # what load() had to move or remove, for the screen
+        self.why = ""  # why the last file read was refused
 
-    def _ok(self, text):
-        if not text:
-            return False
+    # -- reading -------------------------------------------------------
+    def check(self, path):
+        """The file's size when its end line's CRC matches, else None (why says why)."""
         try:
-            self.validate(text)
-            return True
-        except ValueError:
-            return False
+            size = os.stat(path)[6]
+            if size > MAX_BYTES:
+                self.why = "it is too large (%d bytes)" % size
+                return None
+            if size < END:
+                self.why = "it is truncated"
+                return None
+            crc = 0
+            with open(path, "rb") as f:
+                left = size - END
+                while left > 0:
+                    block = f.read(min(BLOCK, left))
+                    if not block:
+                        break
+                    crc = crc32(block, crc)
+                    left -= len(block)
+                tail = f.read(END)
+        except OSError as e:
+            self.why = "it cannot be read (%s)" % e
+            return None
+        if left or tail != ("end %08x\n" % (crc & 0xFFFFFFFF)).encode():
+            self.why = "it is damaged or truncated"
+            return None
+        return size
 
-    def load(self):
-        """(text, status): status is "ok", "recovered" (from the temp file),
-        "new" (nothing saved yet) or "damaged" (text None; the file was kept
-        as deck.bad and a message is due)."""
-        main = _read(self.path)
-        if self._ok(main):
-            if _exists(self.tmp):
-                os.remove(self.tmp)  # a save that never got to replace it
-            return main, "ok"
-        tmp = _read(self.tmp)
-        if self._ok(tmp):
-            if main is not None:
-                os.remove(self.path)
-            os.rename(self.tmp, self.path)
-            _sync()
-            return tmp, "recovered"
-        if main is None and tmp is None:
+    def read(self, path, parse):
+        """parse(lines) of a sound file, or None (why says why). parse raises
+        ValueError for content it cannot use."""
+        size = self.check(path)
+        if size is None:
+            return None
+        try:
+            with open(path, "rb") as f:
+                return parse(_lines(f, size - END))
+        except (ValueError, OSError, MemoryError) as e:
+            self.why = "it is not a game save (%s)" % e
+            return None
+
+    def load(self, parse):
+        """(value, status): value is parse(lines) of the save; status is "ok",
+        "recovered" (from the temp file), "new" (nothing saved yet) or
+        "damaged" (value None; the file was kept as deck.bad and a message is
+        due). ``notes`` lists anything moved or removed on the way."""
+        self.notes = []
+        for path, name in ((self.tmp, TMP), (self.bad, BAD)):
+            if _kind(path) == "dir":
+                _discard(path)
+                self.notes.append("A folder %s was removed." % name)
+        main = _kind(self.path)
+        if main == "dir":
+            self.keep_bad(self.path)
+            self.notes.append("A folder %s was moved to %s." % (SAVE, BAD))
+            main = None
+        if main:
+            value = self.read(self.path, parse)
+            if value is not None:
+                if _kind(self.tmp):
+                    os.remove(self.tmp)  # a save that never got to replace it
+                return value, "ok"
+        tmp = _kind(self.tmp)
+        if tmp:
+            why = self.why
+            value = self.read(self.tmp, parse)
+            if value is not None:
+                if main:
+                    os.remove(self.path)
+                os.rename(self.tmp, self.path)
+                _sync()
+                return value, "recovered"
+            if main:
+                self.why = why  # the save's own defect is the news
+        if not main and not tmp:
             return None, "new"
         # Keep the evidence; a new game starts only when the player says so.
-        src = self.path if main is not None else self.tmp
-        if _exists(self.bad):
-            os.remove(self.bad)
-        os.rename(src, self.bad)
-        if _exists(self.tmp):
+        self.keep_bad(self.path if main else self.tmp)
+        if _kind(self.tmp):
             os.remove(self.tmp)
         return None, "damaged"
 
-    def save(self, text):
-        with open(self.tmp, "w") as f:
-            f.write(text)
+    def keep_bad(self, path):
+        _discard(self.bad)
+        os.rename(path, self.bad)
+
+    # -- writing -------------------------------------------------------
+    def save(self, pieces):
+        """Write the text pieces (str) as the new save, then its end line."""
+        crc = 0
+        with open(self.tmp, "wb") as f:
+            for piece in pieces:
+                data = piece.encode()
+                crc = crc32(data, crc)
+                f.write(data)
+            f.write(("end %08x\n" % (crc & 0xFFFFFFFF)).encode())
             try:
                 f.flush()
             except AttributeError:
@@ -106,3 +191,33 @@ class Storage:
             os.rename(self.tmp, self.path)
         _sync()
         self.saves += 1
+
+
+def log_crash(folder, text):
+    """Append one entry to crash.log, keeping only the newest MAX_CRASH bytes
+    (whole entries where they fit)."""
+    path = folder + "/" + CRASH
+    old = read_crashes(folder)
+    entry = "--- crash\n" + text
+    if not entry.endswith("\n"):
+        entry += "\n"
+    both = (old + entry)[-MAX_CRASH:]
+    cut = both.find("--- crash\n")
+    both = both[cut:] if cut >= 0 else both
+    if _kind(path) == "dir":
+        _discard(path)
+    with open(path, "w") as f:
+        f.write(both)
+    _sync()
+
+
+def read_crashes(folder):
+    """The crash log's text ("" when there is none or it cannot be read)."""
+    path = folder + "/" + CRASH
+    try:
+        if os.stat(path)[6] > MAX_CRASH:
+            return ""
+        with open(path) as f:
+            return f.read()
+    except (OSError, ValueError):
+        return ""

@@ -377,7 +377,8 @@ def show_odds(u, suit, net):
         lines.append("%-8s %5.1f%%" % (WORDS[lv], 100.0 * int(a) / int(b)))
     a, b = o["xp"].split("/")
     lines.append("XP card    %5.1f%%" % (100.0 * int(a) / int(b)))
-    u.notice("%s %+d: %d card%s" % (suit.capitalize(), net, o["cards_flipped"], "s" if o["cards_flipped"] > 1 else ""), lines)
+    # str.capitalize is missing on MicroPython
+    u.notice("%s %+d: %d card%s" % (suit[:1].upper() + suit[1:], net, o["cards_flipped"], "s" if o["cards_flipped"] > 1 else ""), lines)
 
 
 class MainMenu(Menu):

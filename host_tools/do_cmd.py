@@ -11,7 +11,9 @@ as JSON when it parses as JSON (numbers, true/false/null, lists, objects,
 ``suit=crown`` the string "crown", ``card='"3"'`` the string "3".
 
 ``state`` without arguments prints the whole state even when the device
-sends it in parts (``state part=N`` prints that one part as it came).
+sends it in parts (``state part=N`` prints that one part as it came);
+``crashlog`` without arguments prints the device's crash log as plain text
+(every part joined).
 
 Output: the result as JSON (sorted keys, indented) on stdout, exit 0.
 A device error: {"error": code, "message": ...} on stdout, exit 1.
@@ -100,6 +102,10 @@ def run(args):
         with DeviceLink(args.port, timeout=args.timeout, retries=args.retries) as link:
             if args.op == "state" and not call_args:
                 result = link.state()  # every part, joined
+            elif args.op == "crashlog" and not call_args:
+                text = crash_log(link)
+                sys.stdout.write(text if text else "(the crash log is empty)\n")
+                return 0
             else:
                 result = link.call(args.op, call_args)
     except DeviceError as e:
@@ -110,3 +116,14 @@ def run(args):
         return EXIT_LINK
     sys.stdout.write(json.dumps(result, indent=2, sort_keys=True) + "\n")
     return 0
+
+
+def crash_log(link):
+    """The device's crash log, every part joined."""
+    parts, i, n = [], 0, 1
+    while i < n:
+        r = link.call("crashlog", {"part": i})
+        n = r.get("parts") if isinstance(r.get("parts"), int) else 1
+        parts.append(str(r.get("data", "")))
+        i += 1
+    return "".join(parts)

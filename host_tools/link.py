@@ -154,6 +154,7 @@ class DeviceLink:
         self._reader = P.LineReader()
         self._items = collections.deque()
         self._closed = False
+        self._unreadable = None  # the last id-0 error while a request waited
         # event bookkeeping (see the module docstring)
         self._seen = collections.OrderedDict()  # seq -> payload key, delivered and acked
         self._last_seq = None
@@ -369,6 +370,7 @@ class DeviceLink:
         serial = _serial_module()
         rid = self._new_id()
         line = P.request(rid, op, args)  # built once: every re-send is the same bytes
+        self._unreadable = None
         sends = 0
         rounds = 0
         while sends <= self.retries:
@@ -399,8 +401,9 @@ class DeviceLink:
             if op == "hello":
                 self.info = value
             return value
-        raise LinkError("no answer from %s to %r after %d tries of %gs each"
-                        % (self.port, op, sends, self.timeout))
+        said = "; the device could not read the request (%s)" % self._unreadable if self._unreadable else ""
+        raise LinkError("no answer from %s to %r after %d tries of %gs each%s"
+                        % (self.port, op, sends, self.timeout, said))
 
     def _await(self, rid, until):
         """The (ok, value) of the reply to ``rid``, or None to re-send: on
@@ -416,6 +419,9 @@ class DeviceLink:
                 return payload
             if num == 0:
                 self.stats["unreadable"] += 1
+                ok, value = payload
+                if not ok and isinstance(value, dict):  # kept to say what was wrong if no answer follows
+                    self._unreadable = "%s: %s" % (value.get("code"), value.get("message", ""))
                 return None
             self.stats["stale"] += 1  # a late answer to an earlier request
 

@@ -51,6 +51,9 @@ APP_OPS = (
     "events",    # send every unacknowledged event again
     "odds",      # exact odds of the next flip: {"suit", "net"}
     "ping",      # liveness
+    "stats",     # the last press's firmware work in microseconds: rules, save, render, show
+    "crashlog",  # the firmware's crash log (crash.log on the flash) in parts: {"part": i}
+    "repl",      # leave the app for the MicroPython REPL (to flash it): {"confirm": true}
 )
 BUTTONS = ("A", "B", "C", "UP", "DOWN")
 
@@ -68,12 +71,15 @@ LINK_ERRORS = {
 
 
 class FrameError(ValueError):
-    """A line that is not a valid frame. ``code`` is one of LINK_ERRORS."""
+    """A line that is not a valid frame. ``code`` is one of LINK_ERRORS;
+    ``num`` is the frame's number when its checksum was sound (so a request
+    with a bad body is answered with its own id), else 0."""
 
-    def __init__(self, code, message=None):
+    def __init__(self, code, message=None, num=0):
         super().__init__(message or LINK_ERRORS.get(code, code))
         self.code = code
         self.message = message or LINK_ERRORS.get(code, code)
+        self.num = num
 
     def __str__(self):
         return self.message
@@ -109,11 +115,34 @@ def _ascii(text):
 
 
 def _json(value):
+    if not _STRICT:  # CPython would write NaN and Infinity, which JSON does not have
+        try:
+            return json.dumps(value, separators=(",", ":"), allow_nan=False)
+        except ValueError:
+            raise FrameError("bad_json", "NaN and Infinity are not JSON numbers")
     try:
         text = json.dumps(value, separators=(",", ":"))
-    except TypeError:  # MicroPython's dumps has no separators argument
+    except TypeError:  # an older MicroPython's dumps has no separators argument
         text = json.dumps(value)
     return _ascii(text)
+
+
+def _no_constant(name):
+    raise ValueError("%s is not a JSON number" % name)
+
+
+def _loads(text):
+    """json.loads refusing NaN and Infinity on CPython as MicroPython does."""
+    if _STRICT:
+        return json.loads(text)
+    return json.loads(text, parse_constant=_no_constant)
+
+
+try:
+    json.loads("0", parse_constant=_no_constant)
+    _STRICT = False
+except TypeError:  # MicroPython: no parse_constant, and no NaN either
+    _STRICT = True
 
 
 def crc_hex(text):
@@ -191,7 +220,7 @@ def decode(line):
             sp = body.find(" ")
             if sp <= 0:
                 raise FrameError("bad_frame", "a request needs an op and a JSON object")
-            args = json.loads(body[sp + 1:])
+            args = _loads(body[sp + 1:])
             if not isinstance(args, dict):
                 raise FrameError("bad_json", "request arguments must be a JSON object")
             return kind, num, (body[:sp], args)
@@ -199,12 +228,12 @@ def decode(line):
             status, _, data = body.partition(" ")
             if status not in ("ok", "err"):
                 raise FrameError("bad_frame", "a reply is ok or err")
-            value = json.loads(data)
+            value = _loads(data)
             if status == "err" and not (isinstance(value, dict) and "code" in value):
                 raise FrameError("bad_json", "an error reply needs a code")
             return kind, num, (status == "ok", value)
         if kind == "E":
-            value = json.loads(body)
+            value = _loads(body)
             if not isinstance(value, dict):
                 raise FrameError("bad_json", "an event body must be a JSON object")
             return kind, num, value
@@ -213,8 +242,9 @@ def decode(line):
         return kind, num, None
     except ValueError as e:  # json errors are ValueError on both runtimes
         if isinstance(e, FrameError):
+            e.num = num
             raise
-        raise FrameError("bad_json")
+        raise FrameError("bad_json", "the body is not valid JSON (NaN and Infinity are not JSON numbers)", num)
 
 
 class LineReader:

@@ -80,6 +80,11 @@ class Board:
                     % (r["full"], r["fast"], r["partial"], WIDTH, HEIGHT))
             f.write(buf)
 
+    def log(self, text):
+        """The board's log: stderr, which the host sends to <name>.log (never
+        stdout, the serial link)."""
+        sys.stderr.write(text)
+
     def battery(self):
         return None
 

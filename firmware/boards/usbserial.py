@@ -212,6 +212,15 @@ class BoardBase:
         self.debouncer.sample()
         return self.debouncer.take()
 
+    def held(self, name):
+        """Is this button down right now (e.g. held at power-on)?"""
+        names = self.debouncer.names
+        return name in names and bool(self.debouncer.read(names.index(name)))
+
+    def reset(self):
+        """Restart the board (into its save): after a firmware error."""
+        self.machine.reset()
+
     def start_watchdog(self, timeout_ms):
         """machine.WDT: once started it cannot be stopped; the board restarts
         (into its saved state) when nothing feeds it for timeout_ms (at most
@@ -220,6 +229,21 @@ class BoardBase:
             timeout_ms = max(1, min(int(timeout_ms), self.WDT_MAX_MS))
             self.wdt = self.machine.WDT(timeout=timeout_ms)
         return self.wdt
+
+    # RP2040 WATCHDOG CTRL register through its atomic bit-clear alias (+0x3000)
+    WATCHDOG_CTRL_CLEAR = 0x40058000 + 0x3000
+    WATCHDOG_ENABLE = 1 << 30
+
+    def stop_watchdog(self):
+        """Stop the watchdog before leaving the app for the REPL (op repl),
+        or it resets the board under mpremote 8 s later. rp2 MicroPython's
+        WDT has no deinit, so clear CTRL.ENABLE as pico-sdk's
+        watchdog_disable() does."""
+        if self.wdt is not None:
+            mem32 = getattr(self.machine, "mem32", None)
+            if mem32 is not None:
+                mem32[self.WATCHDOG_CTRL_CLEAR] = self.WATCHDOG_ENABLE
+            self.wdt = None
 
     def feed(self):
         if self.wdt is not None:

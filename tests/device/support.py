@@ -91,11 +91,40 @@ def with_game(app, game):
     return app
 
 
+def saved_text(app):
+    """The save file as the device wrote it."""
+    with open(app.board.flash_dir + "/deck.sav") as f:
+        return f.read()
+
+
 def press(app, *buttons):
     for b in buttons:
         app.ui.press(b)
         app.commit()
     return app.ui.view()
+
+
+def solo_flip(app, push=None):
+    """What a player alone does: flip with B and finish it (A done, a tie
+    picked with B, a critical success declined), reshuffling by the menu when
+    the deck runs low. ``push(button)`` presses (default: through the Ui)."""
+    push = push or (lambda b: press(app, b))
+    if len(app.game.s.draw) < 4:
+        for b in ("C", "DOWN", "DOWN", "DOWN", "DOWN", "DOWN", "B"):  # Menu > Reshuffle
+            push(b)
+    push("B")
+    for _ in range(8):
+        v = app.ui.view()
+        if v["screen"] == "home":
+            return
+        if v["screen"] == "menu":
+            push("UP")  # the last row: "No thanks"
+            push("B")
+        elif v["screen"] == "flip" and v["phase"] == "choose":
+            push("B")
+        else:
+            push("A")
+    raise AssertionError("the flip did not finish: %r" % (app.ui.view(),))
 
 
 def request(app, rid, op, **args):

@@ -318,3 +318,82 @@ def test_the_app_flips_by_buttons_end_to_end(fx):
     assert first_difference(panel.landscape(), app.renderer.buf) is None
     settle(board, fx, 1000)
     assert panel.asleep
+
+
+@faked
+def test_a_and_c_held_at_power_on_keep_the_app_from_starting(fx):
+    """The way in for mpremote on a board whose app does not answer:
+    main.py starts no app while A and C are both held."""
+    import main
+
+    board, _ = make(fx)
+    assert not main._escape_held(board)
+    fx.machine.set_input(BTN["A"], 0)  # pressed: pulled to GND
+    assert not main._escape_held(board)
+    fx.machine.set_input(BTN["C"], 0)
+    assert main._escape_held(board) and board.held("C") and not board.held("B")
+
+
+@faked
+def test_a_firmware_error_in_play_mode_goes_to_the_crash_log_and_resets_the_board(fx):
+    """Not to the USB serial (the protocol's), and not to the REPL: the
+    traceback is appended to crash.log and machine.reset() restarts the board
+    into its save. Here the save fails: a folder appeared where it writes."""
+    import os
+
+    import app as A
+    import main
+    from shared_rules import protocol as P
+
+    board, _ = make(fx)
+    serial = board.serial
+
+    def read(timeout_ms):
+        if not serial.sent:
+            os.mkdir(board.flash_dir + "/deck.tmp")
+            serial.sent.append("")
+            return P.request(3, "flip", {"suit": "crown"}).encode()
+        return b""
+
+    serial.read = read
+    show = A.App.show
+    A.App.show = lambda self: None  # drawing is not what this test is about
+    try:
+        main._play(board, "dev1", 7)
+    except fx.machine.MachineReset as e:
+        assert "machine.reset()" in str(e)
+    else:
+        raise AssertionError("the board did not reset")
+    finally:
+        A.App.show = show
+    import saves
+
+    log = saves.read_crashes(board.flash_dir)
+    assert "Traceback" in log and "in save" in log, log
+    assert not [line for line in serial.sent if "Traceback" in line or "Error" in line]
+
+
+@faked
+def test_the_repl_op_stops_the_watchdog_before_leaving_the_app(fx):
+    """rp2's machine.WDT cannot be stopped from Python and would reset the
+    board under mpremote: leaving for the REPL clears the watchdog's enable
+    bit (RP2040 WATCHDOG CTRL, through its atomic clear alias)."""
+    import app as A
+    import main
+    from shared_rules import protocol as P
+
+    class Mem32(dict):
+        pass
+
+    fx.machine.mem32 = mem = Mem32()
+    board, _ = make(fx)
+    board.serial.inbox = P.request(8, "repl", {"confirm": True}).encode()
+    show = A.App.show
+    A.App.show = lambda self: None
+    try:
+        main._play(board, "dev1", 7)  # returns: the REPL is next
+    finally:
+        A.App.show = show
+    assert mem == {0x40058000 + 0x3000: 1 << 30} and board.wdt is None
+    kind, rid, (ok, r) = P.decode(board.serial.sent[-1])
+    assert rid == 8 and ok and r == {"repl": True}

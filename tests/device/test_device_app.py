@@ -5,7 +5,7 @@ Runs on CPython and under MicroPython (tests/mp_runner.py) with a fake board.
 
 from shared_rules import protocol as P
 from shared_rules.game import Game
-from tests.device.support import FakeBoard, fetch_parts, make_app, press, request, with_game
+from tests.device.support import FakeBoard, fetch_parts, make_app, press, request, saved_text, with_game
 from tests.rules.support import stacked
 
 
@@ -176,7 +176,7 @@ def test_damaged_save_is_reported_and_kept():
 def test_leftover_temp_file_is_recovered():
     """Design §3: on FAT a power cut can leave only the temporary file."""
     app = make_app()
-    text = app.save_text()
+    text = saved_text(app)
     board = FakeBoard()
     with open(board.flash_dir + "/deck.tmp", "w") as f:
         f.write(text)
@@ -188,7 +188,7 @@ def test_leftover_temp_file_is_recovered():
 def test_torn_temp_file_next_to_a_good_save_is_ignored():
     app = make_app()
     with open(app.board.flash_dir + "/deck.tmp", "w") as f:
-        f.write(app.save_text()[:100])
+        f.write(saved_text(app)[:100])
     again = make_app(FakeBoard(app.board.flash_dir))
     assert again.game.dump() == app.game.dump() and again.problem == ""
 
@@ -261,8 +261,8 @@ def test_state_comes_in_parts_and_names_the_player():
 
 def test_game_loads_what_the_device_saved():
     app = make_app()
-    text = app.save_text()
-    cut = text.rfind("\nlink ")
+    text = saved_text(app)
+    cut = text.find("\nname ")
     assert Game.load(text[:cut + 1]).dump() == app.game.dump()
 
 

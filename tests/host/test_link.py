@@ -172,6 +172,34 @@ def test_silent_device_raises_link_error_after_the_retries():
         os.close(slave)
 
 
+def test_a_device_that_cannot_read_the_request_is_reported_with_its_reason():
+    """An old firmware answered a NaN request with R 0 bad_json: after the
+    retries the host says what the device said, not only "no answer"."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    stop = threading.Event()
+
+    def device():
+        while not stop.is_set():
+            if select.select([master], [], [], 0.05)[0]:
+                for line in os.read(master, 4096).split(b"\n"):
+                    if line.startswith(b"Q "):
+                        os.write(master, P.reply_err(0, "bad_json", "the body is not valid JSON").encode())
+
+    t = threading.Thread(target=device, daemon=True)
+    t.start()
+    try:
+        with DeviceLink(os.ttyname(slave), timeout=0.2, retries=1) as link:
+            with pytest.raises(LinkError) as e:
+                link.request("ping")
+        assert "no answer" in str(e.value) and "could not read the request (bad_json: the body" in str(e.value)
+    finally:
+        stop.set()
+        t.join(2)
+        os.close(master)
+        os.close(slave)
+
+
 def test_missing_and_busy_ports(dev, links, tmp_path):
     with pytest.raises(LinkError) as e:
         DeviceLink(str(tmp_path / "ttyNOPE"))

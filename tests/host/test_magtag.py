@@ -731,25 +731,27 @@ def test_saving_works_on_fat_and_a_power_cut_mid_save_is_recovered(tmp_path, mon
     fat = FatOS(os)
     monkeypatch.setattr(ST, "os", fat)
 
-    def validate(text):
-        if not text.startswith("save ") or not text.endswith("\n"):
+    def parse(lines):
+        text = "".join(lines)
+        if not text.startswith("save "):
             raise ValueError("bad")
+        return text
 
     folder = str(tmp_path)
-    st = ST.Storage(folder, validate)
-    assert st.load() == (None, "new")
-    st.save("save 1\n")
-    st.save("save 2\n")  # rename over deck.sav raises on FAT: removed first, then renamed
-    assert st.load() == ("save 2\n", "ok") and fat.renames == 2
+    st = ST.Storage(folder)
+    assert st.load(parse) == (None, "new")
+    st.save(["save 1\n"])
+    st.save(["save ", "2\n"])  # rename over deck.sav raises on FAT: removed first, then renamed
+    assert st.load(parse) == ("save 2\n", "ok") and fat.renames == 2
     fat.cut_after_remove = True
     with pytest.raises(PowerCut):
-        st.save("save 3\n")
+        st.save(["save 3\n"])
     assert sorted(os.listdir(folder)) == ["deck.tmp"]  # only the new save survives, as deck.tmp
-    st2 = ST.Storage(folder, validate)  # power back on
-    assert st2.load() == ("save 3\n", "recovered")
+    st2 = ST.Storage(folder)  # power back on
+    assert st2.load(parse) == ("save 3\n", "recovered")
     assert sorted(os.listdir(folder)) == ["deck.sav"]
-    assert st2.load() == ("save 3\n", "ok")
+    assert st2.load(parse) == ("save 3\n", "ok")
     # a torn deck.tmp (power lost while writing it) never replaces a good save
     with open(folder + "/deck.tmp", "w") as f:
         f.write("save 4")
-    assert st2.load() == ("save 3\n", "ok") and sorted(os.listdir(folder)) == ["deck.sav"]
+    assert st2.load(parse) == ("save 3\n", "ok") and sorted(os.listdir(folder)) == ["deck.sav"]

@@ -24,7 +24,8 @@ from shared_rules.game import Game
 from tests.host.conftest import BOOT, wait_hello
 
 ROOT = Path(__file__).resolve().parents[2]
-HELLO_FIELDS = {"device", "firmware", "protocol", "board", "edition", "campaign", "digest", "count", "events", "name"}
+HELLO_FIELDS = {"device", "firmware", "protocol", "board", "edition", "campaign", "digest", "count", "events", "name",
+                "platform", "heap_used", "heap_free", "heap_low"}
 
 
 @pytest.fixture
@@ -210,3 +211,70 @@ def test_request_rides_out_a_board_restart(board):
         finally:
             timer.join()
         assert link.hello()["count"] == count + 1, "the retried request ran twice"
+
+
+def _do(port, *words):
+    return subprocess.run([sys.executable, "-m", "host_tools.cli", "do", "--port", port] + list(words),
+                          cwd=str(ROOT), capture_output=True, text=True, timeout=60)
+
+
+def test_a_firmware_error_is_logged_off_the_link_and_the_board_restarts_into_its_save(board, link):
+    """Issue 7: a folder where the save's temp file goes makes the save fail
+    (OSError). The traceback goes to the board's log and crash.log, never to
+    the serial link; the board restarts from its save, and the retried
+    request is applied once. `deckahedron do crashlog` prints the log."""
+    before = link.hello()["count"]
+    os.mkdir(os.path.join(board.flash_dir, "deck.tmp"))
+    result = link.request("flip", suit="crown")
+    assert result["cards"] and link.hello()["count"] == before + 1
+    assert not [n for n in link.noise if "Traceback" in n or "Error" in n], list(link.noise)
+    log = Path(board.log_path).read_text()
+    assert "Traceback" in log and "OSError" in log, log[-2000:]
+    link.close()
+    out = _do(board.port, "crashlog")
+    assert out.returncode == 0 and "--- crash" in out.stdout and "OSError" in out.stdout, out
+
+
+def test_ctrl_c_and_ctrl_d_bytes_do_not_stop_the_game(board, link):
+    count = link.hello()["count"]
+    raw_exchange(board.port, [b"\x03\x03\x04\r\n"], 0, timeout=0.5)
+    link.request("flip", suit="crown")
+    assert link.hello()["count"] == count + 1 and board.is_alive()
+
+
+def test_nan_is_refused_by_do_and_answered_with_its_id_by_the_device(board):
+    out = _do(board.port, "flip", "net=NaN")
+    assert out.returncode == 2 and "NaN" in out.stderr, out
+    head = 'Q 31337 flip {"suit":"crown","net":NaN}'
+    (reply,) = raw_exchange(board.port, [head + " " + P.crc_hex(head) + "\n"], 1)
+    assert reply[1] == 31337 and reply[2][1]["code"] == "bad_json"
+
+
+def test_a_query_in_the_same_read_as_a_command_is_answered_after_it(board):
+    first = P.request(501, "reshuffle", {}) + P.request(502, "hello", {})
+    replies = raw_exchange(board.port, [first], 2)
+    assert [r[1] for r in replies] == [501, 502]
+    with DeviceLink(board.port, timeout=3.0) as link:
+        assert replies[1][2][1]["digest"] == link.hello()["digest"]
+
+
+def test_hello_names_the_platform_and_heap_and_stats_split_a_press(link):
+    info = link.hello()
+    assert info["platform"] == "linux" and info["heap_used"] > 0 and info["heap_free"] > 0
+    link.request("press", button="B")
+    link.request("ping")
+    s = link.request("stats")
+    assert s["rules_us"] > 0 and s["save_us"] > 0 and s["render_us"] > 0 and s["show_us"] >= 0
+    again = link.hello()
+    assert 0 < again["heap_low"] <= again["heap_free"]
+
+
+def test_repl_op_leaves_the_app(board, link):
+    with pytest.raises(DeviceError) as e:
+        link.request("repl")
+    assert e.value.code == "confirm"
+    assert link.request("repl", confirm=True) == {"repl": True}
+    end = time.monotonic() + 5
+    while board.is_alive() and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not board.is_alive()  # the unix port has no REPL on the link: the process ends

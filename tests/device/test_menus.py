@@ -1,0 +1,144 @@
+"""Every menu item and sub-item, chosen with the buttons, on both runtimes.
+
+A walker opens each menu the player can reach (home > C, the flip menu,
+critical success, a mini-game's give-up, the no-game menu), chooses every
+row (DOWN n times, then B) and follows whatever opens next (sub-menus,
+number pickers) a few levels deep, each path on a fresh device. Every
+screen reached is drawn where the runtime has the renderer (MicroPython's
+framebuf), so a row that crashes the firmware or draws nothing fails here.
+"""
+
+from tests.device.support import FakeBoard, make_app, press, with_game
+from tests.rules.support import stacked
+
+MAX_DEPTH = 4  # menus and pickers followed from a root
+_renderer = []
+
+
+def _draw(view):
+    """Draw the view like the panel would (MicroPython only: framebuf)."""
+    if not _renderer:
+        try:
+            import framebuf  # noqa: F401
+        except ImportError:
+            _renderer.append(None)
+        else:
+            from render import Renderer
+
+            _renderer.append(Renderer())
+    r = _renderer[0]
+    if r is not None:
+        r.render(view)
+
+
+def _home_game():
+    # moves (for the move menus), XP, exhaustion and harm (recovery flows)
+    g = stacked(["4", "9", "11", "2", "3", "5", "6", "7"], exhaustion=["12", "^13"], exh_tokens=1,
+                harm=1, xp=5, campaign="9h")
+    g.s.moves = {"Sneak": 0, "Climb": -1}
+    return g
+
+
+def _root_home():
+    return with_game(make_app(), _home_game()), ["C"]
+
+
+def _root_flip():
+    app = with_game(make_app(), stacked(["2", "3", "4"], xp=2))
+    app.game.s.attrs["str"] = "anvil"
+    return app, ["UP", "B", "B", "C"]  # a tie chosen, then the flip menu with flashback
+
+
+def _root_crit():
+    g = stacked(["11", "2"], xp=3)
+    g.s.moves = {"Sneak": 0}
+    return with_game(make_app(), g), ["B", "A"]
+
+
+def _root_minigame():
+    app = with_game(make_app(), stacked(["1", "pw1", "6", "2"]))
+    app.game.do("minigame_start", {"kind": "pick_locks"})
+    app.save()
+    return app, ["A"]
+
+
+def _root_no_game():
+    board = FakeBoard()
+    with open(board.flash_dir + "/deck.sav", "w") as f:
+        f.write("not a save\n")
+    return make_app(board), ["C"]
+
+
+ROOTS = (_root_home, _root_flip, _root_crit, _root_minigame, _root_no_game)
+
+
+def _replay(root, path):
+    app, start = root()
+    press(app, *start)
+    v = app.ui.view()
+    _draw(v)
+    for b in path:
+        v = press(app, b)
+        _draw(v)
+    return app, v
+
+
+def walk(root):
+    """(rows chosen, screens seen) for every path from one root."""
+    todo = [([], 0)]
+    chosen = []
+    screens = {}
+    while todo:
+        path, depth = todo.pop()
+        app, v = _replay(root, path)
+        if v["screen"] == "number":
+            for b in ("UP", "DOWN"):
+                _replay(root, path + [b])
+            if depth < MAX_DEPTH:
+                todo.append((path + ["B"], depth + 1))
+            continue
+        if v["screen"] != "menu":
+            continue
+        for i in range(len(v["items"])):
+            step = path + ["DOWN"] * i + ["B"]
+            after, w = _replay(root, step)
+            chosen.append((v["title"], v["items"][i]))
+            screens[w["screen"]] = screens.get(w["screen"], 0) + 1
+            opened = w["screen"] == "number" or (w["screen"] == "menu" and w["title"] != v["title"])
+            if opened and depth < MAX_DEPTH:
+                todo.append((step, depth + 1))
+    return chosen, screens
+
+
+def test_every_menu_row_from_home():
+    chosen, screens = walk(_root_home)
+    titles = set(t for t, _ in chosen)
+    for t in ("Menu", "Reveal", "Teamwork", "Mini-game", "Edition", "Campaign", "Seek Help",
+              "Flip with which move?", "Study (2 XP)", "Start over? Deck is lost"):
+        assert t in titles, "the walk never reached the %r menu" % t
+    rows = set(r for _, r in chosen)
+    assert "Odds of next flip" in rows and len(chosen) >= 50
+    assert screens.get("message", 0) >= 1  # the odds and refusals are shown as messages
+
+
+def test_odds_of_the_next_flip_is_shown():
+    """Issue 7: this row used str.capitalize, which MicroPython lacks."""
+    app, _ = _root_home()
+    v = press(app, "C", *(["DOWN"] * 9 + ["B"]))
+    assert v["screen"] == "message" and v["title"].startswith("Crown +0: 1 card"), v
+    _draw(v)
+    assert v["lines"][0].startswith("TRIUMPH")
+
+
+def test_odds_of_this_flip_is_shown():
+    app = with_game(make_app(), stacked(["4", "9"]))
+    v = press(app, "B", "C", "DOWN", "B")  # no XP: Flashback, then the odds
+    assert v["screen"] == "message" and v["title"].startswith("Crown +0"), v
+    _draw(v)
+
+
+def test_every_row_of_the_flip_crit_minigame_and_no_game_menus():
+    for root, want in ((_root_flip, "Odds of this flip"), (_root_crit, "No thanks"),
+                       (_root_minigame, "Give up"), (_root_no_game, "Yes, new character")):
+        chosen, _ = walk(root)
+        assert want in [r for _, r in chosen], "%s: %s not reached (%s)" % (root.__name__, want, chosen)
