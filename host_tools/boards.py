@@ -31,3 +31,11 @@ def board(name, path=REGISTRY):
 def real_boards(path=REGISTRY):
     """{name: entry} of the boards a person can flash (every one but the simulator)."""
     return dict((k, v) for k, v in load(path).items() if k != "sim")
+
+
+def usb_ids(runtime=None, path=REGISTRY):
+    """{(vendor id, product id)} of the real boards as they appear on USB
+    (their "usb" entries, "vid:pid" in hex); only those of `runtime` when given."""
+    return set(tuple(int(x, 16) for x in u.split(":"))
+               for entry in real_boards(path).values() if runtime in (None, entry["runtime"])
+               for u in entry.get("usb", ()))

@@ -91,10 +91,7 @@ def _rp2040_ports():
         from serial.tools import list_ports
     except ImportError:
         return []
-    ids = set()
-    for entry in registry.real_boards().values():
-        if entry["runtime"] == "micropython":
-            ids.update(tuple(int(x, 16) for x in u.split(":")) for u in entry.get("usb", ()))
+    ids = registry.usb_ids("micropython")
     return sorted(p.device for p in list_ports.comports() if (p.vid, p.pid) in ids)
 
 

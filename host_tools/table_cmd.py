@@ -24,8 +24,6 @@ from shared_rules.editions import edition
 from host_tools.link import DeviceError, LinkError
 from host_tools.table import TableError, TableHub
 
-# USB vendor ids of the supported boards' MicroPython/CircuitPython ports.
-USB_VENDORS = {0x2E8A: "Raspberry Pi (Badger 2040, Pico)", 0x239A: "Adafruit (MagTag)"}
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lu", "Mo", "Ned", "Oz", "Pia")
 GLYPHS = ("\u2717", "\u2705", "\u2714\u2714", "\u2714\u2714\u2714")
 
@@ -51,8 +49,10 @@ def add_arguments(parser):
 
 
 def discover():
-    """Serial ports whose USB vendor id is a supported board's, then the
-    boards of every running `deckahedron sim`."""
+    """Serial ports whose USB id (vendor, product) is a supported board's, as
+    the board registry gives them, then the boards of every running
+    `deckahedron sim`."""
+    from host_tools.boards import usb_ids
     from host_tools.simboards import running_sims
 
     ports = []
@@ -61,7 +61,8 @@ def discover():
     except ImportError:
         pass
     else:
-        ports = [p.device for p in list_ports.comports() if p.vid in USB_VENDORS]
+        ids = usb_ids()
+        ports = [p.device for p in list_ports.comports() if (p.vid, p.pid) in ids]
     return ports + [port for _, port in running_sims()]
 
 

@@ -2,52 +2,41 @@
 MicroPython for rp2), with the project's UC8151 driver (drivers/uc8151.py):
 plain ``machine``, no Pimoroni module.
 
-Pins (pico-sdk's board header pimoroni_badger2040.h, Pimoroni's
-libraries/badger2040 and their badger2040 MicroPython modules):
+Pins: the registry's "badger2040" / "badger2040w" entries
+(boards/boards.json, read with boards.spec(self.name)); their "pin_notes"
+give the sources. What the code relies on:
 
-* Panel on SPI0: SCK GP18, MOSI GP19, CS GP17, DC GP20, RST GP21, BUSY
-  GP26 (low = busy). MISO is GP16 (the header's INKY_MISO, unused): named
-  so the SPI does not claim SPI0's default MISO, GP4, the 2040 W's I2C SDA.
-* Buttons A GP12, B GP13, C GP14, UP GP15, DOWN GP11: switches to 3V3 with
-  the RP2040's pull-downs, pressed = 1 (unlike the Pico build). A press
-  also powers a switched-off Badger up.
-* ENABLE_3V3 GP10: the power latch. On battery the board runs only while
-  it is high (or a button is held): taken high first thing, and driven low
-  by power_off(), which is how a Badger switches itself off (Pimoroni's
-  turn_off()). On USB power nothing turns off.
-* Activity LED: GP25 on the 2040 (pico-sdk header; Pimoroni's C++ library
-  agrees), GP22 on the 2040 W (GP23-25 and GP29 belong to its Wi-Fi chip).
-  It is lit while the panel refreshes.
-* Battery, 2040 only: VBAT / 3 on GP29 (ADC3) measured against a 1.24 V
-  reference on GP28 (ADC2) that GP27 switches on (Pimoroni's battery
-  example): vdd = 1.24 * 65535 / ref; V = bat / 65535 * 3 * vdd. The 2040 W
-  has no such circuit: None.
-* 2040 W: a PCF85063A RTC at 0x51 on I2C0 (SDA GP4, SCL GP5); its alarm
-  reaches GP8 (high = alarm; Pimoroni's turn_off() watches it) and powers
-  a switched-off board up. Registers (Pimoroni's pcf85063a driver, the
-  NXP datasheet): 0x00 control 1 (0 = running, 24 h), 0x01 control 2 (bit
-  7 alarm interrupt enable, bit 6 alarm flag, cleared by writing 0), 0x04-
-  0x06 seconds / minutes / hours in BCD (bit 7 of seconds: oscillator
-  stopped), 0x0B-0x0F the second / minute / hour / day / weekday alarm in
-  BCD, bit 7 set = that field ignored.
+* Panel on SPI0, BUSY low = busy. The unused MISO is named so the SPI does
+  not claim SPI0's default MISO, GP4, the 2040 W's I2C SDA.
+* Buttons to 3V3 with the RP2040's pull-downs, pressed = 1 (unlike the
+  Pico build). A press also powers a switched-off Badger up.
+* The power latch (ENABLE_3V3): on battery the board runs only while it is
+  high (or a button is held). main.py takes it high first thing (the
+  hold= line of deckahedron.cfg); this module takes it again at once and
+  drives it low in power_off(), which is how a Badger switches itself off
+  (Pimoroni's turn_off()). On USB power nothing turns off.
+* The activity LED is lit while the panel refreshes.
+* Battery, 2040 only: VBAT / divider measured against a reference of
+  vref_volts that vref_enable switches on: vdd = vref_volts * 65535 / ref;
+  V = bat / 65535 * divider * vdd. The 2040 W has no such circuit: None.
+* 2040 W: a PCF85063A RTC at 0x51 on I2C; its alarm reaches a GPIO (high =
+  alarm; Pimoroni's turn_off() watches it) and powers a switched-off board
+  up. Registers (Pimoroni's pcf85063a driver, the NXP datasheet): 0x00
+  control 1 (0 = running, 24 h), 0x01 control 2 (bit 7 alarm interrupt
+  enable, bit 6 alarm flag, cleared by writing 0), 0x04-0x06 seconds /
+  minutes / hours in BCD (bit 7 of seconds: oscillator stopped), 0x0B-0x0F
+  the second / minute / hour / day / weekday alarm in BCD, bit 7 set = that
+  field ignored.
 
-Refresh: full = the panel's OTP waveform (~4.5 s), fast = a register
-waveform (~0.9 s), partial = a shorter one over the changed gates only
-(~0.3 s): can_partial is True, refresh.py picks the mode.
+Refresh (drivers/uc8151.py): full = the panel's OTP waveform (~4.5 s),
+fast = a register waveform (0.93 s), partial = a shorter one over the
+changed gates only (0.26 s): can_partial is True, refresh.py picks the mode.
 """
 
+from boards import spec
 from boards.usbserial import BoardBase
 
-BUTTON_PINS = (("A", 12), ("B", 13), ("C", 14), ("UP", 15), ("DOWN", 11))
-PANEL_SPI = 0
-PANEL_PINS = {"sck": 18, "mosi": 19, "miso": 16, "cs": 17, "dc": 20, "rst": 21, "busy": 26}
-ENABLE_3V3 = 10
-VREF_POWER = 27
-REF_1V2 = 28
-VBAT_SENSE = 29
-RTC_I2C = (0, 4, 5)  # (bus, SDA, SCL)
-RTC_ADDR = 0x51
-RTC_ALARM = 8
+RTC_ADDR = 0x51  # the PCF85063A's fixed I2C address
 
 try:
     from micropython import const
@@ -75,39 +64,40 @@ class Badger2040Board(BoardBase):
     name = "badger2040"
     can_partial = True
 
-    LED_PIN = 25
-    BATTERY_SENSE = True
-    REF_VOLTS = 1.24
     SPI_BAUD = 12000000  # Pimoroni's rate for this panel
     POWER_OFF_SETTLE_MS = 50  # as Pimoroni's turn_off(), before the latch drops
     POWER_POLL_MS = 20
 
     def __init__(self, flash_dir="", clock=None, serial=None):
         import machine
+
+        Pin = machine.Pin
+        pins = spec(self.name)["pins"]
+        self.enable = Pin(pins["power_latch"], Pin.OUT, value=1)  # first: keeps a battery board on
         from drivers.uc8151 import UC8151
 
         self.machine = machine
-        Pin = machine.Pin
-        self.enable = Pin(ENABLE_3V3, Pin.OUT, value=1)  # first: keeps a battery board on
-        self.button_names = tuple(b[0] for b in BUTTON_PINS)
-        self.button_pins = [Pin(b[1], Pin.IN, Pin.PULL_DOWN) for b in BUTTON_PINS]
-        p = PANEL_PINS
-        spi = machine.SPI(PANEL_SPI, baudrate=self.SPI_BAUD, polarity=0, phase=0,
+        self.pins = pins
+        self.button_names = tuple(b[0] for b in pins["buttons"])
+        self.button_pins = [Pin(b[1], Pin.IN, Pin.PULL_DOWN) for b in pins["buttons"]]
+        p = pins["panel"]
+        spi = machine.SPI(p["spi"], baudrate=self.SPI_BAUD, polarity=0, phase=0,
                           sck=Pin(p["sck"]), mosi=Pin(p["mosi"]), miso=Pin(p["miso"]))
         cs = Pin(p["cs"], Pin.OUT, value=1)
         dc = Pin(p["dc"], Pin.OUT, value=0)
         rst = Pin(p["rst"], Pin.OUT, value=1)
         busy = Pin(p["busy"], Pin.IN, Pin.PULL_UP)
-        self.led = Pin(self.LED_PIN, Pin.OUT, value=0)
+        self.led = Pin(pins["led"], Pin.OUT, value=0)
         self._setup(flash_dir, clock, serial, self.button_names, self._read_button)
         # A button still held now is the press that powered the board up; the
         # debouncer (primed above) does not report it.
         self.woke = "button" if self.debouncer.any_down() else None
         self.epd = UC8151(spi, cs, dc, rst, busy, clock=self.clock, idle=self.idle)
-        if self.BATTERY_SENSE:
-            self._vref_en = Pin(VREF_POWER, Pin.OUT, value=0)
-            self._adc_ref = machine.ADC(REF_1V2)
-            self._adc_bat = machine.ADC(VBAT_SENSE)
+        self.sense = pins["battery"]  # None on the 2040 W
+        if self.sense:
+            self._vref_en = Pin(self.sense["vref_enable"], Pin.OUT, value=0)
+            self._adc_ref = machine.ADC(self.sense["vref_adc"])
+            self._adc_bat = machine.ADC(self.sense["vbat_adc"])
 
     def _read_button(self, i):
         return self.button_pins[i].value() == 1
@@ -126,8 +116,8 @@ class Badger2040Board(BoardBase):
         return done
 
     def battery(self):
-        """Battery volts (VBAT sense against the 1.24 V reference)."""
-        if not self.BATTERY_SENSE:
+        """Battery volts (VBAT sense against the reference), None without."""
+        if not self.sense:
             return None
         self._vref_en.value(1)
         ref = self._adc_ref.read_u16()
@@ -135,7 +125,7 @@ class Badger2040Board(BoardBase):
         self._vref_en.value(0)
         if ref <= 0:
             return None
-        return bat * 3 * (self.REF_VOLTS * 65535 / ref) / 65535
+        return bat * self.sense["divider"] * (self.sense["vref_volts"] * 65535 / ref) / 65535
 
     # -- power -------------------------------------------------------------
     def _alarm_fired(self):
@@ -174,19 +164,17 @@ class Badger2040Board(BoardBase):
 
 
 class Badger2040WBoard(Badger2040Board):
-    """The 2040 W: the same panel and buttons, the LED on GP22, no battery
+    """The 2040 W: the same panel and buttons, its own LED pin, no battery
     sense, and a PCF85063A RTC whose alarm can power the board up."""
 
     name = "badger2040w"
-    LED_PIN = 22
-    BATTERY_SENSE = False
 
     def __init__(self, flash_dir="", clock=None, serial=None):
         Badger2040Board.__init__(self, flash_dir, clock, serial)
         m = self.machine
-        bus, sda, scl = RTC_I2C
-        self.i2c = m.I2C(bus, sda=m.Pin(sda), scl=m.Pin(scl), freq=100000)
-        self.alarm_pin = m.Pin(RTC_ALARM, m.Pin.IN, m.Pin.PULL_DOWN)
+        rtc = self.pins["rtc"]
+        self.i2c = m.I2C(rtc["i2c"], sda=m.Pin(rtc["sda"]), scl=m.Pin(rtc["scl"]), freq=100000)
+        self.alarm_pin = m.Pin(rtc["alarm"], m.Pin.IN, m.Pin.PULL_DOWN)
         self._reg = bytearray(1)
         self.alarm_set = False
         if self.alarm_pin.value():
@@ -194,7 +182,7 @@ class Badger2040WBoard(Badger2040Board):
         self.has_rtc = True
         try:
             self._set(_CONTROL_1, 0x00)  # make sure the clock runs, as Pimoroni's module does
-            self.clear_wake_alarm()  # a fired alarm would hold GP8 high
+            self.clear_wake_alarm()  # a fired alarm would hold its pin high
         except OSError:  # no answer at 0x51: play on without the alarm
             self.has_rtc = False
 

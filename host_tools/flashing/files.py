@@ -43,9 +43,15 @@ class Source:
         return "Source(%r)" % self.board_path
 
 
-def config_text(board):
-    """deckahedron.cfg: main.py starts this board without detecting it."""
-    return "board=%s\n" % board
+def config_text(board, root=ROOT):
+    """deckahedron.cfg: main.py starts this board without detecting it.
+    A board with a power latch in the registry (the Badger's ENABLE_3V3)
+    stays on, on battery, only while that pin is high: ``hold=PIN`` comes
+    first so main.py can drive it before reading anything else."""
+    entry = registry.board(board, Path(root) / "firmware" / "boards" / "boards.json")
+    latch = (entry.get("pins") or {}).get("power_latch")
+    hold = "" if latch is None else "hold=%d\n" % latch
+    return "%sboard=%s\n" % (hold, board)
 
 
 def _module_path(module):

@@ -51,7 +51,7 @@ def littlefs_image(contents):
 def filesystem_files(board, root=files.ROOT):
     """What the image puts on the littlefs: main.py and deckahedron.cfg."""
     main = [s for s in files.device_files(board, root) if s.board_path == "main.py"][0]
-    return {"main.py": main.local.read_bytes(), files.CONFIG: files.config_text(board).encode()}
+    return {"main.py": main.local.read_bytes(), files.CONFIG: files.config_text(board, root).encode()}
 
 
 def check_board(board):

@@ -76,6 +76,48 @@ def test_pins_spi_latch_and_pull_downs_are_the_badgers(fx):
 
 
 @faked
+def test_2040w_pins_led_rtc_bus_and_alarm(fx):
+    board, panel = make(fx, wireless=True)
+    m = fx.machine
+    assert m.bus(0)["spi"].pins == (18, 19, 16)  # MISO on GP16, so GP4 stays the I2C's SDA
+    assert (board.i2c.id, board.i2c.sda, board.i2c.scl) == (0, 4, 5)
+    assert m.pin_state(8).pull == m.Pin.PULL_DOWN  # the RTC alarm, high = alarm
+    board.show(pattern_frame(1), "full")
+    assert m.pin_state(22).latch == 1 and m.pin_state(25).mode != m.Pin.OUT  # GP25 is the Wi-Fi chip's
+    assert m.pin_state(LATCH).writes[0][1] == 1
+
+
+@faked
+def test_the_pins_come_from_the_registry(fx):
+    """The module keeps no pin of its own: moved in the registry entry
+    boards.spec() gives, they move on the board."""
+    import boards
+
+    entry = boards.spec("badger2040")
+    pins = dict(entry["pins"])
+    pins["led"], pins["power_latch"] = 7, 9
+    pins["buttons"] = [["A", 2], ["B", 3], ["C", 4], ["UP", 5], ["DOWN", 6]]
+    moved = dict(entry)
+    moved["pins"] = pins
+    saved = list(boards._cache)
+    boards._cache[0], boards._cache[1] = "badger2040", moved
+    try:
+        panel = fx.uc8151()
+        from boards.badger2040 import Badger2040Board
+
+        board = Badger2040Board(support.fresh_dir(), clock=fx.clock, serial=FakeSerial(fx.clock))
+    finally:
+        boards._cache[0], boards._cache[1] = saved
+    m = fx.machine
+    assert m.pin_state(9).writes[0][1] == 1 and m.pin_state(LATCH).writes == []
+    assert m.pin_state(2).pull == m.Pin.PULL_DOWN and m.pin_state(BTN["A"]).pull != m.Pin.PULL_DOWN
+    press(m, 2, fx.clock.now + 10, hold=100)
+    assert poll_buttons(board, fx, fx.clock.now + 300) == ["A"]
+    board.show(pattern_frame(1), "full")
+    assert m.pin_state(7).latch == 1 and m.pin_state(25).latch != 1 and panel.errors == []
+
+
+@faked
 def test_a_full_update_is_the_otp_waveform_and_shows_our_frame(fx):
     board, panel = make(fx)
     frame = pattern_frame(1)

@@ -414,6 +414,8 @@ class I2C:
         if id not in (0, 1):
             raise ValueError("I2C(%d) doesn't exist" % id)
         self.id = id
+        self.sda = _pin_no(kw["sda"]) if "sda" in kw else None  # None: the port's default pins
+        self.scl = _pin_no(kw["scl"]) if "scl" in kw else None
         self.writes = []
 
     def _device(self, addr):

@@ -42,3 +42,25 @@ def test_records_of_a_dead_sim_are_ignored_and_removed(tmp_path, monkeypatch):
     record.write_text("p1 /dev/null\n")
     assert simboards.running_sims() == []
     assert not record.exists()
+
+
+class _Port:
+    def __init__(self, device, vid, pid):
+        self.device, self.vid, self.pid = device, vid, pid
+
+
+def test_real_boards_are_found_by_the_registrys_usb_ids(tmp_path, monkeypatch):
+    from serial.tools import list_ports
+
+    from host_tools import boards
+
+    monkeypatch.setenv("DECKAHEDRON_RUNTIME", str(tmp_path))  # no running sims
+    ids = sorted(boards.usb_ids())
+    assert (0x2E8A, 0x0005) in ids and (0x239A, 0x80E6) in ids  # MicroPython rp2, CircuitPython MagTag
+    assert boards.usb_ids("micropython") == {(0x2E8A, 0x0005)}
+    found = [_Port("/dev/ttyACM%d" % i, vid, pid) for i, (vid, pid) in enumerate(ids)]
+    others = [_Port("/dev/ttyUSB0", 0x0403, 0x6001),  # an FTDI cable
+              _Port("/dev/ttyACM9", 0x2E8A, 0x000C),  # a Raspberry Pi debug probe, not a board
+              _Port("/dev/ttyS0", None, None)]        # no USB at all
+    monkeypatch.setattr(list_ports, "comports", lambda: others[:1] + found + others[1:])
+    assert discover() == [p.device for p in found]

@@ -111,7 +111,8 @@ def test_the_image_is_base_romfs_and_a_fresh_littlefs(base_cache, board):
     assert all(v[:1] == b"M" for k, v in rom.items() if k.endswith(".mpy"))  # compiled, not copied
     fs = mount(flat[rp2040.FS_START - rp2040.FLASH_BASE:])
     assert sorted(fs.listdir("/")) == ["deckahedron.cfg", "main.py"]  # no save: a first install
-    assert fs.open("deckahedron.cfg").read() == "board=%s\n" % board
+    assert fs.open("deckahedron.cfg").read() == files.config_text(board)
+    assert fs.open("deckahedron.cfg").read().endswith("board=%s\n" % board)
     assert fs.open("main.py", "rb").read() == (ROOT / "firmware/main.py").read_bytes()
 
 
@@ -169,7 +170,9 @@ def test_bootsel_drive_gets_the_whole_image(base_cache, rpi_rp2, capsys):
     assert cli.main(["flash", "--board", "badger2040", "--drive", str(rpi_rp2)]) == 0
     flat = rp2040.image_bytes(rp2040.uf2_to_flash((rpi_rp2 / "deckahedron-badger2040.uf2").read_bytes()))
     assert flat[:len(base_cache)] == base_cache
-    assert mount(flat[rp2040.FS_START - rp2040.FLASH_BASE:]).open("deckahedron.cfg").read() == "board=badger2040\n"
+    # the Badger's power latch (GPIO10) is held from main.py's first line
+    assert mount(flat[rp2040.FS_START - rp2040.FLASH_BASE:]).open("deckahedron.cfg").read() == \
+        "hold=10\nboard=badger2040\n"
     assert "no saved game" in capsys.readouterr().out
 
 
@@ -328,6 +331,36 @@ def test_romfs_board_one_chained_session_keeps_the_save(board_fs):
     assert sorted(p.name for p in board_fs.iterdir()) == ["deck.sav", "deckahedron.cfg", "main.py"]
     assert (board_fs / "deck.sav").read_bytes() == b"the save"
     assert (board_fs / "deckahedron.cfg").read_text() == "board=pico-epaper29\n"
+
+
+def test_a_running_badger_gets_the_hold_line_too(board_fs):
+    (board_fs / "deck.sav").write_bytes(b"the save")
+    fake = FakeBoard(board_fs, romfs=rp2040.ROMFS_BYTES)
+    flash_running(fake, board="badger2040w")
+    assert (board_fs / "deckahedron.cfg").read_text() == "hold=10\nboard=badger2040w\n"
+    assert (board_fs / "deck.sav").read_bytes() == b"the save"
+
+
+@pytest.mark.parametrize("board", sorted(registry.real_boards()))
+def test_the_config_holds_the_registrys_power_latch_and_names_the_board(board):
+    latch = registry.board(board)["pins"].get("power_latch")
+    lines = files.config_text(board).splitlines()
+    assert lines[-1] == "board=" + board
+    assert lines[:-1] == ([] if latch is None else ["hold=%d" % latch])
+    assert ("hold=10" in lines) == board.startswith("badger")
+
+
+def test_the_hold_pin_is_read_from_the_registry_not_a_constant(tmp_path):
+    root = tmp_path / "repo"
+    (root / "firmware" / "boards").mkdir(parents=True)
+    data = json.loads((ROOT / "firmware/boards/boards.json").read_text())
+    data["boards"]["badger2040"]["pins"]["power_latch"] = 7
+    del data["boards"]["badger2040w"]["pins"]["power_latch"]
+    (root / "firmware/boards/boards.json").write_text(json.dumps(data))
+    assert files.config_text("badger2040", root) == "hold=7\nboard=badger2040\n"
+    assert files.config_text("badger2040w", root) == "board=badger2040w\n"
+    with pytest.raises(KeyError):
+        files.config_text("badger2041", root)
 
 
 def test_wipe_deletes_the_save(board_fs):

@@ -91,7 +91,7 @@ def test_badger_sleeping_between_flips_by_hand():
     assert bd["sleeps_between_flips"]
     panel_ma = 8.0 * 3.3 / (3.7 * 0.9)
     # per 100 flips 106 full, 194 fast (the home screen after each wake is full)
-    t_upd = 60 * (1.06 * 4.7 + 1.94 * 0.9)
+    t_upd = 60 * (1.06 * 4.5 + 1.94 * 0.93)  # our UC8151 driver: OTP 4.5 s, 93 frames at 100 Hz
     wake = 60 * (0.5 + 0.0055 * 50) * 20         # boot after the halt, mA*s
     t_fw = 120 * 0.1
     t_idle = 60 * 15
@@ -158,6 +158,24 @@ def test_the_hardware_readme_table_quotes_the_model():
         assert int(m.group(1)) == power.quoted(board)["hours"]
 
 
+def test_the_badger_refresh_times_are_our_drivers_and_the_guides_quote_them():
+    from host_tools import boards
+
+    for name in ("badger2040", "badger2040w"):
+        upd = boards.board(name)["power"]["update_s"]
+        # fast = 93 and partial = 26 frames at 100 Hz (tests/device/test_board_badger.py
+        # counts them on the fake panel); full = the OTP waveform, ~4.5 s
+        assert upd == {"full": 4.5, "fast": 0.93, "partial": 0.26}, name
+    b = power.BOARDS["badger2040"]
+    text = GUIDES["badger2040"].read_text()
+    m = re.search(r"counts a full refresh as ([\d.]+) s and a fast one\s+as ([\d.]+) s", text)
+    assert m and (float(m.group(1)), float(m.group(2))) == (b.full_s, b.fast_s)
+    m = re.search(r"a full refresh is (\d+) mJ, a fast one\s+(\d+) mJ", text)
+    assert m and (int(m.group(1)), int(m.group(2))) == (round(b.panel_mj("full")), round(b.panel_mj("fast")))
+    row = re.search(r"^\| \[Badger 2040 / 2040 W\][^\n]*\| ([\d.]+) s / ([\d.]+) s \|", (HW / "README.md").read_text(), re.M)
+    assert row and (float(row.group(1)), float(row.group(2))) == (b.fast_s, b.full_s)
+
+
 # ---------------------------------------------- the Pico build's wiring diagram
 def _load_diagram():
     spec = importlib.util.spec_from_file_location("_wiring_diagram", HW / "tools" / "wiring_diagram.py")
@@ -212,6 +230,36 @@ def test_the_badger_guides_button_gpios_are_the_registrys():
     panel = boards.board("badger2040")["pins"]["panel"]
     assert "GPIO%d / %d / %d / %d / %d / %d" % tuple(panel[k] for k in ("busy", "rst", "dc", "cs", "sck", "mosi")) \
         in section
+
+
+def _badger_row(section, what):
+    m = re.search(r"^\| — \| %s[^|]*\|([^|]*)\|([^|]*)\|" % re.escape(what), section, re.M)
+    assert m, "no '%s' row in the Badger guide's pin map" % what
+    return m.group(1), m.group(2)
+
+
+def test_the_badger_guides_other_pins_are_the_registrys():
+    """Every pin the Badger module takes from the registry is in the guide's
+    pin map with the registry's number."""
+    from host_tools import boards
+
+    section = _section(GUIDES["badger2040"].read_text(), "Pin map")
+    b, w = boards.board("badger2040")["pins"], boards.board("badger2040w")["pins"]
+    for key in ("panel", "power_latch"):
+        assert b[key] == w[key], key  # one row for both boards
+    assert "MISO is GPIO%d" % b["panel"]["miso"] in _badger_row(section, "panel BUSY")[1]
+    assert _badger_row(section, "power latch")[0].strip() == "GPIO%d" % b["power_latch"]
+    assert _badger_row(section, "activity LED")[0].strip() == \
+        "GPIO%d (Badger 2040), GPIO%d (Badger 2040 W)" % (b["led"], w["led"])
+    bat = b["battery"]
+    assert _badger_row(section, "battery sense")[0].strip() == \
+        "GPIO%d (VBAT/%d) against a %s V reference on GPIO%d, switched by GPIO%d" % (
+            bat["vbat_adc"], bat["divider"], bat["vref_volts"], bat["vref_adc"], bat["vref_enable"])
+    assert w["battery"] is None and "W gives no battery reading" in _badger_row(section, "battery sense")[1]
+    rtc = w["rtc"]
+    assert _badger_row(section, "RTC")[0].strip() == "I2C%d: SDA GPIO%d, SCL GPIO%d; alarm GPIO%d" % (
+        rtc["i2c"], rtc["sda"], rtc["scl"], rtc["alarm"])
+    assert "rtc" not in b and "led" in b
 
 
 def test_the_magtag_guides_buttons_are_the_registrys():
