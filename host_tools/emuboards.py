@@ -44,6 +44,7 @@ import time
 import tty
 
 from host_tools import rp2040
+from host_tools.simboards import SimError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EMU_DIR = os.path.join(ROOT, "host_tools", "emu")
@@ -61,7 +62,7 @@ BOARDS = {
 }
 
 
-class EmuError(Exception):
+class EmuError(SimError):
     """The emulated board cannot start or did not answer."""
 
 
