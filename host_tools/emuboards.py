@@ -67,20 +67,23 @@ class EmuError(SimError):
 
 
 def board_pins(board):
-    """{"panel": {kind, spi, cs, dc, rst, busy}, "buttons": {NAME: gpio}} of
-    a board, read from the literals in its firmware board module."""
+    """{"panel": {kind, spi, cs, dc, rst, busy}, "buttons": {NAME: gpio},
+    "battery": [adc gpio, divider] or None} of a board, read from the
+    literals in its firmware board module (module level, and BATTERY in its
+    board class)."""
     if board not in BOARDS:
         raise EmuError("no emulated board %r (known: %s)" % (board, ", ".join(sorted(BOARDS))))
     module, kind = BOARDS[board]
     found = {}
     with open(os.path.join(ROOT, module)) as f:
-        for node in ast.parse(f.read()).body:
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                name = node.targets[0].id
-                if name in ("BUTTON_PINS", "PANEL_SPI", "PANEL_PINS"):
-                    found[name] = ast.literal_eval(node.value)
+        tree = ast.parse(f.read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            if name in ("BUTTON_PINS", "PANEL_SPI", "PANEL_PINS", "BATTERY"):
+                found[name] = ast.literal_eval(node.value)
     panel = dict(found["PANEL_PINS"], kind=kind, spi=found["PANEL_SPI"])
-    return {"panel": panel, "buttons": dict(found["BUTTON_PINS"])}
+    return {"panel": panel, "buttons": dict(found["BUTTON_PINS"]), "battery": found.get("BATTERY")}
 
 
 def find_node():
@@ -173,13 +176,14 @@ class EmuBoard:
     """One emulated board: a Node process running rp2040js, on a pty that
     outlives it."""
 
-    def __init__(self, name, flash_dir, seed=None, board="pico-epaper29", device_id=None):
+    def __init__(self, name, flash_dir, seed=None, board="pico-epaper29", device_id=None, battery_volts=3.9):
         self.name = name
         self.board = board
         self.flash_dir = os.path.abspath(flash_dir)
         self.seed = seed
         self.device_id = device_id if device_id is not None else name
         self.pins = board_pins(board)
+        self.battery_volts = battery_volts  # what the battery sense reads (a charged LiPo)
         self.log_path = os.path.join(os.path.dirname(self.flash_dir), "%s.log" % name)
         self.fs_path = os.path.join(self.flash_dir, "littlefs.img")
         self.romfs_path = os.path.join(self.flash_dir, "romfs.img")
@@ -188,6 +192,7 @@ class EmuBoard:
         self.wanted = False
         self.starts = 0
         self.events = []  # every event of the current run, in order
+        self.refusals = []  # the panel's violations over every run, [{t, msg}]
         self._master = self._slave = None
         self._log = None
         self._sock = None
@@ -245,6 +250,9 @@ class EmuBoard:
                 "romfs": self.romfs_path, "romfsOffset": rp2040.ROMFS_START - rp2040.FLASH_BASE,
                 "fs": self.fs_path, "fsOffset": rp2040.FS_START - rp2040.FLASH_BASE,
                 "cdcFd": theirs.fileno(), "panel": self.pins["panel"], "buttons": self.pins["buttons"],
+                "battery": self.pins["battery"] and {"gpio": self.pins["battery"][0],
+                                                     "divider": self.pins["battery"][1],
+                                                     "volts": self.battery_volts},
             }
             self._log.write(("--- %s start %d: %s %s\n" % (time.strftime("%H:%M:%S"), self.starts + 1,
                                                            self.name, self.board)).encode())
@@ -367,6 +375,8 @@ class EmuBoard:
                     self._answers[msg["id"]] = msg
                 else:
                     self.events.append(msg)
+                    if msg.get("ev") == "violation":
+                        self.refusals.append(msg)
                 self._cond.notify_all()
         with self._cond:
             self._cond.notify_all()
@@ -467,8 +477,10 @@ class EmuBoard:
         return self.panel()["image"]
 
     def violations(self):
-        """Every command the panel would not have accepted: [{t, msg}]."""
-        return self.control("violations")["violations"]
+        """Every command the panel would not have accepted since this
+        EmuBoard was made (over resets and restarts): [{ev, t, msg}]."""
+        with self._cond:
+            return list(self.refusals)
 
     def flash_ops(self, log=False):
         """{ops, erases, programs[, log: [[ns, 'e'|'p', offset, bytes]...]]}."""

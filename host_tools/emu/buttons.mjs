@@ -1,3 +1,5 @@
+// What the board senses: its buttons and its battery.
+//
 // Push buttons from a GPIO to GND: pressed reads 0; released reads what the
 // pad's pull resistor makes it (rp2040js tracks the pad settings but drives
 // nothing from them), so a button whose pull-up the firmware forgot reads 0.
@@ -46,4 +48,11 @@ export class Buttons {
     const up = this.clock.createAlarm(() => this.release(name));
     up.schedule(ms * 1e6);
   }
+}
+
+// The battery voltage through the board's divider on an ADC pin (GPIO 26..29
+// are ADC channels 0..3; 12 bits of a 3.3 V reference).
+export function senseBattery(mcu, { gpio, divider, volts }) {
+  const counts = Math.round(Math.min(4095, (volts / divider / 3.3) * 4095));
+  mcu.adc.channelValues[gpio - 26] = counts;
 }

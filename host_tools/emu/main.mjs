@@ -5,13 +5,14 @@
 //
 // CONFIG_JSON: {bootrom, image (UF2), romfs (file), romfsOffset, fs (the
 // littlefs backing file), fsOffset, cdcFd (a stream socket), panel: {kind,
-// spi, cs, dc, rst, busy}, buttons: {NAME: gpio}}.
+// spi, cs, dc, rst, busy}, buttons: {NAME: gpio}, battery: {gpio, divider,
+// volts} or null}.
 //
 // The control channel is line-delimited JSON: requests on stdin
 // ({"id": n, "op": ...}), answers ({"id": n, ...}) and events ({"ev": ...})
 // on stdout; messages for people on stderr. Ops: time, press / release
 // {button}, tap {button, ms}, panel (the image, base64 MONO_HLSB, and the
-// panel's counters), violations, flash (counters; log: true also takes the
+// panel's counters), flash (counters; log: true also takes the
 // operations logged since the last call), cut_after {ops} (cut the power
 // right after that many more flash operations), cut (now), quit.
 // Events: cdc (the port is up), update {kind, t}, violation {t, msg},
@@ -21,7 +22,7 @@ import { Simulator, ConsoleLogger, LogLevel } from 'rp2040js';
 import fs from 'fs';
 import { loadBootrom, loadUF2, loadPartition } from './uf2.mjs';
 import { FlashChip } from './flash.mjs';
-import { Buttons } from './buttons.mjs';
+import { Buttons, senseBattery } from './buttons.mjs';
 import { CDCBridge } from './cdc.mjs';
 import { PANELS } from './panels.mjs';
 
@@ -54,6 +55,7 @@ const panel = new Panel(mcu, clock, config.panel, {
   onViolation: (v) => emit({ ev: 'violation', ...v }),
 });
 const buttons = new Buttons(mcu, clock, config.buttons);
+if (config.battery) senseBattery(mcu, config.battery);
 new CDCBridge(mcu, clock, config.cdcFd, { onConnected: (t) => emit({ ev: 'cdc', t }) });
 
 const OPS = {
@@ -63,7 +65,6 @@ const OPS = {
   tap: (r) => { buttons.tap(r.button, r.ms ?? 120); return {}; },
   panel: () => ({ image: Buffer.from(panel.landscape()).toString('base64'), ...panel.summary(),
     updates: panel.updates }),
-  violations: () => ({ violations: panel.violations }),
   flash: (r) => {
     const out = { ops: flash.ops, erases: flash.erases, programs: flash.programs };
     if (r.log) { out.log = flash.log; flash.log = []; }
