@@ -486,15 +486,18 @@ class EmuBoard:
         """{ops, erases, programs[, log: [[ns, 'e'|'p', offset, bytes]...]]}."""
         return self.control("flash", log=log)
 
-    def cut_power(self, after_ops=None, timeout=120.0):
+    def cut_power(self, after_ops=None, then=None, timeout=120.0):
         """Cut the power now, or right after `after_ops` more flash erases or
-        programs (then wait for it, up to `timeout` wall seconds; returns
-        False if it did not happen). The board stays off until restart()."""
+        programs: the cut is armed, then `then()` runs (a press, say), then
+        this waits up to `timeout` wall seconds for it (False if it did not
+        come). The board stays off until restart()."""
         since = self.event_count()
         if after_ops is None:
             self.control("cut")
         else:
             self.control("cut_after", ops=after_ops)
+        if then is not None:
+            then()
         try:
             self.wait_event(lambda e: e.get("ev") == "power_cut", timeout=timeout, since=since)
         except EmuError:

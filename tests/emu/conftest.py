@@ -16,6 +16,7 @@ import pytest
 from host_tools import rp2040
 from host_tools.emuboards import EmuBoard, EmuError, find_node
 from host_tools.link import DeviceLink
+from host_tools.simboards import SimBoard
 from tests.host.conftest import wait_hello
 
 BOOT_WALL = 90.0  # wall seconds an emulated board may take to show its home screen
@@ -59,6 +60,24 @@ def press_and_wait(board, button):
     return t, board.wait_event(is_update, timeout=PRESS_WALL, since=since)
 
 
+def press_and_settle(board, button, quiet=4.0):
+    """Press a button and wait for the panel update it causes, or for
+    `quiet` emulated seconds without one (a press that changes nothing on
+    the screen); the update event or None."""
+    since = board.event_count()
+    t = board.press(button)
+    end = time.monotonic() + PRESS_WALL
+    while time.monotonic() < end:
+        with board._cond:
+            for e in board.events[since:]:
+                if is_update(e):
+                    return e
+        if board.time() > t + quiet:
+            return None
+        time.sleep(0.1)
+    raise AssertionError("%s: no panel update and no quiet after pressing %s" % (board.name, button))
+
+
 def settle_flash(board, quiet=0.5, timeout=60.0):
     """Wait until the flash has had no erase or program for `quiet` emulated
     seconds (a save finished); the flash counters then."""
@@ -94,10 +113,18 @@ def pico(emulator, tmp_path_factory):
             print(log.read_text()[-2000:])
 
 
-@pytest.fixture
-def link(pico):
-    with DeviceLink(pico.port, timeout=10.0) as l:
-        yield l
+@pytest.fixture(scope="module")
+def twin(pico, tmp_path_factory):
+    """The unix-port sim board with the emulated board's seed and id: the
+    same commands must bring both to the same state and the same pixels."""
+    board = SimBoard("p1", str(tmp_path_factory.mktemp("twin") / "p1"), seed=pico.seed)
+    try:
+        board.start()
+        wait_hello(board.port)
+        with DeviceLink(board.port, timeout=5.0) as link:
+            yield link
+    finally:
+        board.close()
 
 
 def copy_flash(board, dest):

@@ -9,29 +9,12 @@ import importlib.util
 import time
 from pathlib import Path
 
-import pytest
 import serial
 
 from host_tools.link import DeviceLink, LinkError
-from host_tools.simboards import SimBoard
 from tests.emu.conftest import PRESS_WALL, hello, is_update, press_and_wait, settle_flash
-from tests.host.conftest import wait_hello
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def twin(pico, tmp_path_factory):
-    """The unix-port sim board with the emulated board's seed and id: the
-    same commands must bring both to the same state and the same pixels."""
-    board = SimBoard("p1", str(tmp_path_factory.mktemp("twin") / "p1"), seed=pico.seed)
-    try:
-        board.start()
-        wait_hello(board.port)
-        with DeviceLink(board.port, timeout=5.0) as link:
-            yield link
-    finally:
-        board.close()
 
 
 def _layout():
