@@ -15,7 +15,7 @@
 // panel's counters), flash (counters; log: true also takes the
 // operations logged since the last call), cut_after {ops} (cut the power
 // right after that many more flash operations), cut (now), quit.
-// Events: cdc (the port is up), update {kind, t}, violation {t, msg},
+// Events: cdc (the port is up), update {kind, t, until (BUSY falls)}, violation {t, msg},
 // power_cut {t, ops}. Times are emulated nanoseconds since power-on.
 import readline from 'readline';
 import { Simulator, ConsoleLogger, LogLevel } from 'rp2040js';
@@ -51,7 +51,7 @@ flash.loadBacking();
 const Panel = PANELS[config.panel.kind];
 if (!Panel) throw new Error(`no model of a ${config.panel.kind} panel (known: ${Object.keys(PANELS).join(', ')})`);
 const panel = new Panel(mcu, clock, config.panel, {
-  onUpdate: (kind, t) => emit({ ev: 'update', kind, t }),
+  onUpdate: (u) => emit({ ev: 'update', ...u }),
   onViolation: (v) => emit({ ev: 'violation', ...v }),
 });
 const buttons = new Buttons(mcu, clock, config.buttons);

@@ -9,7 +9,7 @@
 // BUSY (1 = busy) is driven on the emulated clock: RESET_MS after a
 // hardware reset, SWRESET_MS after 0x12, and on 0x20 the power-on time plus
 // FULL_MS (display mode 1) or FAST_MS (mode 2). Each update is reported to
-// `onUpdate(kind, ns)`. The image is read back from what the glass shows
+// `onUpdate({kind, t, until})`: when 0x20 started it and when BUSY falls. The image is read back from what the glass shows
 // (RAM 0x24 at a full update; the changed pixels at a fast one).
 const SOURCES = 128, GATES = 296, ROW = SOURCES / 8, RAM = ROW * GATES;
 const MS = 1e6; // ns
@@ -40,7 +40,7 @@ export class SSD1680 {
     this.busyUntil = 0;
     this.asleep = false;
     this.inReset = false;
-    this.updates = []; // {kind: 'full' | 'fast', t: ns}
+    this.updates = []; // {kind: 'full' | 'fast', t: ns, until: ns}
     this.commands = 0;
     this.resets = 0;
     this.sleeps = 0;
@@ -240,8 +240,13 @@ export class SSD1680 {
         kind = 'full';
         ms += SSD1680.FULL_MS;
       }
-      this.updates.push({ kind, t: this.clock.nanos });
-      this.onUpdate(kind, this.clock.nanos);
+      if (s & 0x02) this.analogOn = false;
+      if (s & 0x01) this.clockOn = false;
+      this.busyFor(ms);
+      const update = { kind, t: this.clock.nanos, until: this.busyUntil };
+      this.updates.push(update);
+      this.onUpdate(update);
+      return;
     }
     if (s & 0x02) this.analogOn = false;
     if (s & 0x01) this.clockOn = false;
