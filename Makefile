@@ -11,8 +11,19 @@ STAMP = $(VENV)/.installed
 
 .PHONY: setup test test-mp run demo bench compile image flash clean distclean
 
-# Reinstall only when pyproject.toml changes (or the venv is missing).
-setup: $(STAMP)
+# Reinstall only when pyproject.toml changes (or the venv is missing); the
+# emulated Pico's npm packages only when their lock file changes.
+EMU = host_tools/emu
+EMU_STAMP = $(EMU)/node_modules/.installed
+
+setup: $(STAMP) $(EMU_STAMP)
+
+$(EMU_STAMP): $(EMU)/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "make setup: npm is missing. The emulated Pico (rp2040js) needs Node.js 18+ and npm" >&2; \
+	  echo "(on Debian/Ubuntu: apt install nodejs npm); without them its tests skip." >&2; exit 0; }
+	cd $(EMU) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON3) -m venv $(VENV) || { rm -rf $(VENV); \

@@ -1,7 +1,9 @@
 """`make bench`: speed and memory figures of the rules core on CPython and MicroPython.
 
 Runs bench/bench_rules.py under each runtime and prints a table, then the same
-figures as plain ``name: value unit`` lines to paste into notes. Figures, not
+figures as plain ``name: value unit`` lines to paste into notes; then the
+firmware on the emulated Pico (bench/bench_pico.py) with the unix-port
+figures beside them, when the RP2040 base image is there. Figures, not
 assertions: the exit status is 1 only when a benchmark could not run.
 """
 
@@ -15,6 +17,8 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+
+import bench_pico
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = "bench/bench_rules.py"
@@ -173,6 +177,23 @@ def kb(n):
     return "failed" if n is None else ("%.2f KB" % (n / 1024)).replace(".00 KB", " KB")
 
 
+def pico_bench():
+    """The emulated Pico's rows (bench/bench_pico.py), or None (skipped: a
+    line says why; failed: the reason is in errors)."""
+    with console.status("the firmware on the emulated Pico (rp2040js): boot, %d presses, a %d-command "
+                        "session, %d presses with no host" % (bench_pico.PRESSES, bench_pico.SESSION,
+                                                             bench_pico.FLIPS)):
+        try:
+            table_rows, why = bench_pico.run()
+        except Exception as e:  # a figure, not a test: say what went wrong
+            errors.append("emulated Pico bench: %s" % e)
+            return None
+    if why:
+        console.print("emulated Pico figures skipped: %s" % why)
+        return None
+    return table_rows
+
+
 def main():
     micropython, mpy_cross = tool("micropython"), tool("mpy-cross")
     if not micropython:
@@ -256,6 +277,11 @@ def main():
             print("cpython.%s: %s" % (name, a))
         if b:
             print("micropython.%s: %s" % (name, b))
+    pico_rows = pico_bench()
+    if pico_rows:
+        print()
+        bench_pico.print_rows(pico_rows, console)
+
     if errors:
         print()
         for e in errors:

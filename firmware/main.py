@@ -3,8 +3,10 @@ with the firmware and shared_rules, runs at power-on. In the simulator:
 
     micropython firmware/main.py --board sim --dir FLASHDIR --id NAME [--seed N]
 
-The board is the one named in deckahedron.cfg (one line, ``board=NAME``,
-written by ``deckahedron flash``), else the one detected (see detect()).
+The board is the one named in deckahedron.cfg (``board=NAME``, written by
+``deckahedron flash``), else the one detected (see detect()); the file may
+also give ``seed=N`` and ``id=NAME`` (the emulated Pico's host writes them),
+which the command line overrides.
 CircuitPython boards start from code.py instead.
 """
 
@@ -36,17 +38,24 @@ def _paths():
     sys.path.append(here + "/..")
 
 
-def configured(path=CONFIG):
-    """The board named in the config file, or None."""
+def config(path=CONFIG):
+    """The config file's ``key=value`` lines as a dict ({} without one):
+    board, and on an emulated or test board seed and id."""
+    out = {}
     try:
         with open(path) as f:
             for line in f:
-                line = line.strip()
-                if line.startswith("board="):
-                    return line[6:].strip() or None
+                key, eq, value = line.strip().partition("=")
+                if eq and value.strip():
+                    out[key.strip()] = value.strip()
     except OSError:
         pass
-    return None
+    return out
+
+
+def configured(path=CONFIG):
+    """The board named in the config file, or None."""
+    return config(path).get("board")
 
 
 def detect():
@@ -96,7 +105,11 @@ def _device_id(board, given):
 def main(argv):
     _paths()
     args = _args(argv)
-    name = args["board"] or configured() or detect()
+    cfg = config()
+    for key in ("board", "seed", "id"):
+        if args[key] is None:
+            args[key] = cfg.get(key)
+    name = args["board"] or detect()
     board = make_board(name, args["dir"])
     if _escape_held(board):
         print("deckahedron: A and C held at power-on: the app is not started, the REPL is free")

@@ -1,16 +1,19 @@
 """`deckahedron sim`: a table of simulated boards, until interrupted.
 
-    deckahedron sim --boards N [--seed S] [--dir D]
+    deckahedron sim --boards N [--seed S] [--dir D] [--board pico-epaper29]
 
 Starts N (1..16) boards p1..pN, each the real firmware in the MicroPython
-unix port behind its own pseudo-terminal, prints one line per board
+unix port behind its own pseudo-terminal (or, with --board, MicroPython's
+rp2 image running the current device code on an emulated board in rp2040js:
+host_tools/emuboards.py), prints one line per board
 ``NAME PORT`` (then flushes, so a script can read the ports), and runs until
 Ctrl-C, SIGTERM or SIGHUP, restarting any board whose process dies (a note
 on stderr says so). Flash folders live under D (kept) or a new temporary
 folder (removed on exit); each board's stderr goes to D/NAME.log.
 
 Exit codes: 0 after an interrupt, 2 bad arguments, 3 the boards cannot start
-(no firmware, no MicroPython).
+(no firmware, no MicroPython; for an emulated board no base image, bootrom
+or Node.js).
 """
 
 import argparse
@@ -19,7 +22,10 @@ import shutil
 import sys
 import tempfile
 
+from host_tools import rp2040
 from host_tools.cli import reporter
+from host_tools.emuboards import BOARDS as EMULATED, EmuError, EmuTableBoards
+from host_tools.rp2040 import ImageError
 from host_tools.simboards import MAX_BOARDS, SimError, SimTable, register, run_until_signalled, unregister
 
 PROG = "deckahedron sim"
@@ -48,7 +54,22 @@ def add_arguments(parser):
     parser.add_argument("--dir", default=None, metavar="D",
                         help="folder for the boards' flash folders and logs (kept; default: a temporary "
                              "folder removed on exit)")
+    parser.add_argument("--board", default=None, metavar="NAME",
+                        help="emulate this RP2040 board running the real rp2 image (%s) instead of "
+                             "the unix-port sim board" % ", ".join(sorted(EMULATED)))
     parser.error = _fail
+
+
+def _emulated(board):
+    """The board factory for --board (None: the unix-port sim board). The
+    base image and the bootrom are checked here, before any board starts."""
+    if board is None:
+        return None
+    if board not in EMULATED:
+        raise EmuError("no emulated board %r: emulated boards are %s" % (board, ", ".join(sorted(EMULATED))))
+    rp2040.base_image_path()
+    rp2040.bootrom_path()
+    return EmuTableBoards(board)
 
 
 def run(args):
@@ -69,9 +90,11 @@ def run(args):
                 _complain("%s exited (%s) and was restarted on %s" % (board.name, code, board.port))
 
         try:
-            table = SimTable(args.boards, base, seed=args.seed, auto_restart=True, on_restart=on_restart)
+            make_board = _emulated(args.board)
+            table = SimTable(args.boards, base, seed=args.seed, auto_restart=True, on_restart=on_restart,
+                             make_board=make_board)
             table.start()
-        except SimError as e:
+        except (SimError, ImageError, EmuError) as e:
             _complain(str(e))
             return EXIT_CANNOT_START
         for b in table.boards:

@@ -223,10 +223,12 @@ class SimTable:
     whose process died on its own (not one stopped by kill()/stop()), at
     most ``max_restarts`` times per minute (then it gives up on that board).
     ``on_restart(board, returncode, gave_up)`` is called from that thread
-    after each restart and when it gives up."""
+    after each restart and when it gives up. ``make_board(name, flash_dir,
+    seed)`` builds another kind of board (host_tools.emuboards) in place of
+    the unix-port SimBoard."""
 
     def __init__(self, n, base_dir, seed=None, auto_restart=False, micropython=None, main=None,
-                 on_restart=None, max_restarts=5, check_every=0.2):
+                 on_restart=None, max_restarts=5, check_every=0.2, make_board=None):
         if not isinstance(n, int) or not 1 <= n <= MAX_BOARDS:
             raise ValueError("a table has 1..%d boards, not %r" % (MAX_BOARDS, n))
         self.base_dir = os.path.abspath(base_dir)
@@ -238,8 +240,11 @@ class SimTable:
         for k in range(1, n + 1):
             name = "p%d" % k
             board_seed = None if seed is None else seed * 100 + k
-            self.boards.append(SimBoard(name, os.path.join(self.base_dir, name), seed=board_seed,
-                                        micropython=micropython, main=main))
+            flash_dir = os.path.join(self.base_dir, name)
+            if make_board is not None:
+                self.boards.append(make_board(name, flash_dir, board_seed))
+            else:
+                self.boards.append(SimBoard(name, flash_dir, seed=board_seed, micropython=micropython, main=main))
         self.gave_up = set()
         self._restarts = {b.name: [] for b in self.boards}
         self._stop = threading.Event()

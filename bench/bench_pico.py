@@ -1,0 +1,335 @@
+"""Figures of the firmware on the emulated Pico (MicroPython rp2 in rp2040js,
+host_tools/emuboards.py), in emulated RP2040 time, with the unix-port sim
+board's figures beside them from the same run.
+
+    python bench/bench_pico.py [--presses N] [--session N] [--flips N]
+
+Measured from outside the firmware: the panel's update commands (0x20) and
+the fall of its BUSY line, the button edges and the flash's erase/program
+operations all carry the emulated clock. Heap figures come from the
+firmware's own ``hello`` fields (heap_used, heap_free, heap_low) and the
+rules/save/render split from its ``stats`` query, when it has them.
+
+Prints a table, then ``pico.NAME: value unit`` / ``unix.NAME: ...`` lines.
+Skips (exit 0, one line saying why) without the base image, the bootrom or
+Node.js; exit 1 when a figure could not be taken.
+"""
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from host_tools import rp2040  # noqa: E402
+from host_tools.emuboards import EmuBoard, EmuError, find_node  # noqa: E402
+from host_tools.link import DeviceError, DeviceLink, LinkError  # noqa: E402
+from host_tools.simboards import SimBoard  # noqa: E402
+
+NS = 1e-9
+SEED = 7
+PRESSES = 20
+SESSION = 200
+FLIPS = 500  # presses with no host (issue: >= 500)
+PATTERN = ("B", "UP")  # B flips and flips again, UP gets out of any menu (tests/emu/test_no_host.py)
+HEAP_GOAL = 64 * 1024
+BOOT_GOAL_MS = 1000
+PRESS_GOAL_MS = 15
+WALL = 120.0  # wall seconds any one step may take
+
+
+def missing():
+    try:
+        rp2040.base_image_path()
+        rp2040.bootrom_path()
+        find_node()
+    except (rp2040.ImageError, EmuError) as e:
+        return str(e)
+    return None
+
+
+def ms(seconds):
+    return "%.0f ms" % (seconds * 1000)
+
+
+def kb(n):
+    return "%.1f KB" % (n / 1024) if isinstance(n, (int, float)) else "n/a"
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+def wait_hello(port, timeout=WALL):
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            with DeviceLink(port, timeout=2.0, retries=0) as link:
+                return link.hello()
+        except LinkError:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.2)
+
+
+def is_update(e):
+    return e.get("ev") == "update"
+
+
+def press(board, button, quiet=4.0):
+    """Press on the emulated board: (edge time, the update it caused or None
+    after `quiet` emulated seconds without one)."""
+    since = board.event_count()
+    t = board.press(button)
+    end = time.monotonic() + WALL
+    while time.monotonic() < end:
+        for e in board.events[since:]:
+            if is_update(e):
+                return t, e
+        if board.time() > t + quiet:
+            return t, None
+        time.sleep(0.05)
+    raise EmuError("no update and no quiet after pressing %s" % button)
+
+
+def settle_flash(board, quiet=0.5):
+    """Flash counters once no erase/program came for `quiet` emulated s."""
+    last, since = board.flash_ops(), board.time()
+    end = time.monotonic() + WALL
+    while time.monotonic() < end:
+        time.sleep(0.2)
+        now = board.flash_ops()
+        if now["ops"] != last["ops"]:
+            last, since = now, board.time()
+        elif board.time() - since >= quiet:
+            return now
+    raise EmuError("the flash never went quiet")
+
+
+def session_commands(link, n):
+    """n rules commands over the link as a table plays them (flip, choose
+    on a tie, end the flip); each is framed, answered, saved and drawn. A
+    flip left open by the presses before is finished first."""
+    done = 0
+    flip = link.state().get("flip")
+    while done < n:
+        if flip is None:
+            flip = link.request("flip", attr="str")
+        elif flip.get("phase") == "choose":
+            link.request("choose", card=flip["tied"][0])
+            flip = dict(flip, phase="open")
+        else:
+            link.request("end_flip")
+            flip = None
+        done += 1
+    return done
+
+
+def heap(info):
+    return {k: info.get(k) for k in ("platform", "heap_used", "heap_free", "heap_low")}
+
+
+def stats(link):
+    """The firmware's split of its last press, when it offers one."""
+    try:
+        return link.request("stats")
+    except DeviceError:
+        return None
+
+
+def bench_pico(base, presses, session, flips):
+    out = {}
+    board = EmuBoard("p1", str(Path(base) / "pico"), seed=SEED)
+    try:
+        wall = time.monotonic()
+        board.start()
+        first = board.wait_event(is_update, timeout=WALL)
+        out["boot"] = first["t"] * NS
+        out["boot_pixels"] = first["until"] * NS
+        info = wait_hello(board.port)
+        out["boot_wall"] = time.monotonic() - wall
+        out["heap_boot"] = heap(info)
+        settle_flash(board)
+
+        # per press: edge -> 0x20, edge -> BUSY low, and the save's flash ops
+        to_cmd, to_pixels, save_span, save_ops, press_wall = [], [], [], [], []
+        for i in range(presses):
+            board.flash_ops(log=True)  # empties the log
+            w = time.monotonic()
+            edge, update = press(board, PATTERN[i % len(PATTERN)])
+            if update is None:
+                continue
+            press_wall.append(time.monotonic() - w)
+            to_cmd.append(update["t"] * NS - edge)
+            to_pixels.append(update["until"] * NS - edge)
+            settle_flash(board)
+            log = board.flash_ops(log=True)["log"]
+            ops = [op for op in log if op[0] * NS >= edge]
+            if ops:
+                save_ops.append(len(ops))
+                save_span.append((ops[-1][0] - ops[0][0]) * NS)
+        out["press_to_cmd"] = to_cmd
+        out["press_to_pixels"] = to_pixels
+        out["save_span"] = save_span
+        out["save_ops"] = save_ops
+        out["press_wall"] = press_wall
+
+        with DeviceLink(board.port, timeout=30.0) as link:
+            out["stats"] = stats(link)
+            t0, w = board.time(), time.monotonic()
+            session_commands(link, session)
+            out["session_emu"] = board.time() - t0
+            out["session_wall"] = time.monotonic() - w
+            out["heap_session"] = heap(link.hello())
+
+        if flips:
+            t0, w = board.time(), time.monotonic()
+            start = wait_hello(board.port)
+            for i in range(flips):
+                press(board, PATTERN[i % len(PATTERN)])
+            end = wait_hello(board.port)
+            out["flips"] = {"presses": flips, "commands": end["count"] - start["count"],
+                            "events": end["events"], "dropped": end["events_dropped"],
+                            "emu": board.time() - t0, "wall": time.monotonic() - w, "heap": heap(end)}
+        out["violations"] = len(board.violations())
+    finally:
+        board.close()
+    return out
+
+
+def bench_unix(base, presses, session):
+    out = {}
+    board = SimBoard("p1", str(Path(base) / "unix"), seed=SEED)
+    try:
+        wall = time.monotonic()
+        board.start()
+        panel = Path(board.flash_dir) / "panel.pbm"
+        while not panel.exists() and time.monotonic() - wall < WALL:
+            time.sleep(0.005)
+        out["boot"] = time.monotonic() - wall
+        info = wait_hello(board.port)
+        out["heap_boot"] = heap(info)
+        with DeviceLink(board.port, timeout=10.0) as link:
+            rtt = []
+            for i in range(presses):
+                t0 = time.perf_counter()
+                link.request("press", button=PATTERN[i % len(PATTERN)])
+                rtt.append(time.perf_counter() - t0)
+            out["press_rtt"] = rtt
+            out["stats"] = stats(link)
+            t0 = time.perf_counter()
+            session_commands(link, session)
+            out["session"] = time.perf_counter() - t0
+            out["heap_session"] = heap(link.hello())
+    finally:
+        board.close()
+    return out
+
+
+def rows(pico, unix, session):
+    """(name, label, pico, unix, goal) rows."""
+    def m(xs):
+        x = median(xs)
+        return ms(x) if x is not None else "n/a"
+
+    hp, hu = pico["heap_boot"], unix["heap_boot"]
+    sp, su = pico["heap_session"], unix["heap_session"]
+    out = [
+        ("platform", "sys.platform", hp.get("platform") or "n/a", hu.get("platform") or "n/a", ""),
+        ("heap_used_boot", "heap in use after boot", kb(hp.get("heap_used")), kb(hu.get("heap_used")),
+         "<= %d KB" % (HEAP_GOAL // 1024)),
+        ("heap_low_session%d" % session, "lowest free heap, %d-command session" % session,
+         kb(sp.get("heap_low")), kb(su.get("heap_low")), ""),
+        ("heap_used_session%d" % session, "heap in use after the session", kb(sp.get("heap_used")),
+         kb(su.get("heap_used")), "<= %d KB" % (HEAP_GOAL // 1024)),
+        ("boot_to_home", "power-on to the home screen's update command", ms(pico["boot"]),
+         ms(unix["boot"]) + " (wall, first frame)", "<= %d ms" % BOOT_GOAL_MS),
+        ("boot_to_home_pixels", "power-on to the home screen on the glass (BUSY low)",
+         ms(pico["boot_pixels"]), "", ""),
+        ("press_to_update", "press: button edge to the panel's update command (median)",
+         m(pico["press_to_cmd"]), m(unix["press_rtt"]) + " (link round trip, wall)", "<= %d ms" % PRESS_GOAL_MS),
+        ("press_to_update_max", "press: button edge to update command (max)",
+         ms(max(pico["press_to_cmd"])) if pico["press_to_cmd"] else "n/a", "", ""),
+        ("press_to_pixels", "press: button edge to pixels on the glass (median)", m(pico["press_to_pixels"]), "", ""),
+        ("save", "littlefs save after a press: first to last flash op (median)", m(pico["save_span"]), "", ""),
+        ("save_ops", "littlefs save: erase + program operations (median)",
+         "%d" % median(pico["save_ops"]) if pico["save_ops"] else "n/a", "", ""),
+        ("session%d" % session, "%d-command firmware session over the link" % session,
+         "%.1f s (%.0f ms/command)" % (pico["session_emu"], pico["session_emu"] * 1000 / session),
+         "%.1f s wall" % unix["session"], ""),
+    ]
+    for name, st in (("stats", pico.get("stats")),):
+        if st:
+            out.append((name, "last press, the firmware's own split (stats)", str(st), str(unix.get("stats")), ""))
+    f = pico.get("flips")
+    if f:
+        out.append(("flips%d_no_host" % f["presses"], "%d presses with no host: commands, events kept / dropped"
+                    % f["presses"], "%d, %d / %d" % (f["commands"], f["events"], f["dropped"]), "", ""))
+        out.append(("flips%d_no_host_time" % f["presses"], "  their time: emulated / wall",
+                    "%.0f s / %.0f s wall" % (f["emu"], f["wall"]), "", ""))
+        out.append(("flips%d_no_host_heap_low" % f["presses"], "  lowest free heap after them",
+                    kb(f["heap"].get("heap_low")), "", ""))
+    out.append(("panel_refusals", "commands the panel refused (while BUSY, asleep...)",
+                "%d" % pico["violations"], "", "0"))
+    out.append(("wall_boot", "wall time: emulated boot to hello", "%.1f s" % pico["boot_wall"], "", ""))
+    out.append(("wall_per_press", "wall time per press (median)", "%.1f s" % median(pico["press_wall"])
+                if pico["press_wall"] else "n/a", "", ""))
+    return out
+
+
+def run(presses=PRESSES, session=SESSION, flips=FLIPS):
+    """The rows, or (None, why) when the emulated Pico cannot run here."""
+    why = missing()
+    if why:
+        return None, why
+    with tempfile.TemporaryDirectory(prefix="deckahedron-bench-pico-") as base:
+        pico = bench_pico(base, presses, session, flips)
+        unix = bench_unix(base, presses, session)
+    return rows(pico, unix, session), None
+
+
+def print_rows(table_rows, console=None):
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    table = Table(title="The firmware on an emulated Pico (rp2040js, emulated RP2040 time)")
+    table.add_column("measure")
+    table.add_column("RP2040 (emulated)", justify="right")
+    table.add_column("unix port", justify="right")
+    table.add_column("goal", justify="right")
+    for _, label, a, b, g in table_rows:
+        table.add_row(label, a, b, g)
+    console.print(table)
+    print()
+    for name, _, a, b, _ in table_rows:
+        print("pico.%s: %s" % (name, a))
+        if b:
+            print("unix.%s: %s" % (name, b))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=PRESSES, help="presses timed one by one")
+    parser.add_argument("--session", type=int, default=SESSION, help="commands in the link session")
+    parser.add_argument("--flips", type=int, default=FLIPS, help="presses with no host (0: none)")
+    args = parser.parse_args(argv)
+    try:
+        table_rows, why = run(args.presses, args.session, args.flips)
+    except (EmuError, LinkError) as e:
+        print("error: emulated Pico bench: %s" % e)
+        return 1
+    if why:
+        print("emulated Pico bench skipped: %s" % why)
+        return 0
+    print_rows(table_rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,520 @@
+"""Emulated boards: MicroPython's rp2 image running the current device code in
+rp2040js (host_tools/emu/, a Node package), one Node process per board,
+each behind its own pseudo-terminal.
+
+    with EmuBoard("p1", "boards/p1", seed=7) as board:
+        print(board.port)          # /dev/pts/5: open it with pyserial like /dev/ttyACM0
+        board.press("B")           # the board's own button, on its GPIO
+        board.panel_image()        # what the e-paper glass shows (296 x 128 MONO_HLSB)
+
+An EmuBoard offers what host_tools.simboards.SimBoard offers (name, port,
+flash_dir, start/stop/kill/restart/close/is_alive) plus the emulated
+hardware: press/release a button, the panel's image and counters, the
+emulated time, a reset, and a power cut right after the n-th flash erase or
+program.
+
+Each start puts together the chip's flash from
+- the base image and the bootrom in the cache folder (host_tools/rp2040.py;
+  rp2040.ImageError when they are absent),
+- the ROMFS image of the device code as it is in this checkout now,
+- the board's littlefs partition, kept in ``<flash_dir>/littlefs.img``: made
+  on the first start with ``main.py`` and ``deckahedron.cfg`` (board, seed,
+  id), which later starts refresh; the emulator writes every erase and
+  program through to it, so saves survive resets, power cuts and restarts.
+
+The host owns the pty (its slave side stays open in raw mode, as for
+SimBoard, so the path never changes across restarts) and copies bytes both
+ways between it and a socket the Node process has as the USB CDC link:
+nothing is translated, 0x03 and 0x04 included. The Node process's stderr
+goes to ``<flash_dir>/../<name>.log``.
+"""
+
+import ast
+import base64
+import hashlib
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+import tty
+
+from host_tools import rp2040
+from host_tools.simboards import SimError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EMU_DIR = os.path.join(ROOT, "host_tools", "emu")
+FIRMWARE_MAIN = os.path.join(ROOT, "firmware", "main.py")
+LFS_BLOCK = 4096  # rp2's littlefs geometry (its _boot.py)
+LFS_PROG = 256
+NS = 1e-9
+ANSWER_TIMEOUT = 10.0
+STOP_GRACE = 3.0
+
+# Board name -> (board module, panel controller). Pins come from the
+# firmware's own board module, so they are written down once.
+BOARDS = {
+    "pico-epaper29": ("firmware/boards/pico_epaper29.py", "ssd1680"),
+}
+
+
+class EmuError(SimError):
+    """The emulated board cannot start or did not answer."""
+
+
+def board_pins(board):
+    """{"panel": {kind, spi, cs, dc, rst, busy}, "buttons": {NAME: gpio},
+    "battery": [adc gpio, divider] or None} of a board, read from the
+    literals in its firmware board module (module level, and BATTERY in its
+    board class)."""
+    if board not in BOARDS:
+        raise EmuError("no emulated board %r (known: %s)" % (board, ", ".join(sorted(BOARDS))))
+    module, kind = BOARDS[board]
+    found = {}
+    with open(os.path.join(ROOT, module)) as f:
+        tree = ast.parse(f.read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            if name in ("BUTTON_PINS", "PANEL_SPI", "PANEL_PINS", "BATTERY"):
+                found[name] = ast.literal_eval(node.value)
+    panel = dict(found["PANEL_PINS"], kind=kind, spi=found["PANEL_SPI"])
+    return {"panel": panel, "buttons": dict(found["BUTTON_PINS"]), "battery": found.get("BATTERY")}
+
+
+def find_node():
+    node = shutil.which("node")
+    if node is None:
+        raise EmuError("Node.js is not installed: the emulated Pico runs in rp2040js "
+                       "(install node and npm, then `make setup`)")
+    if not os.path.isdir(os.path.join(EMU_DIR, "node_modules", "rp2040js")):
+        raise EmuError("rp2040js is not installed in host_tools/emu: run `make setup`")
+    return node
+
+
+# The ROMFS image of the device code, built once per content of its sources.
+_romfs_cache = {}
+_romfs_lock = threading.Lock()
+
+
+def current_romfs(board):
+    """The ROMFS image of the device code as it is now (bytes)."""
+    h = hashlib.sha256(board.encode())
+    for board_path, local in rp2040.device_sources(board):
+        h.update(board_path.encode() + b"\0")
+        with open(local, "rb") as f:
+            h.update(f.read())
+    key = h.hexdigest()
+    with _romfs_lock:
+        if key not in _romfs_cache:
+            _romfs_cache[key] = rp2040.build_romfs(board)
+        return _romfs_cache[key]
+
+
+def config_text(board, seed, device_id):
+    lines = ["board=%s" % board]
+    if seed is not None:
+        lines.append("seed=%d" % seed)
+    if device_id is not None:
+        lines.append("id=%s" % device_id)
+    return "\n".join(lines) + "\n"
+
+
+def prepare_littlefs(path, files):
+    """Make the littlefs image at `path` (rp2's geometry) or, when it exists,
+    mount it and rewrite those of `files` ({name: bytes}) that differ; the
+    player's save and everything else stay."""
+    import littlefs
+
+    count = rp2040.FS_BYTES // LFS_BLOCK
+    fs = littlefs.LittleFS(block_size=LFS_BLOCK, block_count=count, prog_size=LFS_PROG, mount=False)
+    if os.path.exists(path):
+        with open(path, "rb") as f:
+            fs.context.buffer[:] = f.read()
+        fs.mount()
+    else:
+        fs.format()
+        fs.mount()
+    changed = not os.path.exists(path)
+    for name, data in files.items():
+        try:
+            with fs.open(name, "rb") as f:
+                same = f.read() == data
+        except FileNotFoundError:
+            same = False
+        if not same:
+            with fs.open(name, "wb") as f:
+                f.write(data)
+            changed = True
+    if changed:
+        with open(path + ".tmp", "wb") as f:
+            f.write(fs.context.buffer)
+        os.replace(path + ".tmp", path)
+
+
+def read_littlefs(path, name):
+    """A file's bytes from a board's littlefs image (None if absent)."""
+    import littlefs
+
+    fs = littlefs.LittleFS(block_size=LFS_BLOCK, block_count=rp2040.FS_BYTES // LFS_BLOCK,
+                           prog_size=LFS_PROG, mount=False)
+    with open(path, "rb") as f:
+        fs.context.buffer[:] = f.read()
+    fs.mount()
+    try:
+        with fs.open(name, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+
+
+class EmuBoard:
+    """One emulated board: a Node process running rp2040js, on a pty that
+    outlives it."""
+
+    def __init__(self, name, flash_dir, seed=None, board="pico-epaper29", device_id=None, battery_volts=3.9):
+        self.name = name
+        self.board = board
+        self.flash_dir = os.path.abspath(flash_dir)
+        self.seed = seed
+        self.device_id = device_id if device_id is not None else name
+        self.pins = board_pins(board)
+        self.battery_volts = battery_volts  # what the battery sense reads (a charged LiPo)
+        self.log_path = os.path.join(os.path.dirname(self.flash_dir), "%s.log" % name)
+        self.fs_path = os.path.join(self.flash_dir, "littlefs.img")
+        self.romfs_path = os.path.join(self.flash_dir, "romfs.img")
+        self.proc = None
+        self.port = None
+        self.wanted = False
+        self.starts = 0
+        self.events = []  # every event of the current run, in order
+        self.refusals = []  # the panel's violations over every run, [{t, msg}]
+        self._master = self._slave = None
+        self._log = None
+        self._sock = None
+        self._answers = {}
+        self._next_id = 0
+        self._cond = threading.Condition()
+        self._lock = threading.RLock()
+        self._threads = []
+
+    def __repr__(self):
+        return "EmuBoard(%r, %s, port=%r, pid=%r)" % (self.name, self.board, self.port, self.pid)
+
+    @property
+    def pid(self):
+        return self.proc.pid if self.proc is not None else None
+
+    # -- life ----------------------------------------------------------------
+
+    def _open_pty(self):
+        if self._master is None:
+            master, slave = os.openpty()
+            tty.setraw(slave)
+            self._master, self._slave = master, slave
+            self.port = os.ttyname(slave)
+
+    def _prepare_flash(self):
+        os.makedirs(self.flash_dir, exist_ok=True)
+        with open(FIRMWARE_MAIN, "rb") as f:
+            main = f.read()
+        cfg = config_text(self.board, self.seed, self.device_id).encode()
+        prepare_littlefs(self.fs_path, {"main.py": main, "deckahedron.cfg": cfg})
+        romfs = current_romfs(self.board)
+        with open(self.romfs_path + ".tmp", "wb") as f:
+            f.write(romfs)
+        os.replace(self.romfs_path + ".tmp", self.romfs_path)
+
+    def start(self):
+        """Power the board on (a no-op while it runs). Raises
+        rp2040.ImageError without the base image or bootrom, EmuError
+        without Node or rp2040js."""
+        with self._lock:
+            if self.is_alive():
+                self.wanted = True
+                return self
+            image = rp2040.base_image_path()
+            bootrom = rp2040.bootrom_path()
+            node = find_node()
+            self._prepare_flash()
+            self._open_pty()
+            if self._log is None:
+                self._log = open(self.log_path, "ab")
+            ours, theirs = socket.socketpair()
+            config = {
+                "bootrom": str(bootrom), "image": str(image),
+                "romfs": self.romfs_path, "romfsOffset": rp2040.ROMFS_START - rp2040.FLASH_BASE,
+                "fs": self.fs_path, "fsOffset": rp2040.FS_START - rp2040.FLASH_BASE,
+                "cdcFd": theirs.fileno(), "panel": self.pins["panel"], "buttons": self.pins["buttons"],
+                "battery": self.pins["battery"] and {"gpio": self.pins["battery"][0],
+                                                     "divider": self.pins["battery"][1],
+                                                     "volts": self.battery_volts},
+            }
+            self._log.write(("--- %s start %d: %s %s\n" % (time.strftime("%H:%M:%S"), self.starts + 1,
+                                                           self.name, self.board)).encode())
+            self._log.flush()
+            with self._cond:
+                self.events = []
+                self._answers = {}
+            try:
+                self.proc = subprocess.Popen([node, os.path.join(EMU_DIR, "main.mjs"), json.dumps(config)],
+                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
+                                             cwd=EMU_DIR, pass_fds=(theirs.fileno(),), start_new_session=True)
+            except OSError as e:
+                ours.close()
+                raise EmuError("cannot start %s: %s" % (self.name, e))
+            finally:
+                theirs.close()
+            self._sock = ours
+            self._threads = [threading.Thread(target=self._read_control, args=(self.proc,), daemon=True),
+                             threading.Thread(target=self._bridge, args=(ours,), daemon=True)]
+            for t in self._threads:
+                t.start()
+            self.starts += 1
+            self.wanted = True
+            return self
+
+    def is_alive(self):
+        """The Node process runs and the board has power."""
+        return self.proc is not None and self.proc.poll() is None and not self.powered_off
+
+    @property
+    def powered_off(self):
+        with self._cond:
+            return any(e.get("ev") == "power_cut" for e in self.events)
+
+    @property
+    def returncode(self):
+        return self.proc.poll() if self.proc is not None else None
+
+    def kill(self, sig=signal.SIGKILL):
+        """Signal the emulator as a crash would; down until restart()."""
+        with self._lock:
+            self.wanted = False
+            if self.proc is not None and self.proc.poll() is None:
+                try:
+                    self.proc.send_signal(sig)
+                    self.proc.wait(STOP_GRACE)
+                except (ProcessLookupError, subprocess.TimeoutExpired):
+                    pass
+            self._join()
+
+    def stop(self, grace=STOP_GRACE):
+        """Stop the emulator; the flash file and the pty stay."""
+        with self._lock:
+            self.wanted = False
+            proc = self.proc
+            if proc is None:
+                return
+            if proc.poll() is None:
+                try:
+                    proc.stdin.close()  # the emulator exits when its control channel closes
+                    proc.wait(grace)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(grace)
+                except (ProcessLookupError, BrokenPipeError, OSError):
+                    pass
+            self._join()
+
+    def _join(self):
+        if self._sock is not None:
+            try:
+                self._sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        for t in self._threads:
+            t.join(STOP_GRACE)
+        self._threads = []
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+
+    def restart(self):
+        with self._lock:
+            self.stop()
+            return self.start()
+
+    reset = restart  # a power-on reset: the chip starts from its flash as it is
+
+    def close(self):
+        with self._lock:
+            self.stop()
+            for fd in (self._master, self._slave):
+                if fd is not None:
+                    try:
+                        os.close(fd)
+                    except OSError:
+                        pass
+            self._master = self._slave = None
+            if self._log is not None:
+                self._log.close()
+                self._log = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    # -- the threads ------------------------------------------------------------
+
+    def _read_control(self, proc):
+        for line in proc.stdout:
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                continue
+            with self._cond:
+                if "id" in msg and msg["id"] is not None:
+                    self._answers[msg["id"]] = msg
+                else:
+                    self.events.append(msg)
+                    if msg.get("ev") == "violation":
+                        self.refusals.append(msg)
+                self._cond.notify_all()
+        with self._cond:
+            self._cond.notify_all()
+
+    def _bridge(self, sock):
+        """pty master <-> the emulator's CDC socket, bytes untouched."""
+        master = self._master
+        while True:
+            try:
+                ready, _, _ = select.select([master, sock], [], [], 0.5)
+            except (OSError, ValueError):
+                return
+            if sock in ready:
+                try:
+                    data = sock.recv(65536)
+                except OSError:
+                    return
+                if not data:
+                    return
+                os.write(master, data)
+            if master in ready:
+                try:
+                    data = os.read(master, 65536)
+                    sock.sendall(data)
+                except OSError:
+                    return
+
+    # -- the control channel ----------------------------------------------------
+
+    def control(self, op, timeout=ANSWER_TIMEOUT, **args):
+        """One request to the emulator; its answer (a dict)."""
+        proc = self.proc
+        if proc is None or proc.poll() is not None:
+            raise EmuError("%s is not running" % self.name)
+        with self._cond:
+            self._next_id += 1
+            rid = self._next_id
+        try:
+            proc.stdin.write((json.dumps(dict(args, id=rid, op=op)) + "\n").encode())
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError) as e:
+            raise EmuError("%s: the emulator is gone (%s)" % (self.name, e))
+        end = time.monotonic() + timeout
+        with self._cond:
+            while rid not in self._answers:
+                left = end - time.monotonic()
+                if left <= 0 or proc.poll() is not None:
+                    raise EmuError("%s: no answer to %s from the emulator" % (self.name, op))
+                self._cond.wait(left)
+            answer = self._answers.pop(rid)
+        if not answer.get("ok"):
+            raise EmuError("%s: %s" % (self.name, answer.get("error")))
+        return answer
+
+    def wait_event(self, pred, timeout=60.0, since=0):
+        """The first event from index `since` on for which pred(event) holds;
+        EmuError after `timeout` wall seconds."""
+        end = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                for e in self.events[since:]:
+                    if pred(e):
+                        return e
+                left = end - time.monotonic()
+                if left <= 0 or self.proc is None or self.proc.poll() is not None:
+                    raise EmuError("%s: the awaited event did not come (events: %s)"
+                                   % (self.name, self.events[since:][-5:]))
+                self._cond.wait(min(left, 0.5))
+
+    def event_count(self):
+        with self._cond:
+            return len(self.events)
+
+    def time(self):
+        """Emulated seconds since power-on."""
+        return self.control("time")["t"] * NS
+
+    def press(self, button, ms=120):
+        """Press a button and release it `ms` emulated ms later; returns the
+        emulated time of the press (s)."""
+        return self.control("tap", button=button, ms=ms)["t"] * NS
+
+    def hold(self, button):
+        return self.control("press", button=button)["t"] * NS
+
+    def release(self, button):
+        return self.control("release", button=button)["t"] * NS
+
+    def panel(self):
+        """The panel's counters: full, fast, commands, resets, sleeps, asleep,
+        busy, violations (count), updates [{kind, t}], image (bytes)."""
+        answer = self.control("panel")
+        answer["image"] = base64.b64decode(answer["image"])
+        return answer
+
+    def panel_image(self):
+        """What the glass shows: 296 x 128 MONO_HLSB bytes, 1 = black."""
+        return self.panel()["image"]
+
+    def violations(self):
+        """Every command the panel would not have accepted since this
+        EmuBoard was made (over resets and restarts): [{ev, t, msg}]."""
+        with self._cond:
+            return list(self.refusals)
+
+    def flash_ops(self, log=False):
+        """{ops, erases, programs[, log: [[ns, 'e'|'p', offset, bytes]...]]}."""
+        return self.control("flash", log=log)
+
+    def cut_power(self, after_ops=None, then=None, timeout=120.0):
+        """Cut the power now, or right after `after_ops` more flash erases or
+        programs: the cut is armed, then `then()` runs (a press, say), then
+        this waits up to `timeout` wall seconds for it (False if it did not
+        come). The board stays off until restart()."""
+        since = self.event_count()
+        if after_ops is None:
+            self.control("cut")
+        else:
+            self.control("cut_after", ops=after_ops)
+        if then is not None:
+            then()
+        try:
+            self.wait_event(lambda e: e.get("ev") == "power_cut", timeout=timeout, since=since)
+        except EmuError:
+            return False
+        return True
+
+    def read_file(self, name):
+        """A file from the board's littlefs as the flash holds it now."""
+        return read_littlefs(self.fs_path, name)
+
+
+class EmuTableBoards:
+    """Makes EmuBoards for host_tools.simboards.SimTable (board pK, its seed)."""
+
+    def __init__(self, board="pico-epaper29"):
+        board_pins(board)  # an unknown board fails here, before anything starts
+        self.board = board
+
+    def __call__(self, name, flash_dir, seed):
+        return EmuBoard(name, flash_dir, seed=seed, board=self.board)

@@ -1,0 +1,138 @@
+"""The real MicroPython rp2 image, running the current device code from its
+ROMFS partition, on an emulated Pico + Waveshare Pico-ePaper-2.9: boot,
+buttons on GPIO, the link over USB CDC, the panel on SPI with its BUSY
+line, littlefs on the flash. One board is booted for the module; the tests
+run in order on it.
+"""
+
+import importlib.util
+import time
+from pathlib import Path
+
+import serial
+
+from host_tools.link import DeviceLink, LinkError
+from tests.emu.conftest import PRESS_WALL, hello, is_update, press_and_wait, settle_flash
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _layout():
+    spec = importlib.util.spec_from_file_location("emu_layout", ROOT / "firmware" / "layout.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+BATTERY = _layout().BATTERY  # x, y, w, h of the battery gauge
+
+
+def battery_box(image, clear=False):
+    """The battery gauge's pixels of a 296-wide MONO_HLSB image (cleared
+    when `clear`): the emulated Pico senses a battery, the sim board none."""
+    x0, y0, w, h = BATTERY
+    out = bytearray(image)
+    seen = 0
+    for y in range(y0, y0 + h):
+        for x in range(x0, x0 + w):
+            i, bit = y * 37 + x // 8, 0x80 >> (x % 8)
+            seen += bool(out[i] & bit)
+            if clear:
+                out[i] &= ~bit
+    return bytes(out) if clear else seen
+
+
+def same_as_twin(pico, twin, what):
+    """The emulated board's digest and glass equal the unix-port board's
+    digest and frame (the unix-port renderer's image), pixel for pixel but
+    for the battery gauge, which only the Pico draws."""
+    info = hello(pico)
+    assert info["digest"] == twin.hello()["digest"], "%s: the two runtimes disagree on the state" % what
+    glass, frame = pico.panel_image(), twin.fetch_screen()
+    assert battery_box(glass), "%s: the Pico senses its battery but draws no gauge" % what
+    assert not battery_box(frame)
+    glass = battery_box(glass, clear=True)
+    if glass != frame:
+        diff = sum(bin(a ^ b).count("1") for a, b in zip(glass, frame))
+        raise AssertionError("%s: the emulated panel differs from the unix-port renderer in %d pixels"
+                             % (what, diff))
+    return info
+
+
+def test_the_rp2_image_boots_the_game_to_its_home_screen(pico, twin):
+    info = hello(pico)
+    assert info["board"] == "pico-epaper29" and info["device"] == "p1"
+    if "platform" in info:
+        assert info["platform"] == "rp2"
+    panel = pico.panel()
+    assert panel["full"] == 1, "power-on draws the home screen with one full update: %s" % panel["updates"]
+    assert any(panel["image"]), "the glass is blank after boot"
+    same_as_twin(pico, twin, "the home screen")
+
+
+def test_a_flip_by_the_boards_buttons_shows_on_the_panel(pico, twin):
+    before = hello(pico)
+    home = pico.panel_image()
+    press_and_wait(pico, "B")
+    twin.request("press", button="B")
+    assert pico.panel_image() != home, "B flips: the panel must change"
+    after = same_as_twin(pico, twin, "after B (flip)")
+    assert after["count"] == before["count"] + 1
+    assert after["events"] == before["events"] + 1, "the press is an event kept for the host"
+    press_and_wait(pico, "A")
+    twin.request("press", button="A")
+    after = same_as_twin(pico, twin, "after A (end the flip)")
+    assert after["count"] == before["count"] + 2
+
+
+def test_a_flip_over_the_link_shows_on_the_panel(pico, twin):
+    count = hello(pico)["count"]
+    for op, args in (("flip", {"suit": "blade", "net": 1}), ("end_flip", {})):
+        since = pico.event_count()
+        with DeviceLink(pico.port, timeout=10.0) as link:
+            answer = link.request(op, **args)
+        assert answer == twin.request(op, **args), "%s: the two runtimes answer differently" % op
+        pico.wait_event(is_update, timeout=PRESS_WALL, since=since)
+        same_as_twin(pico, twin, "after %s over the link" % op)
+    assert hello(pico)["count"] == count + 2
+
+
+def test_a_save_survives_a_reset(pico):
+    settle_flash(pico)
+    before = hello(pico)
+    pico.reset()
+    pico.wait_event(is_update, timeout=PRESS_WALL)
+    after = hello(pico)
+    assert (after["digest"], after["count"], after["events"]) == (before["digest"], before["count"],
+                                                                    before["events"])
+
+
+def test_ctrl_c_and_ctrl_d_on_the_usb_port_do_not_stop_the_game(pico):
+    """0x03 is MicroPython's keyboard interrupt and 0x04 its soft reset in
+    the REPL; in play mode both are just bytes on the link."""
+    hello(pico)
+    for byte in (b"\x03", b"\x04", b"\x03\x03\x04"):
+        start = pico.time()
+        with serial.Serial(pico.port, 115200, timeout=0.1) as port:
+            port.write(byte)
+            port.flush()
+        while pico.time() < start + 0.5:  # let the firmware see it
+            time.sleep(0.1)
+        try:
+            with DeviceLink(pico.port, timeout=5.0, retries=2) as link:
+                info = link.hello()
+        except LinkError as e:
+            raise AssertionError("%r on the USB port stopped the game: %s" % (byte, e))
+        count = info["count"]
+        press_and_wait(pico, "B")
+        press_and_wait(pico, "A")
+        assert hello(pico)["count"] == count + 2, "%r on the port: the buttons no longer play" % byte
+
+
+def test_the_panel_never_got_a_command_it_would_refuse(pico):
+    """Nothing while BUSY, in deep sleep or in reset; no unknown commands,
+    wrong lengths or RAM writes outside the window (the checks of
+    tests/fakes/ssd1680_panel.py) over everything this module did."""
+    panel = pico.panel()
+    assert panel["full"] + panel["fast"] >= 1
+    assert pico.violations() == []
