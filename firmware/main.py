@@ -5,7 +5,8 @@ with the firmware and shared_rules, runs at power-on. In the simulator:
 
 The board is the one named in deckahedron.cfg (``board=NAME``, written by
 ``deckahedron flash``), else the one detected (see detect()); the file may
-also give ``seed=N`` and ``id=NAME`` (the emulated Pico's host writes them),
+also give ``hold=PIN``, a power latch driven high first thing (Badger), and
+``seed=N`` and ``id=NAME`` (the emulated Pico's host writes them),
 which the command line overrides.
 CircuitPython boards start from code.py instead.
 """
@@ -59,22 +60,29 @@ def configured(path=CONFIG):
 
 
 def detect():
-    """The board this firmware runs on, from what the platform offers."""
+    """The board this firmware runs on when no config names it. The RP2040
+    boards share one base image, so nothing tells a Badger from a Pico:
+    their config (written by the image and the flasher) names them."""
     if sys.implementation.name == "circuitpython":
         return "magtag"
-    try:
-        import badger2040  # noqa: F401 -- Pimoroni's firmware for the Badger
-    except ImportError:
-        pass
-    else:
-        try:
-            import network  # noqa: F401 -- only the 2040 W has Wi-Fi
-            return "badger2040w"
-        except ImportError:
-            return "badger2040"
     if sys.platform == "rp2":
         return "pico-epaper29"
     return "sim"
+
+
+def _hold(pin):
+    """Drive the power latch high (``hold=PIN``, the registry's power_latch
+    written into the config by the flasher): a Badger on battery stays on
+    only while its button is held until this pin is high, so it comes
+    before anything slow (the registry, the app)."""
+    if pin is None:
+        return
+    try:
+        from machine import Pin
+
+        Pin(int(pin), Pin.OUT, value=1)
+    except (ImportError, ValueError):
+        pass  # the sim, or a config line that is no pin number
 
 
 def make_board(name, flash_dir=None):
@@ -103,9 +111,10 @@ def _device_id(board, given):
 
 
 def main(argv):
+    cfg = config()
+    _hold(cfg.get("hold"))
     _paths()
     args = _args(argv)
-    cfg = config()
     for key in ("board", "seed", "id"):
         if args[key] is None:
             args[key] = cfg.get(key)

@@ -1,6 +1,7 @@
 """Choosing the board at boot: the config line wins, else detection."""
 
 from tests.device import support  # puts firmware/ on the path
+from tests import fakes
 import main  # noqa: E402
 
 
@@ -13,8 +14,29 @@ def test_config_names_the_board():
 
 
 def test_detection_on_this_runtime():
-    """No badger2040 module and not an rp2: the unix port is the simulator."""
+    """Not an rp2: the unix port is the simulator."""
     assert main.detect() == "sim"
+
+
+@fakes.faked
+def test_a_hold_line_drives_the_power_latch_high_first(fx):
+    """A Badger on battery powers off when its button is released unless
+    the latch pin is high: main.py drives it from the config's hold= line
+    before reading the registry or importing the app."""
+    import machine
+
+    main._hold("10")
+    assert machine.pin_state(10).level() == 1
+    main._hold(None)  # boards without a latch
+    main._hold("GP10")  # not a pin number: ignored, no crash
+
+
+def test_the_config_gives_every_key_line():
+    path = support.fresh_dir() + "/deckahedron.cfg"
+    with open(path, "w") as f:
+        f.write("hold=10\nboard=badger2040\nseed=7\n")
+    cfg = main.config(path)
+    assert cfg["hold"] == "10" and cfg["board"] == "badger2040" and cfg["seed"] == "7"
 
 
 def test_unknown_board_is_a_clear_error():
