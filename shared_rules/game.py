@@ -20,6 +20,20 @@ from shared_rules.state import ATTRS, PlayerState
 TEAM_ROLES = (None, "lead", "support")
 
 
+def _copy(v):
+    """v with every list and dict inside it copied (strings, numbers and
+    tuples of them are shared: nothing changes them in place). The Rng is
+    shared too: Game.do keeps its words aside."""
+    if isinstance(v, list):
+        for x in v:
+            if isinstance(x, (list, dict)):
+                return [_copy(x) for x in v]
+        return list(v)
+    if isinstance(v, dict):
+        return {k: _copy(x) for k, x in v.items()}
+    return v
+
+
 def _flag(value, name):
     if value is True or value is False:
         return value
@@ -78,7 +92,9 @@ class Game(Combat, Recovery, Advancement):
         """Apply one command atomically; returns its result dict."""
         if op not in self.COMMANDS:
             raise RulesError("bad_op", "unknown command %r" % (op,))
-        before = self.s.dump()
+        # A snapshot of the state's fields, to put back if the command fails:
+        # far cheaper than a dump, which a board would pay on every press.
+        before = ({k: _copy(v) for k, v in self.s.__dict__.items()}, list(self.s.rng.s))
         self.events = []
         try:
             result = getattr(self, op)(**(args or {}))
@@ -96,9 +112,16 @@ class Game(Combat, Recovery, Advancement):
         result["events"] = self.events
         return result
 
-    def _restore(self, text):
-        self.s = PlayerState.load(text)
-        self.ed = edition(self.s.edition)
+    def _restore(self, before):
+        s = self.s
+        fields, words = before
+        for k in list(s.__dict__):
+            if k not in fields:
+                delattr(s, k)
+        for k, v in fields.items():
+            setattr(s, k, v)
+        s.rng.s = words
+        self.ed = edition(s.edition)
 
     def event(self, *words):
         self.events.append(" ".join(str(w) for w in words))
