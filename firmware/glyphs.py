@@ -310,6 +310,7 @@ MARK_GAP = 1
 TRI_W, TRI_H = 17, 15  # triangle ("d4") numeral frame
 SQ_W = 13  # square ("d6") numeral frame
 
+_MINI = bytes(v << 5 for v in MINI_FONT)  # MINI_FONT rows as MONO_HLSB blit rows
 _DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 HAS_ELLIPSE = None  # decided on first use (MicroPython >= 1.20 has it)
 
@@ -333,25 +334,47 @@ def suit_bitmap(name):
 # Primitives
 
 
+_INVERT = (b"\x80", 2, 1, 3)  # blit palette (MONO_HLSB = 3): paper -> 1 = key, ink -> 0
+_RUNS = {}  # runs of ink per bitmap rows, for scaled blits
+
+
+def _runs(bm):
+    """The ink runs of a bitmap as bytes: (row, column, length) triples."""
+    w, h, data = bm
+    runs = _RUNS.get(bm)
+    if runs is None:
+        out = bytearray()
+        bpr = (w + 7) >> 3
+        for r in range(h):
+            run = -1
+            for col in range(w + 1):
+                if col < w and data[r * bpr + (col >> 3)] & (0x80 >> (col & 7)):
+                    if run < 0:
+                        run = col
+                elif run >= 0:
+                    out += bytes((r, run, col - run))
+                    run = -1
+        if len(_RUNS) >= 64:  # a bound on the heap: glyphs in use come back
+            _RUNS.clear()
+        runs = _RUNS[bm] = bytes(out)
+    return runs
+
+
 def blit(fb, bm, x, y, c=1, scale=1):
     """Draw a bitmap's ink pixels in colour c (paper pixels are left alone),
-    each as a scale x scale block. One fill_rect per horizontal run."""
-    w, h, data = bm
-    bpr = (w + 7) >> 3
-    i = 0
-    for r in range(h):
-        run = -1
-        yy = y + r * scale
-        for col in range(w):
-            if data[i + (col >> 3)] & (0x80 >> (col & 7)):
-                if run < 0:
-                    run = col
-            elif run >= 0:
-                fb.fill_rect(x + run * scale, yy, (col - run) * scale, scale, c)
-                run = -1
-        if run >= 0:
-            fb.fill_rect(x + run * scale, yy, (w - run) * scale, scale, c)
-        i += bpr
+    each as a scale x scale block. At scale 1 one framebuf blit; scaled, one
+    fill_rect per horizontal run of ink."""
+    if scale == 1:
+        src = (bm[2], bm[0], bm[1], 3)  # MONO_HLSB
+        if c:
+            fb.blit(src, x, y, 0)
+        else:
+            fb.blit(src, x, y, 1, _INVERT)
+        return
+    runs = _runs(bm)
+    fill_rect = fb.fill_rect
+    for i in range(0, len(runs), 3):
+        fill_rect(x + runs[i + 1] * scale, y + runs[i] * scale, runs[i + 2] * scale, scale, c)
 
 
 def mini_width(s):
@@ -360,23 +383,13 @@ def mini_width(s):
 
 
 def mini_text(fb, s, x, y, c=1):
-    """Text in the 3x5 mini font (upper case, digits, + - ? ! . / : =)."""
+    """Text in the 3x5 mini font (upper case, digits, + - ? ! . / : =):
+    one blit per character."""
+    key, pal = (0, None) if c else (1, _INVERT)
     for ch in s:
         k = MINI_CHARS.find(ch.upper()) if ch != " " else -1
         if k >= 0:
-            o = k * MINI_H
-            for r in range(MINI_H):
-                v = MINI_FONT[o + r]
-                if v:
-                    if v == 7:
-                        fb.hline(x, y + r, 3, c)
-                    else:
-                        if v & 4:
-                            fb.pixel(x, y + r, c)
-                        if v & 2:
-                            fb.pixel(x + 1, y + r, c)
-                        if v & 1:
-                            fb.pixel(x + 2, y + r, c)
+            fb.blit((_MINI[k * MINI_H:k * MINI_H + MINI_H], MINI_W, MINI_H, 3), x, y, key, pal)
         x += MINI_W + 1
 
 
