@@ -15,6 +15,7 @@ command through the UI into Game.do, ``save`` = App.commit (the save to
 flash, reported for completeness), ``render`` = drawing the screen into the
 frame buffer, ``convert`` = the panel driver's frame conversion
 (drivers/ssd1680.py: SSD1680.convert) that board.show does before sending.
+The renderer draws as on the Pico: into the SSD1680 driver's canvas().
 """
 
 import gc
@@ -122,11 +123,13 @@ def press(n):
     from app import App
     from drivers.ssd1680 import SSD1680
 
-    app = App(_Board("bench/work"), "bench", 1)
-    app.boot()
-    app.render()
     pin = _Pin()
     epd = SSD1680(_Spi(), pin, pin, pin, pin)
+    board = _Board("bench/work")
+    board.surface = epd.canvas()  # as boards/pico_epaper29.py draws: in the panel's layout
+    app = App(board, "bench", 1)
+    app.boot()
+    app.render()
     stages = {"rules": [], "save": [], "render": [], "convert": [], "total": []}
     for i in range(n):
         for button in ("B", "A"):

@@ -117,10 +117,28 @@ if framebuf is not None:
     class Canvas(framebuf.FrameBuffer):
         """The panel's FrameBuffer with text in the project's font: every
         ``fb.text`` (here and in glyphs.py) draws font8 glyphs, as the
-        CircuitPython Surface does, instead of MicroPython's built-in font."""
+        CircuitPython Surface does, instead of MicroPython's built-in font.
+
+        ``fmt``: MONO_HLSB (our frame layout), or MONO_VLSB for a panel that
+        takes column bytes: a board gives the Renderer such a canvas
+        (``Renderer(fb=canvas)``) so that showing a frame needs no per-pixel
+        conversion. Every primitive draws the same pixels in either layout."""
+
+        def __init__(self, buf, fmt=framebuf.MONO_HLSB):
+            super().__init__(buf, L.WIDTH, L.HEIGHT, fmt)
+            self.buf = buf
+            self.format = fmt
 
         def text(self, s, x, y, c=1):
             F.text(self, s, x, y, c)
+
+        def to_bytes(self):
+            """The picture as our MONO_HLSB frame (bit 1 = ink)."""
+            if self.format == framebuf.MONO_HLSB:
+                return self.buf
+            out = bytearray(L.BUF_SIZE)
+            framebuf.FrameBuffer(out, L.WIDTH, L.HEIGHT, framebuf.MONO_HLSB).blit(self, 0, 0)
+            return out
 
 
 class Renderer:
@@ -142,7 +160,7 @@ class Renderer:
             if len(buf) < L.BUF_SIZE:
                 raise ValueError("frame buffer needs %d bytes, got %d" % (L.BUF_SIZE, len(buf)))
             self.buf = buf
-            self.fb = Canvas(buf, L.WIDTH, L.HEIGHT, framebuf.MONO_HLSB)
+            self.fb = Canvas(buf)
         self.edition = EDITIONS["md"]
         self._geom = {}
 
