@@ -72,7 +72,7 @@ class _Board:
         import os
 
         self.flash_dir = folder
-        for p in ("bench", folder):
+        for p in ("build", folder):
             try:
                 os.mkdir(p)
             except OSError:
@@ -125,7 +125,7 @@ def press(n):
 
     pin = _Pin()
     epd = SSD1680(_Spi(), pin, pin, pin, pin)
-    board = _Board("bench/work")
+    board = _Board("bench_work" if sys.platform == "rp2" else "build/bench_work")
     board.surface = epd.canvas()  # as boards/pico_epaper29.py draws: in the panel's layout
     app = App(board, "bench", 1)
     app.boot()
