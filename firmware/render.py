@@ -112,6 +112,22 @@ def _wrap(s, n, lines):
     return out
 
 
+_COLUMNS = None  # font8's glyphs as MONO_VLSB column bytes, 8 a glyph
+_INVERT = (b"\x80", 2, 1, 3)  # blit palette (MONO_HLSB): paper -> 1 = key, ink -> 0
+
+
+def _columns():
+    """font8.FONT turned into column bytes, once: the font seen as one
+    8-pixel-wide MONO_HLSB image (glyph under glyph) blitted into a MONO_VLSB
+    image of the same size puts each glyph's 8 columns at its 8 bytes."""
+    global _COLUMNS
+    n = len(F.FONT)
+    cols = bytearray(n)
+    framebuf.FrameBuffer(cols, 8, n, framebuf.MONO_VLSB).blit((F.FONT, 8, n, framebuf.MONO_HLSB), 0, 0)
+    _COLUMNS = cols
+    return cols
+
+
 if framebuf is not None:
 
     class Canvas(framebuf.FrameBuffer):
@@ -129,8 +145,42 @@ if framebuf is not None:
             self.buf = buf
             self.format = fmt
 
+        def fill(self, c):
+            """framebuf's fill sets pixel by pixel; the same bytes, copied
+            into themselves in doubling slices (MONO formats, c 0 or 1)."""
+            mv = memoryview(self.buf)
+            mv[0] = 0xFF if c else 0
+            n = 1
+            while n < L.BUF_SIZE:
+                k = min(n, L.BUF_SIZE - n)
+                mv[n:n + k] = mv[0:k]
+                n += k
+
         def text(self, s, x, y, c=1):
-            F.text(self, s, x, y, c)
+            """font8's text in one blit a string: the glyphs' column bytes
+            side by side make a MONO_VLSB image of the line, so a character
+            costs a slice copy rather than a blit of its own."""
+            n = len(s)
+            codes = s.encode()
+            if len(codes) != n:  # not ASCII: font8 draws a box a character
+                F.text(self, s, x, y, c)
+                return
+            if not n:
+                return
+            cols = _COLUMNS or _columns()
+            strip = bytearray(n << 3)
+            o = 0
+            for k in codes:
+                k -= F.FIRST
+                if k < 0 or k >= F.COUNT:
+                    k = F.COUNT
+                k <<= 3
+                strip[o:o + 8] = cols[k:k + 8]
+                o += 8
+            if c:
+                self.blit((strip, o, 8, framebuf.MONO_VLSB), x, y, 0)
+            else:
+                self.blit((strip, o, 8, framebuf.MONO_VLSB), x, y, 1, _INVERT)
 
         def to_bytes(self):
             """The picture as our MONO_HLSB frame (bit 1 = ink)."""
@@ -174,7 +224,7 @@ class Renderer:
     # ------------------------------------------------------------ text
 
     def text(self, s, x, y, c=1):
-        F.text(self.fb, s, x, y, c)
+        self.fb.text(s, x, y, c)
 
     def text_big(self, s, x, y, scale, c=1):
         """Text in the project's font (font8.py), each pixel drawn as a
@@ -182,7 +232,7 @@ class Renderer:
         drawn."""
         scale = _int(scale, 1)
         if scale <= 1:
-            F.text(self.fb, s, x, y, c)
+            self.fb.text(s, x, y, c)
             return len(s) * L.FONT
         fb = self.fb
         step = L.FONT * scale
