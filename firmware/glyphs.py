@@ -339,21 +339,32 @@ _RUNS = {}  # runs of ink per bitmap rows, for scaled blits
 
 
 def _runs(bm):
-    """The ink runs of a bitmap as bytes: (row, column, length) triples."""
-    w, h, data = bm
+    """The ink of a bitmap as rectangles of whole runs, bytes of (row,
+    column, length, rows) quads: a run that repeats on the next row grows
+    its rectangle instead of starting a new one (letter stems, bars)."""
     runs = _RUNS.get(bm)
     if runs is None:
-        out = bytearray()
+        w, h, data = bm
         bpr = (w + 7) >> 3
+        out = bytearray()
+        above = {}  # (column, length) of a run on the row above -> its quad
         for r in range(h):
+            here = {}
             run = -1
             for col in range(w + 1):
                 if col < w and data[r * bpr + (col >> 3)] & (0x80 >> (col & 7)):
                     if run < 0:
                         run = col
                 elif run >= 0:
-                    out += bytes((r, run, col - run))
+                    key = (run, col - run)
+                    i = above.get(key)
+                    if i is None:
+                        i = len(out)
+                        out += bytes((r, run, col - run, 0))
+                    out[i + 3] += 1
+                    here[key] = i
                     run = -1
+            above = here
         if len(_RUNS) >= 64:  # a bound on the heap: glyphs in use come back
             _RUNS.clear()
         runs = _RUNS[bm] = bytes(out)
@@ -363,7 +374,7 @@ def _runs(bm):
 def blit(fb, bm, x, y, c=1, scale=1):
     """Draw a bitmap's ink pixels in colour c (paper pixels are left alone),
     each as a scale x scale block. At scale 1 one framebuf blit; scaled, one
-    fill_rect per horizontal run of ink."""
+    fill_rect per rectangle of ink runs."""
     if scale == 1:
         src = (bm[2], bm[0], bm[1], 3)  # MONO_HLSB
         if c:
@@ -373,8 +384,8 @@ def blit(fb, bm, x, y, c=1, scale=1):
         return
     runs = _runs(bm)
     fill_rect = fb.fill_rect
-    for i in range(0, len(runs), 3):
-        fill_rect(x + runs[i + 1] * scale, y + runs[i] * scale, runs[i + 2] * scale, scale, c)
+    for i in range(0, len(runs), 4):
+        fill_rect(x + runs[i + 1] * scale, y + runs[i] * scale, runs[i + 2] * scale, runs[i + 3] * scale, c)
 
 
 def mini_width(s):

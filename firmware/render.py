@@ -112,20 +112,30 @@ def _wrap(s, n, lines):
     return out
 
 
-_COLUMNS = None  # font8's glyphs as MONO_VLSB column bytes, 8 a glyph
 _INVERT = (b"\x80", 2, 1, 3)  # blit palette (MONO_HLSB): paper -> 1 = key, ink -> 0
+_COLUMNS = None  # see _columns()
 
 
 def _columns():
-    """font8.FONT turned into column bytes, once: the font seen as one
-    8-pixel-wide MONO_HLSB image (glyph under glyph) blitted into a MONO_VLSB
-    image of the same size puts each glyph's 8 columns at its 8 bytes."""
+    """font8's glyphs as 8 blit palettes, one per glyph column: palette x
+    maps a character code (0-127) to column x of its glyph as a byte (bit r
+    = row r: MONO_VLSB). Made once: the font seen as one 8-pixel-wide
+    MONO_HLSB image (glyph under glyph) blitted into MONO_VLSB puts each
+    glyph's columns at its 8 bytes; they are then spread by code."""
     global _COLUMNS
     n = len(F.FONT)
     cols = bytearray(n)
     framebuf.FrameBuffer(cols, 8, n, framebuf.MONO_VLSB).blit((F.FONT, 8, n, framebuf.MONO_HLSB), 0, 0)
-    _COLUMNS = cols
-    return cols
+    table = bytearray(8 * 128)
+    for code in range(128):
+        k = code - F.FIRST
+        if k < 0 or k >= F.COUNT:
+            k = F.COUNT
+        for x in range(8):
+            table[x * 128 + code] = cols[k * 8 + x]
+    mv = memoryview(table)
+    _COLUMNS = tuple((mv[x * 128:x * 128 + 128], 128, 1, framebuf.GS8) for x in range(8))
+    return _COLUMNS
 
 
 if framebuf is not None:
@@ -157,9 +167,10 @@ if framebuf is not None:
                 n += k
 
         def text(self, s, x, y, c=1):
-            """font8's text in one blit a string: the glyphs' column bytes
-            side by side make a MONO_VLSB image of the line, so a character
-            costs a slice copy rather than a blit of its own."""
+            """font8's text with no Python per character: the line is made
+            as a MONO_VLSB image (8 column bytes a character) by 8 blits of
+            the character codes, seen as a column of 8-bit pixels, through
+            the font's column palettes; then that image is blitted once."""
             n = len(s)
             codes = s.encode()
             if len(codes) != n:  # not ASCII: font8 draws a box a character
@@ -167,20 +178,16 @@ if framebuf is not None:
                 return
             if not n:
                 return
-            cols = _COLUMNS or _columns()
+            pal = _COLUMNS or _columns()
             strip = bytearray(n << 3)
-            o = 0
-            for k in codes:
-                k -= F.FIRST
-                if k < 0 or k >= F.COUNT:
-                    k = F.COUNT
-                k <<= 3
-                strip[o:o + 8] = cols[k:k + 8]
-                o += 8
+            line = framebuf.FrameBuffer(strip, 8, n, framebuf.GS8)  # pixel (x, i) = column x of character i
+            src = (codes, 1, n, framebuf.GS8)
+            for k in range(8):
+                line.blit(src, k, 0, -1, pal[k])
             if c:
-                self.blit((strip, o, 8, framebuf.MONO_VLSB), x, y, 0)
+                self.blit((strip, n << 3, 8, framebuf.MONO_VLSB), x, y, 0)
             else:
-                self.blit((strip, o, 8, framebuf.MONO_VLSB), x, y, 1, _INVERT)
+                self.blit((strip, n << 3, 8, framebuf.MONO_VLSB), x, y, 1, _INVERT)
 
         def to_bytes(self):
             """The picture as our MONO_HLSB frame (bit 1 = ink)."""
