@@ -87,12 +87,13 @@ SEQ_FAST = b"\x0f"  # display mode 2 (the loaded waveform), analog + clock off
 
 DATA_ENTRY_Y_FIRST = b"\x07"  # AM=1 (Y counter first), X increment, Y increment
 
-# Waveshare WF_PARTIAL_2IN9 (153 bytes), as (index, value); every other byte
-# is 0: voltage levels per phase, phase timing/repeat groups, frame rate.
+# Waveshare WF_PARTIAL_2IN9 (153 bytes), as (index, value) byte pairs; every
+# other byte is 0: voltage levels per phase, phase timing/repeat groups,
+# frame rate. Bytes, not tuples: a board keeps them in flash.
 _PARTIAL_LUT_NONZERO = (
-    (1, 0x40), (12, 0x80), (13, 0x80), (24, 0x40), (25, 0x40), (37, 0x80),
-    (60, 0x0A), (66, 0x01), (67, 0x01), (74, 0x01),
-    (144, 0x22), (145, 0x22), (146, 0x22), (147, 0x22), (148, 0x22), (149, 0x22),
+    b"\x01\x40\x0c\x80\x0d\x80\x18\x40\x19\x40\x25\x80"
+    b"\x3c\x0a\x42\x01\x43\x01\x4a\x01"
+    b"\x90\x22\x91\x22\x92\x22\x93\x22\x94\x22\x95\x22"
 )
 LUT_BYTES = 153
 # The voltages Waveshare sends with that waveform.
@@ -105,8 +106,9 @@ PARTIAL_DISPLAY_OPTION = b"\x00\x00\x00\x00\x00\x40\x00\x00\x00\x00"
 
 def partial_lut():
     lut = bytearray(LUT_BYTES)
-    for i, v in _PARTIAL_LUT_NONZERO:
-        lut[i] = v
+    pairs = _PARTIAL_LUT_NONZERO
+    for j in range(0, len(pairs), 2):
+        lut[pairs[j]] = pairs[j + 1]
     return bytes(lut)
 
 
