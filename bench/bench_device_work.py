@@ -12,7 +12,8 @@ before it counts for nothing.
 
 Per press (a flip is two presses, B then A): ``rules`` = the button's
 command through the UI into Game.do, ``save`` = App.commit (the save to
-flash, reported for completeness), ``render`` = drawing the screen into the
+flash, reported for completeness; events are acknowledged after each press,
+as a host would, so the save stays small), ``render`` = drawing the screen into the
 frame buffer, ``convert`` = the panel driver's frame conversion
 (drivers/ssd1680.py: SSD1680.convert) that board.show does before sending.
 The renderer draws as on the Pico: into the SSD1680 driver's canvas().
@@ -152,6 +153,7 @@ def press(n):
             b = ticks_us()
             app.commit()
             c = ticks_us()
+            app.link.acknowledge(app.link.seq)  # as a host does: the save stays small
             app.render()
             d = ticks_us()
             epd.convert(app.renderer.buf)
