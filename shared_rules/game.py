@@ -22,16 +22,33 @@ TEAM_ROLES = (None, "lead", "support")
 
 def _copy(v):
     """v with every list and dict inside it copied (strings, numbers and
-    tuples of them are shared: nothing changes them in place). The Rng is
-    shared too: Game.do keeps its words aside."""
-    if isinstance(v, list):
-        for x in v:
-            if isinstance(x, (list, dict)):
-                return [_copy(x) for x in v]
+    tuples are shared: nothing changes them in place). Each list of the
+    state holds one kind of thing, so its first item says whether the items
+    need copying too. The Rng is shared as well: Game.do keeps its words."""
+    t = type(v)
+    if t is list:
+        if v and type(v[0]) in (list, dict):
+            return [_copy(x) for x in v]
         return list(v)
-    if isinstance(v, dict):
+    if t is dict:
         return {k: _copy(x) for k, x in v.items()}
     return v
+
+
+# The fields of a PlayerState that commands change in place (lists and
+# dicts; flip is a dict or None); the rest are replaced, never changed, so a
+# plain copy of the field dict keeps them (tests/rules/test_game.py checks
+# this list against PlayerState).
+MUTABLE_FIELDS = ("draw", "discard", "exhaustion", "table", "supply", "elsewhere", "attrs", "moves", "flip")
+
+
+def _snapshot(s):
+    """The state's fields as they are now, for Game._restore: the field dict
+    copied whole (in C), then the mutable fields copied deeply."""
+    fields = dict(s.__dict__)
+    for k in MUTABLE_FIELDS:
+        fields[k] = _copy(fields[k])
+    return fields, list(s.rng.s)
 
 
 def _flag(value, name):
@@ -94,7 +111,7 @@ class Game(Combat, Recovery, Advancement):
             raise RulesError("bad_op", "unknown command %r" % (op,))
         # A snapshot of the state's fields, to put back if the command fails:
         # far cheaper than a dump, which a board would pay on every press.
-        before = ({k: _copy(v) for k, v in self.s.__dict__.items()}, list(self.s.rng.s))
+        before = _snapshot(self.s)
         self.events = []
         try:
             result = getattr(self, op)(**(args or {}))
