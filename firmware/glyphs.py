@@ -471,6 +471,20 @@ def level_width(level, scale=1):
     return (n * MARK_W + (n - 1) * MARK_GAP) * scale
 
 
+_TICKS = [None, None, None, None]
+
+
+def _ticks(n):
+    """n ticks side by side as one bitmap (one blit): a tick is 7 pixels
+    wide with a 1-pixel gap, so each fills its own byte of a row."""
+    bm = _TICKS[n]
+    if bm is None:
+        rows = TICK[2]
+        assert MARK_W + MARK_GAP == 8
+        bm = _TICKS[n] = (8 * n - 1, MARK_W, b"".join(rows[r:r + 1] * n for r in range(MARK_W)))
+    return bm
+
+
 def level_marks(fb, level, x, y, c=1, scale=1):
     """The result marks of one suit: level 1 an X, levels 2, 3, 4 one, two,
     three ticks (the single check, the double and the triple). Any other
@@ -478,9 +492,7 @@ def level_marks(fb, level, x, y, c=1, scale=1):
     if level == 1:
         blit(fb, MISS, x, y, c, scale)
     elif 2 <= level <= 4:
-        step = (MARK_W + MARK_GAP) * scale
-        for i in range(level - 1):
-            blit(fb, TICK, x + i * step, y, c, scale)
+        blit(fb, _ticks(level - 1), x, y, c, scale)
     else:
         fb.rect(x, y, MARK_W * scale, MARK_W * scale, c)
         mini_text(fb, "?", x + 2, y + 1, c)
