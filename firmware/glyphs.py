@@ -310,7 +310,6 @@ MARK_GAP = 1
 TRI_W, TRI_H = 17, 15  # triangle ("d4") numeral frame
 SQ_W = 13  # square ("d6") numeral frame
 
-_MINI = bytes(v << 5 for v in MINI_FONT)  # MINI_FONT rows as MONO_HLSB blit rows
 _DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 HAS_ELLIPSE = None  # decided on first use (MicroPython >= 1.20 has it)
 
@@ -400,7 +399,9 @@ def mini_text(fb, s, x, y, c=1):
     for ch in s:
         k = MINI_CHARS.find(ch.upper()) if ch != " " else -1
         if k >= 0:
-            fb.blit((_MINI[k * MINI_H:k * MINI_H + MINI_H], MINI_W, MINI_H, 3), x, y, key, pal)
+            # a row's 3 pixels are its byte's low bits: blit the whole byte
+            # 5 pixels to the left (the other 5 are paper, never drawn)
+            fb.blit((MINI_FONT[k * MINI_H:k * MINI_H + MINI_H], 8, MINI_H, 3), x - 5, y, key, pal)
         x += MINI_W + 1
 
 
