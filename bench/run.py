@@ -30,6 +30,8 @@ STABLE_SPAN = 32 * 1024
 HEAP_GOAL_KB = 32
 DEVICE_SCRIPT = "bench/bench_device.py"
 DEVICE_FLIPS = 1000
+WORK_SCRIPT = "bench/bench_device_work.py"  # per-press split and heap per module, any MicroPython
+WORK_FLIPS = 200
 DEVICE_HEAP_GOAL_KB = 64
 LATENCY_BOARDS = 8
 LATENCY_ROUNDS = 50
@@ -237,6 +239,22 @@ def main():
             rows.append((key, label, "", "%s %s" % figs[key], ""))
     else:
         errors.append("device flip bench: %s" % last_line(text))
+    with console.status("MicroPython: firmware work per press as the Pico draws (%d flips)" % WORK_FLIPS):
+        ok, figs, text = bench([micropython], "press", WORK_FLIPS, script=WORK_SCRIPT)
+    if ok:
+        for key, label in (("press_rules", "per press (Pico path): rules"),
+                           ("press_render", "per press (Pico path): render"),
+                           ("press_convert", "per press (Pico path): panel frame conversion"),
+                           ("press_total", "per press (Pico path): rules + render + conversion")):
+            rows.append((key, label, "", "%s %s" % figs[key], "<= 15 ms" if key == "press_total" else ""))
+    else:
+        errors.append("device work bench: %s" % last_line(text))
+    ok, figs, text = bench([micropython], "heap", script=WORK_SCRIPT)
+    if ok and "heap_firmware_imports" in figs:
+        rows.append(("heap_firmware_imports", "heap kept after the firmware's imports (.py, 64-bit)", "",
+                     "%s %s" % figs["heap_firmware_imports"], ""))
+    else:
+        errors.append("device heap bench: %s" % last_line(text))
     with console.status("MicroPython: smallest heap for the firmware's session"):
         heap_dev = min_heap(micropython, script=DEVICE_SCRIPT)
     rows.append(("device_session%d_min_heap_py" % SESSION, "firmware %d-command session: smallest stable -X heapsize (.py)" % SESSION,

@@ -333,25 +333,58 @@ def suit_bitmap(name):
 # Primitives
 
 
+_INVERT = (b"\x80", 2, 1, 3)  # blit palette (MONO_HLSB = 3): paper -> 1 = key, ink -> 0
+_RUNS = {}  # runs of ink per bitmap rows, for scaled blits
+
+
+def _runs(bm):
+    """The ink of a bitmap as rectangles of whole runs, bytes of (row,
+    column, length, rows) quads: a run that repeats on the next row grows
+    its rectangle instead of starting a new one (letter stems, bars)."""
+    runs = _RUNS.get(bm)
+    if runs is None:
+        w, h, data = bm
+        bpr = (w + 7) >> 3
+        out = bytearray()
+        above = {}  # (column, length) of a run on the row above -> its quad
+        for r in range(h):
+            here = {}
+            run = -1
+            for col in range(w + 1):
+                if col < w and data[r * bpr + (col >> 3)] & (0x80 >> (col & 7)):
+                    if run < 0:
+                        run = col
+                elif run >= 0:
+                    key = (run, col - run)
+                    i = above.get(key)
+                    if i is None:
+                        i = len(out)
+                        out += bytes((r, run, col - run, 0))
+                    out[i + 3] += 1
+                    here[key] = i
+                    run = -1
+            above = here
+        if len(_RUNS) >= 64:  # a bound on the heap: glyphs in use come back
+            _RUNS.clear()
+        runs = _RUNS[bm] = bytes(out)
+    return runs
+
+
 def blit(fb, bm, x, y, c=1, scale=1):
     """Draw a bitmap's ink pixels in colour c (paper pixels are left alone),
-    each as a scale x scale block. One fill_rect per horizontal run."""
-    w, h, data = bm
-    bpr = (w + 7) >> 3
-    i = 0
-    for r in range(h):
-        run = -1
-        yy = y + r * scale
-        for col in range(w):
-            if data[i + (col >> 3)] & (0x80 >> (col & 7)):
-                if run < 0:
-                    run = col
-            elif run >= 0:
-                fb.fill_rect(x + run * scale, yy, (col - run) * scale, scale, c)
-                run = -1
-        if run >= 0:
-            fb.fill_rect(x + run * scale, yy, (w - run) * scale, scale, c)
-        i += bpr
+    each as a scale x scale block. At scale 1 one framebuf blit; scaled, one
+    fill_rect per rectangle of ink runs."""
+    if scale == 1:
+        src = (bm[2], bm[0], bm[1], 3)  # MONO_HLSB
+        if c:
+            fb.blit(src, x, y, 0)
+        else:
+            fb.blit(src, x, y, 1, _INVERT)
+        return
+    runs = _runs(bm)
+    fill_rect = fb.fill_rect
+    for i in range(0, len(runs), 4):
+        fill_rect(x + runs[i + 1] * scale, y + runs[i] * scale, runs[i + 2] * scale, runs[i + 3] * scale, c)
 
 
 def mini_width(s):
@@ -360,23 +393,15 @@ def mini_width(s):
 
 
 def mini_text(fb, s, x, y, c=1):
-    """Text in the 3x5 mini font (upper case, digits, + - ? ! . / : =)."""
+    """Text in the 3x5 mini font (upper case, digits, + - ? ! . / : =):
+    one blit per character."""
+    key, pal = (0, None) if c else (1, _INVERT)
     for ch in s:
         k = MINI_CHARS.find(ch.upper()) if ch != " " else -1
         if k >= 0:
-            o = k * MINI_H
-            for r in range(MINI_H):
-                v = MINI_FONT[o + r]
-                if v:
-                    if v == 7:
-                        fb.hline(x, y + r, 3, c)
-                    else:
-                        if v & 4:
-                            fb.pixel(x, y + r, c)
-                        if v & 2:
-                            fb.pixel(x + 1, y + r, c)
-                        if v & 1:
-                            fb.pixel(x + 2, y + r, c)
+            # a row's 3 pixels are its byte's low bits: blit the whole byte
+            # 5 pixels to the left (the other 5 are paper, never drawn)
+            fb.blit((MINI_FONT[k * MINI_H:k * MINI_H + MINI_H], 8, MINI_H, 3), x - 5, y, key, pal)
         x += MINI_W + 1
 
 
@@ -447,6 +472,20 @@ def level_width(level, scale=1):
     return (n * MARK_W + (n - 1) * MARK_GAP) * scale
 
 
+_TICKS = [None, None, None, None]
+
+
+def _ticks(n):
+    """n ticks side by side as one bitmap (one blit): a tick is 7 pixels
+    wide with a 1-pixel gap, so each fills its own byte of a row."""
+    bm = _TICKS[n]
+    if bm is None:
+        rows = TICK[2]
+        assert MARK_W + MARK_GAP == 8
+        bm = _TICKS[n] = (8 * n - 1, MARK_W, b"".join(rows[r:r + 1] * n for r in range(MARK_W)))
+    return bm
+
+
 def level_marks(fb, level, x, y, c=1, scale=1):
     """The result marks of one suit: level 1 an X, levels 2, 3, 4 one, two,
     three ticks (the single check, the double and the triple). Any other
@@ -454,9 +493,7 @@ def level_marks(fb, level, x, y, c=1, scale=1):
     if level == 1:
         blit(fb, MISS, x, y, c, scale)
     elif 2 <= level <= 4:
-        step = (MARK_W + MARK_GAP) * scale
-        for i in range(level - 1):
-            blit(fb, TICK, x + i * step, y, c, scale)
+        blit(fb, _ticks(level - 1), x, y, c, scale)
     else:
         fb.rect(x, y, MARK_W * scale, MARK_W * scale, c)
         mini_text(fb, "?", x + 2, y + 1, c)

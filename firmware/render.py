@@ -112,15 +112,90 @@ def _wrap(s, n, lines):
     return out
 
 
+_INVERT = (b"\x80", 2, 1, 3)  # blit palette (MONO_HLSB): paper -> 1 = key, ink -> 0
+_COLUMNS = None  # see _columns()
+
+
+def _columns():
+    """font8's glyphs as 8 blit palettes, one per glyph column: palette x
+    maps a character code (0-127) to column x of its glyph as a byte (bit r
+    = row r: MONO_VLSB). Made once: the font seen as one 8-pixel-wide
+    MONO_HLSB image (glyph under glyph) blitted into MONO_VLSB puts each
+    glyph's columns at its 8 bytes; they are then spread by code."""
+    global _COLUMNS
+    n = len(F.FONT)
+    cols = bytearray(n)
+    framebuf.FrameBuffer(cols, 8, n, framebuf.MONO_VLSB).blit((F.FONT, 8, n, framebuf.MONO_HLSB), 0, 0)
+    table = bytearray(8 * 128)
+    for code in range(128):
+        k = code - F.FIRST
+        if k < 0 or k >= F.COUNT:
+            k = F.COUNT
+        for x in range(8):
+            table[x * 128 + code] = cols[k * 8 + x]
+    mv = memoryview(table)
+    _COLUMNS = tuple((mv[x * 128:x * 128 + 128], 128, 1, framebuf.GS8) for x in range(8))
+    return _COLUMNS
+
+
 if framebuf is not None:
 
     class Canvas(framebuf.FrameBuffer):
         """The panel's FrameBuffer with text in the project's font: every
         ``fb.text`` (here and in glyphs.py) draws font8 glyphs, as the
-        CircuitPython Surface does, instead of MicroPython's built-in font."""
+        CircuitPython Surface does, instead of MicroPython's built-in font.
+
+        ``fmt``: MONO_HLSB (our frame layout), or MONO_VLSB for a panel that
+        takes column bytes: a board gives the Renderer such a canvas
+        (``Renderer(fb=canvas)``) so that showing a frame needs no per-pixel
+        conversion. Every primitive draws the same pixels in either layout."""
+
+        def __init__(self, buf, fmt=framebuf.MONO_HLSB):
+            super().__init__(buf, L.WIDTH, L.HEIGHT, fmt)
+            self.buf = buf
+            self.format = fmt
+
+        def fill(self, c):
+            """framebuf's fill sets pixel by pixel; the same bytes, copied
+            into themselves in doubling slices (MONO formats, c 0 or 1)."""
+            mv = memoryview(self.buf)
+            mv[0] = 0xFF if c else 0
+            n = 1
+            while n < L.BUF_SIZE:
+                k = min(n, L.BUF_SIZE - n)
+                mv[n:n + k] = mv[0:k]
+                n += k
 
         def text(self, s, x, y, c=1):
-            F.text(self, s, x, y, c)
+            """font8's text with no Python per character: the line is made
+            as a MONO_VLSB image (8 column bytes a character) by 8 blits of
+            the character codes, seen as a column of 8-bit pixels, through
+            the font's column palettes; then that image is blitted once."""
+            n = len(s)
+            codes = s.encode()
+            if len(codes) != n:  # not ASCII: font8 draws a box a character
+                F.text(self, s, x, y, c)
+                return
+            if not n:
+                return
+            pal = _COLUMNS or _columns()
+            strip = bytearray(n << 3)
+            line = framebuf.FrameBuffer(strip, 8, n, framebuf.GS8)  # pixel (x, i) = column x of character i
+            src = (codes, 1, n, framebuf.GS8)
+            for k in range(8):
+                line.blit(src, k, 0, -1, pal[k])
+            if c:
+                self.blit((strip, n << 3, 8, framebuf.MONO_VLSB), x, y, 0)
+            else:
+                self.blit((strip, n << 3, 8, framebuf.MONO_VLSB), x, y, 1, _INVERT)
+
+        def to_bytes(self):
+            """The picture as our MONO_HLSB frame (bit 1 = ink)."""
+            if self.format == framebuf.MONO_HLSB:
+                return self.buf
+            out = bytearray(L.BUF_SIZE)
+            framebuf.FrameBuffer(out, L.WIDTH, L.HEIGHT, framebuf.MONO_HLSB).blit(self, 0, 0)
+            return out
 
 
 class Renderer:
@@ -142,7 +217,7 @@ class Renderer:
             if len(buf) < L.BUF_SIZE:
                 raise ValueError("frame buffer needs %d bytes, got %d" % (L.BUF_SIZE, len(buf)))
             self.buf = buf
-            self.fb = Canvas(buf, L.WIDTH, L.HEIGHT, framebuf.MONO_HLSB)
+            self.fb = Canvas(buf)
         self.edition = EDITIONS["md"]
         self._geom = {}
 
@@ -156,7 +231,7 @@ class Renderer:
     # ------------------------------------------------------------ text
 
     def text(self, s, x, y, c=1):
-        F.text(self.fb, s, x, y, c)
+        self.fb.text(s, x, y, c)
 
     def text_big(self, s, x, y, scale, c=1):
         """Text in the project's font (font8.py), each pixel drawn as a
@@ -164,7 +239,7 @@ class Renderer:
         drawn."""
         scale = _int(scale, 1)
         if scale <= 1:
-            F.text(self.fb, s, x, y, c)
+            self.fb.text(s, x, y, c)
             return len(s) * L.FONT
         fb = self.fb
         step = L.FONT * scale

@@ -96,22 +96,43 @@ class Card(_CardFields):
         return "Card(%s)" % self.id
 
 
-def _parse(line):
-    f = line.split()
-    crit = "success" if "C" in f[3] else ("fail" if "F" in f[3] else None)
-    return Card(f[0], _KINDS[f[1]], tuple(int(ch) for ch in f[2]), "X" in f[3], "S" in f[3], crit,
-                int(f[4][0]), int(f[4][1]), tuple(ZODIAC[ch] for ch in f[5]), "" if f[6] == "-" else f[6])
-
-
-CARDS = {}
-for _line in _TABLE.split("\n"):
-    if _line:
-        _c = _parse(_line)
-        CARDS[_c.id] = _c
-del _line, _c
-
-ALL_IDS = tuple(line.split()[0] for line in _TABLE.split("\n") if line)
+# Every id, in table order, written out: string literals are interned names
+# that a board keeps in its flash image, where the words split from _TABLE
+# would each take a heap string.
+ALL_IDS = (
+    "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20",
+    "pb1", "pb2", "pb3", "pb4", "pb5", "pb6", "pw1", "pw2", "b1", "b2", "b3", "b4", "b5", "b6", "w1",
+)
 DECK_IDS = ALL_IDS[:20]
+_MARKERS = ("copper", "gold", "minus1", "return", "exhaust_top")
+
+
+def _parse(cid, line, shared):
+    f = line.split()
+    if f[0] != cid:
+        raise ValueError("cards: table row %s is not %s" % (f[0], cid))
+    crit = "success" if "C" in f[3] else ("fail" if "F" in f[3] else None)
+    levels = shared.get(f[2])  # equal tuples are shared (digits and
+    if levels is None:  # letters: the two kinds of key never clash)
+        levels = shared[f[2]] = tuple(int(ch) for ch in f[2])
+    corners = shared.get(f[5])
+    if corners is None:
+        corners = shared[f[5]] = tuple(ZODIAC[ch] for ch in f[5])
+    marker = "" if f[6] == "-" else _MARKERS[_MARKERS.index(f[6])]
+    return Card(cid, _KINDS[f[1]], levels, "X" in f[3], "S" in f[3], crit,
+                int(f[4][0]), int(f[4][1]), corners, marker)
+
+
+def _cards():
+    out = {}
+    shared = {}
+    rows = _TABLE.split("\n")
+    for i in range(len(ALL_IDS)):
+        out[ALL_IDS[i]] = _parse(ALL_IDS[i], rows[i], shared)
+    return out
+
+
+CARDS = _cards()
 
 
 def card(cid):

@@ -77,7 +77,7 @@ def _edition(changes):
 
 
 EDITIONS = {
-    "md": _edition({}),
+    "md": _BASE,  # the default is the base itself: one dict less on a board's heap
     "v093": _edition({
         "name": "1kFA Player's Guide playtest 0.93",
         "seed": "000",

@@ -20,6 +20,37 @@ from shared_rules.state import ATTRS, PlayerState
 TEAM_ROLES = (None, "lead", "support")
 
 
+def _copy(v):
+    """v with every list and dict inside it copied (strings, numbers and
+    tuples are shared: nothing changes them in place). Each list of the
+    state holds one kind of thing, so its first item says whether the items
+    need copying too. The Rng is shared as well: Game.do keeps its words."""
+    t = type(v)
+    if t is list:
+        if v and type(v[0]) in (list, dict):
+            return [_copy(x) for x in v]
+        return list(v)
+    if t is dict:
+        return {k: _copy(x) for k, x in v.items()}
+    return v
+
+
+# The fields of a PlayerState that commands change in place (lists and
+# dicts; flip is a dict or None); the rest are replaced, never changed, so a
+# plain copy of the field dict keeps them (tests/rules/test_game.py checks
+# this list against PlayerState).
+MUTABLE_FIELDS = ("draw", "discard", "exhaustion", "table", "supply", "elsewhere", "attrs", "moves", "flip")
+
+
+def _snapshot(s):
+    """The state's fields as they are now, for Game._restore: the field dict
+    copied whole (in C), then the mutable fields copied deeply."""
+    fields = dict(s.__dict__)
+    for k in MUTABLE_FIELDS:
+        fields[k] = _copy(fields[k])
+    return fields, list(s.rng.s)
+
+
 def _flag(value, name):
     if value is True or value is False:
         return value
@@ -78,7 +109,9 @@ class Game(Combat, Recovery, Advancement):
         """Apply one command atomically; returns its result dict."""
         if op not in self.COMMANDS:
             raise RulesError("bad_op", "unknown command %r" % (op,))
-        before = self.s.dump()
+        # A snapshot of the state's fields, to put back if the command fails:
+        # far cheaper than a dump, which a board would pay on every press.
+        before = _snapshot(self.s)
         self.events = []
         try:
             result = getattr(self, op)(**(args or {}))
@@ -96,9 +129,16 @@ class Game(Combat, Recovery, Advancement):
         result["events"] = self.events
         return result
 
-    def _restore(self, text):
-        self.s = PlayerState.load(text)
-        self.ed = edition(self.s.edition)
+    def _restore(self, before):
+        s = self.s
+        fields, words = before
+        for k in list(s.__dict__):
+            if k not in fields:
+                delattr(s, k)
+        for k, v in fields.items():
+            setattr(s, k, v)
+        s.rng.s = words
+        self.ed = edition(s.edition)
 
     def event(self, *words):
         self.events.append(" ".join(str(w) for w in words))

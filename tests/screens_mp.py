@@ -7,6 +7,7 @@ Run from the repo root under the MicroPython unix port:
     micropython tests/screens_mp.py --cards             every card id in every slot, every suit
     micropython tests/screens_mp.py --fuzz              junk in every view key: defaults, never an error page
     micropython tests/screens_mp.py --bench             render time and heap figures
+    micropython tests/screens_mp.py --vlsb              every view drawn in the panel layout (MONO_VLSB) too
 
 Each .bin is the 4736-byte frame buffer (MONO_HLSB, bit 1 = black).
 tests/host/test_screens.py runs this and checks pixels; host_tools/screens.py
@@ -232,6 +233,28 @@ def fuzz():
     return 1 if errors else 0
 
 
+def vlsb():
+    """Every view drawn on a MONO_VLSB Canvas (the Pico's panel layout) and
+    read back as a frame equals the plain MONO_HLSB render. Prints "vlsb ok
+    N" or the views that differ."""
+    import framebuf
+
+    r = _renderer()
+    from firmware import render as R
+
+    canvas = R.Canvas(bytearray(len(r.buf)), framebuf.MONO_VLSB)
+    rv = R.Renderer(fb=canvas)
+    bad = []
+    for name, view in VIEWS:
+        if bytes(r.render(view)) != bytes(rv.render(view).to_bytes()):
+            bad.append(name)
+    for name in bad:
+        print("FAIL", name)
+    if not bad:
+        print("vlsb ok %d" % len(VIEWS))
+    return 1 if bad else 0
+
+
 def load_json(path):
     import json
 
@@ -246,6 +269,8 @@ def main(args):
         return 0
     if args and args[0] == "--fuzz":
         return fuzz()
+    if args and args[0] == "--vlsb":
+        return vlsb()
     if args and args[0] == "--bench":
         bench()
         return 0

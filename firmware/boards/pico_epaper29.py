@@ -80,6 +80,9 @@ class PicoEpaper29Board(BoardBase):
         self.button_pins = [Pin(b[1], Pin.IN, Pin.PULL_UP) for b in buttons]
         self._setup(flash_dir, clock, serial, self.button_names, self._read_button)
         self.epd = SSD1680(spi, cs, dc, rst, busy, clock=self.clock, idle=self.idle)
+        # The renderer draws in the panel's own layout: show() then skips the
+        # per-pixel conversion of a landscape frame (see drivers/ssd1680.py).
+        self.surface = self.epd.canvas()
         self.adc = None
         if self.BATTERY is not None and not (self.BATTERY[0] == 29 and _is_pico_w()):
             self.adc = machine.ADC(self.BATTERY[0])

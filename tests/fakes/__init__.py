@@ -174,6 +174,9 @@ class StubRenderer:
         self.buf[:] = pattern_frame(3 + len(str(view.get("screen"))) + len(view))
         return self.buf
 
+    def frame_bytes(self):
+        return self.buf
+
 
 def flip_with_buttons(fx, board, pin_b, pin_a, active=1):
     """Boot the whole App on ``board``, press B (flip) then A (done) on the

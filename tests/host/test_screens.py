@@ -82,6 +82,16 @@ def test_junk_in_any_view_key_still_draws_the_screen():
     assert proc.stdout.strip().splitlines()[-1].startswith("fuzz ok "), proc.stdout
 
 
+def test_every_screen_drawn_in_the_panel_layout_has_the_same_pixels():
+    """The Pico's renderer draws straight into the SSD1680's column-byte
+    layout (render.Canvas in MONO_VLSB): each view must come out pixel for
+    pixel as the MONO_HLSB frame the other boards and the host see."""
+    proc = subprocess.run([find_tool("micropython"), "tests/screens_mp.py", "--vlsb"], cwd=str(ROOT),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "vlsb ok %d" % len(S.VIEWS), proc.stdout
+
+
 # ---------------------------------------------------------------- flip screens
 
 

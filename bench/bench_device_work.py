@@ -1,0 +1,190 @@
+"""The firmware's own work per press, split by stage, and the heap each
+device module keeps after import: runs on any MicroPython (the unix port and
+the rp2 port of a Pico, where the device code sits in /rom).
+
+    micropython bench/bench_device_work.py heap        # resident heap per module
+    micropython bench/bench_device_work.py press N     # N flips, split per press
+
+On a board (no sys.argv there) send this file's text followed by a call:
+``main(["heap"])`` or ``main(["press", "20"])`` (bench/run.py does that on the
+emulated Pico). ``heap`` must run in a fresh interpreter: a module imported
+before it counts for nothing.
+
+Per press (a flip is two presses, B then A): ``rules`` = the button's
+command through the UI into Game.do, ``save`` = App.commit (the save to
+flash, reported for completeness; events are acknowledged after each press,
+as a host would, so the save stays small), ``render`` = drawing the screen into the
+frame buffer, ``convert`` = the panel driver's frame conversion
+(drivers/ssd1680.py: SSD1680.convert) that board.show does before sending.
+The renderer draws as on the Pico: into the SSD1680 driver's canvas().
+"""
+
+import gc
+import sys
+
+try:
+    from time import ticks_diff, ticks_us
+except ImportError:  # CPython: not a target, but keep the script readable there
+    raise SystemExit("bench_device_work.py runs under MicroPython")
+
+# The device modules a board imports by the time it shows its first screen,
+# in import order (a module's figure includes what it imports first)...
+MODULES = (
+    "shared_rules.errors", "shared_rules.prng", "shared_rules.cards", "shared_rules.editions",
+    "shared_rules.state", "shared_rules.flips", "shared_rules.combat", "shared_rules.recovery",
+    "shared_rules.advancement", "shared_rules.teamwork", "shared_rules.minigames",
+    "shared_rules.game", "shared_rules.protocol",
+    "font8", "glyphs", "layout", "render", "refresh", "saves", "ui", "endpoint", "app",
+    "drivers.vlsb", "drivers.ssd1680", "boards.usbserial", "boards.pico_epaper29",
+)
+# ...and those imported only when used: the odds menu, CircuitPython's surface.
+LAZY = ("shared_rules.odds", "surface")
+
+
+def _paths():
+    if sys.platform != "rp2":  # the unix port, run from the repository root
+        sys.path.insert(0, ".")
+        sys.path.insert(0, "firmware")
+
+
+def _imports(names, prev):
+    for m in names:
+        try:
+            __import__(m)
+        except ImportError as e:  # boards.pico_epaper29 needs rp2's machine
+            print("heap_%s: not here (%s)" % (m, e))
+            continue
+        gc.collect()
+        a = gc.mem_alloc()
+        print("heap_%s: %d B" % (m, a - prev))
+        prev = a
+    return prev
+
+
+def heap():
+    """Resident heap (after gc) each module adds when imported in turn.
+    Interned names grow in pool chunks, so single figures move by a few
+    hundred bytes with their neighbours; the totals do not."""
+    gc.collect()
+    base = gc.mem_alloc()
+    prev = _imports(MODULES, base)
+    print("heap_firmware_imports: %d B" % (prev - base))
+    lazy = _imports(LAZY, prev)
+    print("heap_lazy_imports: %d B" % (lazy - prev))
+    print("heap_free_after_imports: %d B" % gc.mem_free())
+
+
+class _Board:
+    """What App needs of a board, with no panel or link: the panel's frame
+    conversion is timed separately with the real driver class."""
+
+    name = "bench"
+    width, height = 296, 128
+
+    def __init__(self, folder):
+        import os
+
+        self.flash_dir = folder
+        for p in ("build", folder):
+            try:
+                os.mkdir(p)
+            except OSError:
+                pass
+        try:
+            for f in os.listdir(folder):
+                os.remove(folder + "/" + f)
+        except OSError:
+            pass
+
+    def serial_read(self, timeout_ms):
+        return b""
+
+    def serial_write(self, text):
+        pass
+
+    def buttons(self):
+        return ()
+
+    def show(self, buf, mode):
+        pass
+
+    def battery(self):
+        return None
+
+    def entropy(self):
+        return 1
+
+
+class _Pin:
+    def value(self, v=None):
+        return 0
+
+
+class _Spi:
+    def write(self, data):
+        pass
+
+
+def _median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2]
+
+
+def press(n):
+    """n flips (B then A), each press timed stage by stage: medians and the
+    worst case in ms; then the heap in use after a collection."""
+    from app import App
+    from drivers.ssd1680 import SSD1680
+
+    pin = _Pin()
+    epd = SSD1680(_Spi(), pin, pin, pin, pin)
+    board = _Board("bench_work" if sys.platform == "rp2" else "build/bench_work")
+    canvas = getattr(epd, "canvas", None)  # as boards/pico_epaper29.py draws: in the panel's layout
+    if canvas is not None:
+        board.surface = canvas()
+    app = App(board, "bench", 1)
+    app.boot()
+    app.render()
+    stages = {"rules": [], "save": [], "render": [], "convert": [], "total": []}
+    for i in range(n):
+        for button in ("B", "A"):
+            a = ticks_us()
+            app.ui.press(button)
+            b = ticks_us()
+            app.commit()
+            c = ticks_us()
+            app.link.acknowledge(app.link.seq)  # as a host does: the save stays small
+            app.render()
+            d = ticks_us()
+            epd.convert(app.renderer.buf)
+            e = ticks_us()
+            stages["rules"].append(ticks_diff(b, a))
+            stages["save"].append(ticks_diff(c, b))
+            stages["render"].append(ticks_diff(d, c))
+            stages["convert"].append(ticks_diff(e, d))
+            stages["total"].append(ticks_diff(e, a) - ticks_diff(c, b))
+        if app.ui.stack:  # a message or the critical-success menu: leave it
+            app.ui.home()
+            if app.game.s.flip is not None:
+                app.command("end_flip", {})
+                app.commit()
+    for k in ("rules", "save", "render", "convert", "total"):
+        xs = stages[k]
+        print("press_%s: %.2f ms (max %.2f)" % (k, _median(xs) / 1000, max(xs) / 1000))
+    gc.collect()
+    print("press_heap_in_use: %d B" % gc.mem_alloc())
+    print("press ok")
+
+
+def main(argv):
+    _paths()
+    if argv and argv[0] == "heap":
+        heap()
+    elif len(argv) == 2 and argv[0] == "press":
+        press(int(argv[1]))
+    else:
+        print("usage: bench_device_work.py heap | press N")
+
+
+if __name__ == "__main__" and hasattr(sys, "argv") and len(sys.argv) > 1:
+    main(sys.argv[1:])

@@ -1,0 +1,24 @@
+"""Game.do's rollback: what it keeps aside before a command."""
+
+from shared_rules.game import MUTABLE_FIELDS
+from tests.rules.support import do, refused, stacked
+
+
+def test_rollback_copies_every_field_commands_change_in_place():
+    """Game.do copies only MUTABLE_FIELDS deeply (the others are replaced,
+    never changed): a list or dict field missing from it would survive a
+    refused command half-changed."""
+    g = stacked(["11", "2", "3"], exhaustion=["^12", "4"], xp=3)
+    do(g, "set_move", name="Defy Danger", level="expert")
+    do(g, "flip", suit="dragon", net=1, move="Defy Danger")
+    containers = [k for k, v in g.s.__dict__.items() if isinstance(v, (list, dict))]
+    assert "flip" in containers and "exhaustion" in containers
+    for k in containers:
+        assert k in MUTABLE_FIELDS, k
+
+
+def test_a_refused_command_mid_flip_leaves_the_state_as_it_was():
+    g = stacked(["11", "2", "3"], exhaustion=["^12", "4"], xp=3)
+    do(g, "flip", suit="dragon", net=1)
+    refused(g, "flip", suit="crown", net=0)
+    refused(g, "choose", card="19")
