@@ -88,7 +88,7 @@ def press(board, button, quiet=4.0):
     t = board.press(button)
     end = time.monotonic() + WALL
     while time.monotonic() < end:
-        for e in board.events[since:]:
+        for e in board.events_since(since):
             if is_update(e):
                 return t, e
         if board.time() > t + quiet:

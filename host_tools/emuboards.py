@@ -244,6 +244,7 @@ class EmuBoard:
             self._open_pty()
             if self._log is None:
                 self._log = open(self.log_path, "ab")
+            self._drain()
             ours, theirs = socket.socketpair()
             config = {
                 "bootrom": str(bootrom), "image": str(image),
@@ -277,6 +278,13 @@ class EmuBoard:
             self.starts += 1
             self.wanted = True
             return self
+
+    def _drain(self):
+        """Bytes written to the port while the board was off are lost, as
+        on a real board (the pty kept them)."""
+        while select.select([self._master], [], [], 0)[0]:
+            if not os.read(self._master, 65536):
+                break
 
     def is_alive(self):
         """The Node process runs and the board has power."""
@@ -449,6 +457,11 @@ class EmuBoard:
     def event_count(self):
         with self._cond:
             return len(self.events)
+
+    def events_since(self, since):
+        """The events of the current run from index `since` on (a copy)."""
+        with self._cond:
+            return self.events[since:]
 
     def time(self):
         """Emulated seconds since power-on."""

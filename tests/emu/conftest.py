@@ -68,10 +68,9 @@ def press_and_settle(board, button, quiet=4.0):
     t = board.press(button)
     end = time.monotonic() + PRESS_WALL
     while time.monotonic() < end:
-        with board._cond:
-            for e in board.events[since:]:
-                if is_update(e):
-                    return e
+        for e in board.events_since(since):
+            if is_update(e):
+                return e
         if board.time() > t + quiet:
             return None
         time.sleep(0.1)

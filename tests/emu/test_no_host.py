@@ -13,7 +13,7 @@ from tests.emu.conftest import hello, press_and_settle
 # moves a tie's or a critical success's cursor (to "No thanks") and does
 # nothing on an open flip: the game never sticks in a menu.
 PATTERN = ("B", "UP")
-PRESSES = 16
+PRESSES = 12
 
 
 def test_flips_with_no_host_keep_the_game_going(pico, twin):

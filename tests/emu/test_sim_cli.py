@@ -13,6 +13,10 @@ from pathlib import Path
 from tests.emu.conftest import BOOT_WALL
 from tests.host.conftest import wait_hello
 
+
+def hello_on(port):
+    return wait_hello(port, timeout=BOOT_WALL)
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -47,12 +51,12 @@ def test_sim_runs_emulated_boards_that_do_talks_to(emulator, tmp_path):
                 out += os.read(proc.stdout.fileno(), 4096)
         name, port = out.decode().split()
         assert name == "p1"
-        assert wait_hello(port, timeout=BOOT_WALL)["board"] == "pico-epaper29"
+        assert hello_on(port)["board"] == "pico-epaper29"
         done = subprocess.run(cli("do", "--port", port, "--timeout", "10", "flip", "suit=anvil"), cwd=str(ROOT),
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         assert '"level"' in done.stdout
-        assert wait_hello(port)["count"] == 1
+        assert hello_on(port)["count"] == 1
         proc.send_signal(signal.SIGTERM)
         proc.wait(30)
         assert proc.returncode == 0, proc.stderr.read()
