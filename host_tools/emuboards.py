@@ -29,7 +29,6 @@ nothing is translated, 0x03 and 0x04 included. The Node process's stderr
 goes to ``<flash_dir>/../<name>.log``.
 """
 
-import ast
 import base64
 import hashlib
 import json
@@ -43,7 +42,7 @@ import threading
 import time
 import tty
 
-from host_tools import rp2040
+from host_tools import boards, rp2040
 from host_tools.simboards import SimError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -57,9 +56,9 @@ STOP_GRACE = 3.0
 
 # Board name -> (board module, panel controller). Pins come from the
 # firmware's own board module, so they are written down once.
-BOARDS = {
-    "pico-epaper29": ("firmware/boards/pico_epaper29.py", "ssd1680"),
-}
+# Panel controllers the harness models (host_tools/emu/panels.mjs), by the
+# registry's name for them; a board whose panel is here can be emulated.
+PANEL_MODELS = ("SSD1680",)
 
 
 class EmuError(SimError):
@@ -67,23 +66,22 @@ class EmuError(SimError):
 
 
 def board_pins(board):
-    """{"panel": {kind, spi, cs, dc, rst, busy}, "buttons": {NAME: gpio},
-    "battery": [adc gpio, divider] or None} of a board, read from the
-    literals in its firmware board module (module level, and BATTERY in its
-    board class)."""
-    if board not in BOARDS:
-        raise EmuError("no emulated board %r (known: %s)" % (board, ", ".join(sorted(BOARDS))))
-    module, kind = BOARDS[board]
-    found = {}
-    with open(os.path.join(ROOT, module)) as f:
-        tree = ast.parse(f.read())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            name = node.targets[0].id
-            if name in ("BUTTON_PINS", "PANEL_SPI", "PANEL_PINS", "BATTERY"):
-                found[name] = ast.literal_eval(node.value)
-    panel = dict(found["PANEL_PINS"], kind=kind, spi=found["PANEL_SPI"])
-    return {"panel": panel, "buttons": dict(found["BUTTON_PINS"]), "battery": found.get("BATTERY")}
+    """{"panel": {kind, spi, sck, mosi, cs, dc, rst, busy}, "buttons": {NAME:
+    gpio}, "battery": [adc gpio, divider] or None} of a board, from the board
+    registry (firmware/boards/boards.json), which the firmware reads too."""
+    try:
+        entry = boards.board(board)
+    except KeyError as e:
+        raise EmuError(e.args[0])
+    controller = entry.get("panel", {}).get("controller")
+    if entry["runtime"] != "micropython" or controller not in PANEL_MODELS:
+        emulated = sorted(k for k, v in boards.real_boards().items()
+                          if v.get("panel", {}).get("controller") in PANEL_MODELS)
+        raise EmuError("no emulated board %r (known: %s)" % (board, ", ".join(emulated)))
+    pins = entry["pins"]
+    return {"panel": dict(pins["panel"], kind=controller.lower()),
+            "buttons": dict((name, gpio) for name, gpio in pins["buttons"]),
+            "battery": pins.get("battery")}
 
 
 def find_node():
