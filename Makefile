@@ -38,7 +38,7 @@ $(STAMP): pyproject.toml
 # THE test command (README, .ci/run): pytest on CPython, which also runs the
 # portable rules suite under MicroPython (tests/host/test_micropython_suite.py).
 test: setup
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -rs
 
 # Only the portable rules suite, under the MicroPython unix port.
 test-mp: setup
