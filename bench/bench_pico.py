@@ -197,8 +197,13 @@ def bench_pico(base, presses, session, flips):
                             "events": end["events"], "dropped": end["events_dropped"],
                             "emu": board.time() - t0, "wall": time.monotonic() - w, "heap": heap(end)}
         out["violations"] = len(board.violations())
-    finally:
+    except Exception:
         board.close()
+        log = Path(board.log_path)
+        if log.exists():  # the emulator's own words on what went wrong
+            sys.stderr.write(log.read_text()[-3000:])
+        raise
+    board.close()
     return out
 
 

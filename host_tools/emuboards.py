@@ -51,7 +51,7 @@ FIRMWARE_MAIN = os.path.join(ROOT, "firmware", "main.py")
 LFS_BLOCK = 4096  # rp2's littlefs geometry (its _boot.py)
 LFS_PROG = 256
 NS = 1e-9
-ANSWER_TIMEOUT = 10.0
+ANSWER_TIMEOUT = 30.0  # wall s: an emulator on a loaded machine can be slow to get to its input
 STOP_GRACE = 3.0
 
 # Board name -> (board module, panel controller). Pins come from the
