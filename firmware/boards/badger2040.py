@@ -89,6 +89,7 @@ class Badger2040Board(BoardBase):
         busy = Pin(p["busy"], Pin.IN, Pin.PULL_UP)
         self.led = Pin(pins["led"], Pin.OUT, value=0)
         self._setup(flash_dir, clock, serial, self.button_names, self._read_button)
+        self.catch_edges(self.button_pins, Pin.IRQ_RISING)
         # A button still held now is the press that powered the board up; the
         # debouncer (primed above) does not report it.
         self.woke = "button" if self.debouncer.any_down() else None

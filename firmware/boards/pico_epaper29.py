@@ -79,6 +79,7 @@ class PicoEpaper29Board(BoardBase):
         self.button_names = tuple(b[0] for b in buttons)
         self.button_pins = [Pin(b[1], Pin.IN, Pin.PULL_UP) for b in buttons]
         self._setup(flash_dir, clock, serial, self.button_names, self._read_button)
+        self.catch_edges(self.button_pins, Pin.IRQ_FALLING)
         self.epd = SSD1680(spi, cs, dc, rst, busy, clock=self.clock, idle=self.idle)
         # The renderer draws in the panel's own layout: show() then skips the
         # per-pixel conversion of a landscape frame (see drivers/ssd1680.py).

@@ -138,7 +138,14 @@ class Debouncer:
         self.down = [False] * n
         self.changed_at = [0] * n
         self.locked = [False] * n
+        self.edge_at = [None] * n  # last press edge caught by a pin interrupt
         self.pending = []
+
+    def edge(self, i):
+        """A press edge on button i, from its pin interrupt: a tap that
+        starts and ends while the firmware is busy (a save, a render) is
+        never seen by sample() as a level, and must not be lost."""
+        self.edge_at[i] = self.clock.ticks_ms()
 
     def prime(self):
         """Take the current levels as the resting state (no presses)."""
@@ -147,6 +154,7 @@ class Debouncer:
             self.down[i] = bool(self.read(i))
             self.changed_at[i] = now
             self.locked[i] = True
+            self.edge_at[i] = None
 
     def sample(self):
         now = self.clock.ticks_ms()
@@ -156,12 +164,26 @@ class Debouncer:
                     continue
                 self.locked[i] = False
             level = bool(self.read(i))
+            edge, self.edge_at[i] = self.edge_at[i], None
+            # A press edge later than the debounce time after the last
+            # change (earlier ones are contact bounce) that the levels do
+            # not show: a whole tap, or a release and a press, came and
+            # went between two samples while the firmware was busy.
+            fresh = edge is not None and self.clock.ticks_diff(edge, self.changed_at[i]) >= self.DEBOUNCE_MS
             if level != self.down[i]:
                 self.down[i] = level
                 self.changed_at[i] = now
                 self.locked[i] = True
-                if level and len(self.pending) < self.MAX_PENDING:
-                    self.pending.append(self.names[i])
+                if level or fresh:
+                    self._press(i)
+            elif fresh:
+                self.changed_at[i] = now
+                self.locked[i] = True
+                self._press(i)
+
+    def _press(self, i):
+        if len(self.pending) < self.MAX_PENDING:
+            self.pending.append(self.names[i])
 
     def any_down(self):
         for i in range(len(self.names)):
@@ -194,6 +216,15 @@ class BoardBase:
         self.debouncer = Debouncer(names, read, self.clock, self.DEBOUNCE_MS)
         self.debouncer.prime()
         self.wdt = None
+
+    def catch_edges(self, pins, trigger):
+        """Latch press edges by pin interrupt (see Debouncer.edge) where the
+        port has them; `trigger` is the Pin.IRQ_* of a press."""
+        deb = self.debouncer
+        for i, pin in enumerate(pins):
+            irq = getattr(pin, "irq", None)
+            if irq is not None:
+                irq(handler=lambda _pin, i=i: deb.edge(i), trigger=trigger)
 
     def service(self):
         """Background work done on every pass of the main loop."""

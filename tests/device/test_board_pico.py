@@ -182,6 +182,34 @@ def test_a_bouncing_press_is_one_press_and_two_presses_are_two(fx):
     assert poll_buttons(board, fx, 1300) == ["C", "C"]
 
 
+def fire_edge(m, pin):
+    """The pin interrupt the board registered, as the chip raises it."""
+    handler, trigger = m.pin_state(pin).irq
+    assert trigger == m.Pin.IRQ_FALLING  # buttons to GND: a press falls
+    handler(None)
+
+
+@faked
+def test_a_tap_while_the_firmware_is_busy_is_still_a_press(fx):
+    """A 100 ms tap that starts and ends during a save or a render is never
+    seen as a level by the polling loop; the pin interrupt keeps it, so a
+    player's press is never lost. Bounce edges are not presses."""
+    board, panel = make(fx)
+    m = fx.machine
+    assert poll_buttons(board, fx, 50) == []
+    fx.clock.advance(200)  # busy: B goes down and up again unseen
+    fire_edge(m, BTN["B"])
+    fx.clock.advance(100)
+    assert board.buttons() == ["B"]
+    assert poll_buttons(board, fx, fx.clock.now + 100) == []  # once only
+    # a press the loop saw, with a bounce edge just after it: one press
+    press(m, BTN["A"], fx.clock.now + 10, hold=80, active=0)
+    fx.clock.advance(12)
+    got = board.buttons()
+    fire_edge(m, BTN["A"])  # contact bounce, 2 ms after the change
+    assert got + poll_buttons(board, fx, fx.clock.now + 200) == ["A"]
+
+
 @faked
 def test_three_buttons_are_enough(fx):
     board, panel = make(fx, buttons=(("A", 2), ("B", 3), ("C", 4)))
