@@ -394,15 +394,34 @@ def mini_width(s):
 
 def mini_text(fb, s, x, y, c=1):
     """Text in the 3x5 mini font (upper case, digits, + - ? ! . / : =):
-    one blit per character."""
-    key, pal = (0, None) if c else (1, _INVERT)
+    the line put together as one MONO_HLSB image, then one blit (a blit
+    costs a board ~0.4 ms; one per character made the corner labels of a
+    card 3.5 ms)."""
+    n = len(s)
+    if not n:
+        return
+    adv = MINI_W + 1
+    stride = (n * adv + 7) >> 3
+    img = bytearray(stride * MINI_H)
+    px = 0
     for ch in s:
         k = MINI_CHARS.find(ch.upper()) if ch != " " else -1
         if k >= 0:
-            # a row's 3 pixels are its byte's low bits: blit the whole byte
-            # 5 pixels to the left (the other 5 are paper, never drawn)
-            fb.blit((MINI_FONT[k * MINI_H:k * MINI_H + MINI_H], 8, MINI_H, 3), x - 5, y, key, pal)
-        x += MINI_W + 1
+            # a row's 3 pixels are its byte's low bits (bit 2 leftmost):
+            # shifted to pixel px of a 16-bit window over two image bytes
+            i, sh = px >> 3, 13 - (px & 7)
+            o = k * MINI_H
+            for r in range(MINI_H):
+                v = MINI_FONT[o + r] << sh
+                img[i] |= v >> 8
+                if v & 0xFF:
+                    img[i + 1] |= v & 0xFF
+                i += stride
+        px += adv
+    if c:
+        fb.blit((img, stride << 3, MINI_H, 3), x, y, 0)
+    else:
+        fb.blit((img, stride << 3, MINI_H, 3), x, y, 1, _INVERT)
 
 
 def _has_ellipse(fb):
