@@ -392,16 +392,15 @@ def mini_width(s):
     return n * (MINI_W + 1) - 1 if n else 0
 
 
-def mini_text(fb, s, x, y, c=1):
-    """Text in the 3x5 mini font (upper case, digits, + - ? ! . / : =):
-    the line put together as one MONO_HLSB image, then one blit (a blit
-    costs a board ~0.4 ms; one per character made the corner labels of a
-    card 3.5 ms)."""
-    n = len(s)
-    if not n:
-        return
+_MINI = {}  # short mini-font lines (the zodiac labels) as images, made once
+_MINI_KEEP = 24  # at most this many lines of at most 4 characters kept
+
+
+def _mini_image(s):
+    """s in the mini font as one MONO_HLSB image (bytes, stride): each
+    character's 5 rows OR-ed in at its place."""
     adv = MINI_W + 1
-    stride = (n * adv + 7) >> 3
+    stride = (len(s) * adv + 7) >> 3
     img = bytearray(stride * MINI_H)
     px = 0
     for ch in s:
@@ -418,10 +417,29 @@ def mini_text(fb, s, x, y, c=1):
                     img[i + 1] |= v & 0xFF
                 i += stride
         px += adv
-    if c:
-        fb.blit((img, stride << 3, MINI_H, 3), x, y, 0)
-    else:
-        fb.blit((img, stride << 3, MINI_H, 3), x, y, 1, _INVERT)
+    return img, stride
+
+
+def mini_text(fb, s, x, y, c=1):
+    """Text in the 3x5 mini font (upper case, digits, + - ? ! . / : =).
+    A blit costs a board ~0.4 ms and putting a line together in Python
+    more, so short lines (the cards' corner labels, drawn on every flip
+    screen) are kept as one image and drawn with one blit; longer ones
+    draw a blit per character."""
+    key, pal = (0, None) if c else (1, _INVERT)
+    got = _MINI.get(s)
+    if got is None and 0 < len(s) <= 4 and len(_MINI) < _MINI_KEEP:
+        got = _MINI[s] = _mini_image(s)
+    if got is not None:
+        fb.blit((got[0], got[1] << 3, MINI_H, 3), x, y, key, pal)
+        return
+    for ch in s:
+        k = MINI_CHARS.find(ch.upper()) if ch != " " else -1
+        if k >= 0:
+            # a row's 3 pixels are its byte's low bits: blit the whole byte
+            # 5 pixels to the left (the other 5 are paper, never drawn)
+            fb.blit((MINI_FONT[k * MINI_H:k * MINI_H + MINI_H], 8, MINI_H, 3), x - 5, y, key, pal)
+        x += MINI_W + 1
 
 
 def _has_ellipse(fb):
