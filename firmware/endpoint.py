@@ -45,12 +45,12 @@ class Endpoint:
     def save_pieces(self):
         """The link memory as save lines, one piece at a time."""
         yield "seq %d %d\n" % (self.seq, self.dropped)
-        # one piece a record: each piece costs the save an encode, a CRC
-        # step and a write (~0.3 ms apiece on a Pico, 40 records a save)
         for r in self.replies:
-            yield "reply %d %s" % (r[0], r[1])
+            yield "reply %d " % r[0]
+            yield r[1]
         for e in self.events:
-            yield "event %d %s" % (e[0], e[1])
+            yield "event %d " % e[0]
+            yield e[1]
 
     def load_line(self, line):
         """One saved link line. Whatever does not read back as the firmware
