@@ -7,7 +7,9 @@ cut together: a command's new state and its reply are saved before the reply
 leaves, so a retried request gets that reply instead of a second action.
 """
 
+import gc
 import json
+import sys
 
 from shared_rules import protocol as P
 from shared_rules.errors import RulesError
@@ -34,21 +36,32 @@ MAX_SAVE = MAX_STATE + 32 + MAX_MEMORY
 RESTORE_PARTS = 64  # parts of a restore upload (the host cuts them smaller only for escapes)
 
 
-def _us():
+# The clocks, imported once: on a board an import inside a function
+# searches sys.path for a file extending the built-in module, ~8 ms a time
+# on a Pico (and the loop asks the clock on every poll).
+try:
+    from time import ticks_diff, ticks_ms, ticks_us  # MicroPython
+except ImportError:  # CircuitPython, CPython
+    from time import monotonic
+
+    ticks_diff = ticks_us = None
     try:
-        from time import ticks_us  # MicroPython
-        return ticks_us()
+        from supervisor import ticks_ms  # CircuitPython: wraps at 2**29 like ticks_ms
     except ImportError:  # CPython, for tests
-        from time import perf_counter
-        return int(perf_counter() * 1000000)
+        def ticks_ms():
+            return int(monotonic() * 1000)
+
+
+def _us():
+    if ticks_us is not None:
+        return ticks_us()
+    return int(monotonic() * 1000000)
 
 
 def _us_since(t0):
-    try:
-        from time import ticks_diff
+    if ticks_diff is not None:
         return ticks_diff(_us(), t0)
-    except ImportError:
-        return _us() - t0
+    return _us() - t0
 
 
 class Crash(Exception):
@@ -254,8 +267,6 @@ class App:
             return {}
         if op == "hello":
             self.replay = True
-            import sys
-
             used, free = self.heap()
             return {"device": self.device_id, "firmware": FIRMWARE, "protocol": P.VERSION,
                     "board": self.board.name, "platform": sys.platform, "name": self.name,
@@ -386,8 +397,6 @@ class App:
     def heap(self):
         """(bytes in use, bytes free) after a collection, and the lowest free
         seen (heap_low); (None, None) where the runtime does not say."""
-        import gc
-
         gc.collect()
         try:
             used, free = gc.mem_alloc(), gc.mem_free()
@@ -472,23 +481,11 @@ def _name(value):
 
 
 def _ticks():
-    try:
-        from time import ticks_ms  # MicroPython
-        return ticks_ms()
-    except ImportError:
-        pass
-    try:
-        from supervisor import ticks_ms  # CircuitPython: wraps at 2**29 like ticks_ms
-        return ticks_ms()
-    except ImportError:  # CPython, for tests
-        from time import monotonic
-        return int(monotonic() * 1000)
+    return ticks_ms()
 
 
 def _elapsed(since):
-    try:
-        from time import ticks_diff
-        return ticks_diff(_ticks(), since)
-    except ImportError:
-        # CircuitPython's supervisor.ticks_ms wraps at 2**29; CPython's never
-        return (_ticks() - since) % (1 << 29)
+    if ticks_diff is not None:
+        return ticks_diff(ticks_ms(), since)
+    # CircuitPython's supervisor.ticks_ms wraps at 2**29; CPython's never
+    return (ticks_ms() - since) % (1 << 29)

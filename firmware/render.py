@@ -173,7 +173,9 @@ if framebuf is not None:
             the font's column palettes; then that image is blitted once."""
             n = len(s)
             codes = s.encode()
-            if len(codes) != n:  # not ASCII: font8 draws a box a character
+            if len(codes) != n or n <= 2:
+                # not ASCII: font8 draws a box a character; one or two
+                # characters: a blit each is cheaper than the 9 blits below
                 F.text(self, s, x, y, c)
                 return
             if not n:

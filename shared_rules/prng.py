@@ -77,7 +77,8 @@ class Rng:
         return items[self.below(len(items))]
 
     def state_hex(self):
-        return "".join("%08x" % w for w in self.s)
+        s = self.s
+        return "%08x%08x%08x%08x" % (s[0], s[1], s[2], s[3])
 
     def set_state_hex(self, text):
         if not isinstance(text, str) or len(text) != 32:

@@ -19,24 +19,36 @@ MOVE_LEVELS = ("wild", "novice", "base", "expert", "master")  # -2 .. +2
 MAX_TOKENS = 99
 MAX_XP = 999
 
+# The text form's lines, in order (PlayerState.dump; ATTRS order for attrs).
+_DUMP = FORMAT + ("\nedition %s\ncampaign %s\nsupply_set %s\nrng %s\ndraw %s\ndiscard %s"
+                  "\nexhaustion %s\ntable %s\nsupply %s\nelsewhere %s\ntokens %d %d %d\nxp %d"
+                  "\nshadow %d\nattrs %s %s %s\nmoves %s\nincapacitated %s\nflip %s\nminigame %s"
+                  "\nbonus %d\ncount %d\n")
 # Fields of a flip in progress, in save order.
 FLIP_FIELDS = ("suit", "net", "phase", "resolving", "level", "tied", "fast",
                "pvp", "move", "team", "flashback", "bumps", "base")
+
+
+# Imported once here: on a board an import inside a function searches
+# sys.path for a file extending the built-in module (~8 ms each on a Pico,
+# two per digest and two digests per press).
+try:
+    from binascii import hexlify
+    from hashlib import sha256
+except ImportError:
+    sha256 = None
 
 
 def text_digest(text):
     """First 16 hex digits of SHA-256 where hashlib exists, else FNV-1a 64:
     the state digest, the save's check value and the link's backup digest."""
     data = text.encode()
-    try:
-        import hashlib
-        import binascii
-        return binascii.hexlify(hashlib.sha256(data).digest()).decode()[:16]
-    except (ImportError, AttributeError):
-        h = 0xCBF29CE484222325
-        for b in data:
-            h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-        return "%016x" % h
+    if sha256 is not None:
+        return hexlify(sha256(data).digest()).decode()[:16]
+    h = 0xCBF29CE484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return "%016x" % h
 
 
 class PlayerState:
@@ -80,10 +92,28 @@ class PlayerState:
 
     def conservation_error(self):
         """None when every card is in exactly one place, else what is wrong."""
+        # Game.do checks after every command. The usual case is answered
+        # with two sets and no lists: on a board every allocation costs.
+        blessings, wounds = C.SUPPLY_SETS[self.supply_set]
+        n = len(self.draw) + len(self.discard) + len(self.exhaustion) + len(self.table)
+        n += len(self.supply) + len(self.elsewhere)
+        if n == len(C.DECK_IDS) + len(blessings) + len(wounds):
+            seen = set(self.draw)
+            for pile in (self.discard, self.table, self.supply, self.elsewhere):
+                seen.update(pile)
+            for e in self.exhaustion:
+                seen.add(e[0])
+            expected = set(C.DECK_IDS)
+            expected.update(blessings)
+            expected.update(wounds)
+            if seen == expected:  # as many places as cards, every card seen
+                return None
+        ids = self.all_card_ids()
+        expected = self.expected_ids()
         seen = {}
-        for cid in self.all_card_ids():
+        for cid in ids:
             seen[cid] = seen.get(cid, 0) + 1
-        for cid in self.expected_ids():
+        for cid in expected:
             n = seen.pop(cid, 0)
             if n != 1:
                 return "card %s is in %d places" % (cid, n)
@@ -98,38 +128,27 @@ class PlayerState:
 
     # -- text form -----------------------------------------------------
     def dump(self):
+        # One format operation instead of a string per line: a board pays
+        # for every allocation, and a press dumps the state once.
         flip = "-"
         if self.flip is not None:
             flip = json.dumps([self.flip[k] for k in FLIP_FIELDS])
-        moves = []
-        for name in sorted(self.moves):
-            moves.append([name, self.moves[name]])
-        exh = ["^" + cid if up else cid for cid, up in self.exhaustion]
-        lines = [
-            FORMAT,
-            "edition " + self.edition,
-            "campaign " + self.campaign,
-            "supply_set " + self.supply_set,
-            "rng " + self.rng.state_hex(),
-            "draw " + " ".join(self.draw),
-            "discard " + " ".join(self.discard),
-            "exhaustion " + " ".join(exh),
-            "table " + " ".join(self.table),
-            "supply " + " ".join(self.supply),
-            "elsewhere " + " ".join(self.elsewhere),
-            "tokens %d %d %d" % (self.exh_tokens, self.harm, self.wound_tokens),
-            "xp %d" % self.xp,
-            "shadow %d" % self.shadow,
-            "attrs " + " ".join(self.attrs[a] for a in ATTRS),
-            "moves " + json.dumps(moves),
-            "incapacitated " + json.dumps(self.incapacitated),
-            "flip " + flip,
-            "minigame " + (self.minigame or "-"),
-            "bonus %d" % self.bonus_adv,
-            "count %d" % self.count,
-        ]
-        body = "\n".join(lines) + "\n"
-        return body + "check " + text_digest(body) + "\n"
+        moves = "[]"
+        if self.moves:
+            moves = json.dumps([[name, self.moves[name]] for name in sorted(self.moves)])
+        exh = ""
+        if self.exhaustion:
+            exh = " ".join(["^" + cid if up else cid for cid, up in self.exhaustion])
+        a = self.attrs
+        body = _DUMP % (
+            self.edition, self.campaign, self.supply_set, self.rng.state_hex(),
+            " ".join(self.draw), " ".join(self.discard), exh, " ".join(self.table),
+            " ".join(self.supply), " ".join(self.elsewhere),
+            self.exh_tokens, self.harm, self.wound_tokens, self.xp, self.shadow,
+            a["str"], a["dex"], a["int"], moves,
+            json.dumps(self.incapacitated) if self.incapacitated else '""',
+            flip, self.minigame or "-", self.bonus_adv, self.count)
+        return "%scheck %s\n" % (body, text_digest(body))
 
     def digest(self):
         return text_digest(self.dump())

@@ -1,0 +1,86 @@
+"""The firmware's own split of each press on the emulated Pico (rules, save,
+render, show: its ``stats`` query after every press, emulated RP2040 time)
+and its heap (after boot, after a command session, lowest free), with
+events kept as on a board played without a host.
+
+    python bench/bench_pico_press.py [--presses N] [--session N]
+
+Presses alternate B (flip) and A (end the flip): a rules command and an
+event each. Prints medians per press kind and the heap figures; skips
+(exit 0) without the base image, the bootrom or Node.js.
+"""
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.bench_pico import heap, missing, session_commands, settle_flash, wait_hello  # noqa: E402
+from host_tools.emuboards import EmuBoard  # noqa: E402
+from host_tools.link import DeviceLink  # noqa: E402
+
+KEYS = ("rules_us", "save_us", "render_us", "show_us")
+
+
+def run(presses, session, seed=7):
+    out = {"B": [], "A": []}
+    with tempfile.TemporaryDirectory(prefix="deckahedron-press-") as base:
+        board = EmuBoard("p1", str(Path(base) / "p1"), seed=seed)
+        try:
+            board.start()
+            board.wait_event(lambda e: e.get("ev") == "update", timeout=120)
+            out["heap_boot"] = heap(wait_hello(board.port))
+            settle_flash(board)
+            with DeviceLink(board.port, timeout=30.0) as link:
+                for i in range(presses):
+                    button = "BA"[i % 2]
+                    since = board.event_count()
+                    board.press(button)
+                    board.wait_event(lambda e: e.get("ev") == "update", timeout=120, since=since)
+                    settle_flash(board, quiet=0.3)
+                    out[button].append(link.request("stats"))
+                out["heap_presses"] = heap(link.hello())
+                session_commands(link, session)
+                out["heap_session"] = heap(link.hello())
+        finally:
+            board.close()
+    return out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=20)
+    parser.add_argument("--session", type=int, default=200)
+    parser.add_argument("--raw", action="store_true", help="print every press's stats")
+    args = parser.parse_args(argv)
+    why = missing()
+    if why:
+        print("skipped: %s" % why)
+        return 0
+    t0 = time.monotonic()
+    out = run(args.presses, args.session)
+    print("%-10s %s" % ("press", "  ".join("%9s" % k[:-3] for k in KEYS + ("total_us",))))
+    for button, name in (("B", "B flip"), ("A", "A end")):
+        rows = out[button][len(out[button]) // 2:]  # once events pile up
+        med = [statistics.median(r.get(k) or 0 for r in rows) / 1000 for k in KEYS]
+        print("%-10s %s" % (name, "  ".join("%7.1f ms" % m for m in med + [sum(med)])))
+    for key in ("heap_boot", "heap_presses", "heap_session"):
+        h = out[key]
+        print("%s: used %.1f KB, free %.1f KB, lowest free %.1f KB" % (
+            key, h["heap_used"] / 1024, h["heap_free"] / 1024, h["heap_low"] / 1024))
+    if args.raw:
+        for button in "BA":
+            for r in out[button]:
+                print(button, dict((k, r.get(k)) for k in KEYS + ("gc_us", "saves")))
+    print("wall %.0f s" % (time.monotonic() - t0))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
