@@ -57,11 +57,9 @@ STOP_GRACE = 3.0
 
 # Panel controllers the harness models (host_tools/emu/panels.mjs), by the
 # registry's name for them; a board whose panel is here can be emulated.
+# Not modelled: the Badger 2040 W's PCF85063A RTC on I2C. Nothing answers
+# at its address, so the W's board module plays on without the wake alarm.
 PANEL_MODELS = ("SSD1680", "UC8151")
-# What the emulator does not model, by the registry's pin entry: a board
-# that needs one of these cannot be emulated (the 2040 W's PCF85063A RTC on
-# I2C answers nothing in rp2040js).
-UNMODELLED = ("rtc",)
 
 
 class EmuError(SimError):
@@ -74,8 +72,7 @@ def emulated_boards():
 
 
 def _emulable(entry):
-    return (entry["runtime"] == "micropython" and entry.get("panel", {}).get("controller") in PANEL_MODELS
-            and not any(entry.get("pins", {}).get(k) for k in UNMODELLED))
+    return entry["runtime"] == "micropython" and entry.get("panel", {}).get("controller") in PANEL_MODELS
 
 
 def _battery(sense):

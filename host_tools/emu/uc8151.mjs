@@ -18,7 +18,7 @@
 // Registered in panels.mjs as 'uc8151'; host_tools/emuboards.py takes the
 // pins, the buttons' pressed level (1: to 3V3 with pull-downs) and the
 // power latch from the board registry. The 2040 W's RTC (PCF85063A on I2C)
-// is not modelled, so only the Badger 2040 is emulated.
+// is not modelled: nothing answers there, and the W plays without its alarm.
 const SOURCES = 128, GATES = 296, ROW = SOURCES / 8, RAM = ROW * GATES, LANDSCAPE_ROW = GATES / 8;
 const MS = 1e6; // ns
 const STREAM = -1;
