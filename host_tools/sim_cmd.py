@@ -1,6 +1,6 @@
 """`deckahedron sim`: a table of simulated boards, until interrupted.
 
-    deckahedron sim --boards N [--seed S] [--dir D] [--board pico-epaper29]
+    deckahedron sim --boards N [--seed S] [--dir D] [--board pico-epaper29|badger2040|badger2040w]
 
 Starts N (1..16) boards p1..pN, each the real firmware in the MicroPython
 unix port behind its own pseudo-terminal (or, with --board, MicroPython's

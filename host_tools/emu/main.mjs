@@ -17,7 +17,9 @@
 // operations logged since the last call), cut_after {ops} (cut the power
 // right after that many more flash operations), cut (now), quit.
 // Events: cdc (the port is up), update {kind, t, until (BUSY falls)}, violation {t, msg},
-// power_cut {t, ops}, latch {t, level} (the power latch's driven level changed). Times are emulated nanoseconds since power-on.
+// power_cut {t, ops}, latch {t, level} (the level driven on the power latch:
+// 0, 1, or null while not an output). Times are emulated nanoseconds since
+// power-on.
 import readline from 'readline';
 import { Simulator, ConsoleLogger, LogLevel } from 'rp2040js';
 import fs from 'fs';
