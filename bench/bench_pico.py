@@ -2,7 +2,7 @@
 host_tools/emuboards.py), in emulated RP2040 time, with the unix-port sim
 board's figures beside them from the same run.
 
-    python bench/bench_pico.py [--presses N] [--session N] [--flips N]
+    python bench/bench_pico.py [--presses N] [--session N] [--flips N] [--badger N]
 
 Measured from outside the firmware: the panel's update commands (0x20) and
 the fall of its BUSY line, the button edges and the flash's erase/program
@@ -10,7 +10,11 @@ operations all carry the emulated clock. Heap figures come from the
 firmware's own ``hello`` fields (heap_used, heap_free, heap_low) and the
 rules/save/render split from its ``stats`` query, when it has them.
 
-Prints a table, then ``pico.NAME: value unit`` / ``unix.NAME: ...`` lines.
+The Badger 2040 (the same image, our UC8151 driver on its panel model) gets
+its boot and per-press figures after them (``--badger 0``: none).
+
+Prints a table, then ``pico.NAME: value unit`` / ``unix.NAME: ...`` /
+``badger2040.NAME: ...`` lines.
 Skips (exit 0, one line saying why) without the base image, the bootrom or
 Node.js; exit 1 when a figure could not be taken.
 """
@@ -36,6 +40,7 @@ SEED = 7
 PRESSES = 20
 SESSION = 200
 FLIPS = 500  # presses with no host (issue: >= 500)
+BADGER_PRESSES = 10
 PATTERN = ("B", "UP")  # B flips and flips again, UP gets out of any menu (tests/emu/test_no_host.py)
 HEAP_GOAL = 64 * 1024
 BOOT_GOAL_MS = 1000
@@ -207,6 +212,67 @@ def bench_pico(base, presses, session, flips):
     return out
 
 
+def bench_badger(base, presses):
+    """The Badger 2040: boot, then presses once the home screen's full
+    update (4.5 s of OTP waveform) is over."""
+    out = {}
+    board = EmuBoard("b1", str(Path(base) / "badger"), seed=SEED, board="badger2040")
+    try:
+        wall = time.monotonic()
+        board.start()
+        first = board.wait_event(is_update, timeout=WALL)
+        out["boot"] = first["t"] * NS
+        out["boot_pixels"] = first["until"] * NS
+        latch = [e for e in board.events_since(0) if e.get("ev") == "latch" and e["level"] == 1]
+        out["latch"] = latch[0]["t"] * NS if latch else None
+        wait_hello(board.port)
+        out["boot_wall"] = time.monotonic() - wall
+        while board.time() < out["boot_pixels"]:
+            time.sleep(0.1)
+        settle_flash(board)
+        to_cmd, to_pixels, kinds, press_wall = [], [], {}, []
+        for i in range(presses):
+            w = time.monotonic()
+            edge, update = press(board, PATTERN[i % len(PATTERN)])
+            if update is None:
+                continue
+            press_wall.append(time.monotonic() - w)
+            to_cmd.append(update["t"] * NS - edge)
+            to_pixels.append(update["until"] * NS - edge)
+            kinds[update["kind"]] = kinds.get(update["kind"], 0) + 1
+            while board.time() < update["until"] * NS:  # the next press finds the panel idle
+                time.sleep(0.05)
+            settle_flash(board)
+        out.update(press_to_cmd=to_cmd, press_to_pixels=to_pixels, kinds=kinds, press_wall=press_wall)
+        out["violations"] = len(board.violations())
+    finally:
+        board.close()
+    return out
+
+
+def badger_rows(b):
+    def m(xs):
+        x = median(xs)
+        return ms(x) if x is not None else "n/a"
+
+    kinds = ", ".join("%d %s" % (n, k) for k, n in sorted(b["kinds"].items())) or "none"
+    return [
+        ("badger2040.latch_high", "Badger 2040: power-on to ENABLE_3V3 driven high",
+         ms(b["latch"]) if b["latch"] is not None else "never", "", ""),
+        ("badger2040.boot_to_home", "Badger 2040: power-on to the home screen's refresh (DRF)",
+         ms(b["boot"]), "", "<= %d ms" % BOOT_GOAL_MS),
+        ("badger2040.boot_to_home_pixels", "Badger 2040: power-on to the home screen on the glass",
+         ms(b["boot_pixels"]), "", ""),
+        ("badger2040.press_to_update", "Badger 2040: button edge to DRF (median)", m(b["press_to_cmd"]), "",
+         "<= %d ms" % PRESS_GOAL_MS),
+        ("badger2040.press_to_pixels", "Badger 2040: button edge to pixels on the glass (median)",
+         m(b["press_to_pixels"]), "", ""),
+        ("badger2040.updates", "Badger 2040: the presses' updates", kinds, "", ""),
+        ("badger2040.panel_refusals", "Badger 2040: commands the UC8151 refused", "%d" % b["violations"], "", "0"),
+        ("badger2040.wall_boot", "Badger 2040: wall time, emulated boot to hello", "%.1f s" % b["boot_wall"], "", ""),
+    ]
+
+
 def bench_unix(base, presses, session):
     out = {}
     board = SimBoard("p1", str(Path(base) / "unix"), seed=SEED)
@@ -287,7 +353,7 @@ def rows(pico, unix, session):
     return out
 
 
-def run(presses=PRESSES, session=SESSION, flips=FLIPS):
+def run(presses=PRESSES, session=SESSION, flips=FLIPS, badger=BADGER_PRESSES):
     """The rows, or (None, why) when the emulated Pico cannot run here."""
     why = missing()
     if why:
@@ -295,7 +361,8 @@ def run(presses=PRESSES, session=SESSION, flips=FLIPS):
     with tempfile.TemporaryDirectory(prefix="deckahedron-bench-pico-") as base:
         pico = bench_pico(base, presses, session, flips)
         unix = bench_unix(base, presses, session)
-    return rows(pico, unix, session), None
+        extra = badger_rows(bench_badger(base, badger)) if badger else []
+    return rows(pico, unix, session) + extra, None
 
 
 def print_rows(table_rows, console=None):
@@ -313,7 +380,7 @@ def print_rows(table_rows, console=None):
     console.print(table)
     print()
     for name, _, a, b, _ in table_rows:
-        print("pico.%s: %s" % (name, a))
+        print("%s: %s" % (name if "." in name else "pico." + name, a))
         if b:
             print("unix.%s: %s" % (name, b))
 
@@ -323,9 +390,11 @@ def main(argv=None):
     parser.add_argument("--presses", type=int, default=PRESSES, help="presses timed one by one")
     parser.add_argument("--session", type=int, default=SESSION, help="commands in the link session")
     parser.add_argument("--flips", type=int, default=FLIPS, help="presses with no host (0: none)")
+    parser.add_argument("--badger", type=int, default=BADGER_PRESSES,
+                        help="presses timed on the emulated Badger 2040 (0: no Badger)")
     args = parser.parse_args(argv)
     try:
-        table_rows, why = run(args.presses, args.session, args.flips)
+        table_rows, why = run(args.presses, args.session, args.flips, args.badger)
     except (EmuError, LinkError) as e:
         print("error: emulated Pico bench: %s" % e)
         return 1

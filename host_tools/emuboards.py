@@ -43,6 +43,7 @@ import time
 import tty
 
 from host_tools import boards, rp2040
+from host_tools.flashing import files
 from host_tools.simboards import SimError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -54,34 +55,58 @@ NS = 1e-9
 ANSWER_TIMEOUT = 30.0  # wall s: an emulator on a loaded machine can be slow to get to its input
 STOP_GRACE = 3.0
 
-# Board name -> (board module, panel controller). Pins come from the
-# firmware's own board module, so they are written down once.
 # Panel controllers the harness models (host_tools/emu/panels.mjs), by the
 # registry's name for them; a board whose panel is here can be emulated.
-PANEL_MODELS = ("SSD1680",)
+# Not modelled: the Badger 2040 W's PCF85063A RTC on I2C. Nothing answers
+# at its address, so the W's board module plays on without the wake alarm.
+PANEL_MODELS = ("SSD1680", "UC8151")
 
 
 class EmuError(SimError):
     """The emulated board cannot start or did not answer."""
 
 
+def emulated_boards():
+    """The registry's boards the emulator can run, sorted."""
+    return sorted(k for k, v in boards.real_boards().items() if _emulable(v))
+
+
+def _emulable(entry):
+    return entry["runtime"] == "micropython" and entry.get("panel", {}).get("controller") in PANEL_MODELS
+
+
+def _battery(sense):
+    """The registry's battery sense as the emulator takes it: [adc gpio,
+    divider] (the Pico: VSYS/3 against the 3.3 V ADC reference) or {vbat_adc,
+    vref_adc, vref_volts, divider, ...} (the Badger 2040: VBAT/3 read against
+    a 1.24 V reference on another ADC pin)."""
+    if not sense:
+        return None
+    if isinstance(sense, dict):
+        return {"gpio": sense["vbat_adc"], "divider": sense["divider"],
+                "vref": sense["vref_adc"], "vrefVolts": sense["vref_volts"]}
+    return {"gpio": sense[0], "divider": sense[1]}
+
+
 def board_pins(board):
     """{"panel": {kind, spi, sck, mosi, cs, dc, rst, busy}, "buttons": {NAME:
-    gpio}, "battery": [adc gpio, divider] or None} of a board, from the board
-    registry (firmware/boards/boards.json), which the firmware reads too."""
+    gpio}, "pressed": the level a pressed button reads (0: to GND with a
+    pull-up, 1: to 3V3 with a pull-down), "latch": the power latch's gpio or
+    None, "battery": {gpio, divider[, vref, vrefVolts]} or None} of a board,
+    from the board registry (firmware/boards/boards.json), which the
+    firmware reads too."""
     try:
         entry = boards.board(board)
     except KeyError as e:
         raise EmuError(e.args[0])
-    controller = entry.get("panel", {}).get("controller")
-    if entry["runtime"] != "micropython" or controller not in PANEL_MODELS:
-        emulated = sorted(k for k, v in boards.real_boards().items()
-                          if v.get("panel", {}).get("controller") in PANEL_MODELS)
-        raise EmuError("no emulated board %r (known: %s)" % (board, ", ".join(emulated)))
+    if not _emulable(entry):
+        raise EmuError("no emulated board %r (known: %s)" % (board, ", ".join(emulated_boards())))
     pins = entry["pins"]
-    return {"panel": dict(pins["panel"], kind=controller.lower()),
+    return {"panel": dict(pins["panel"], kind=entry["panel"]["controller"].lower()),
             "buttons": dict((name, gpio) for name, gpio in pins["buttons"]),
-            "battery": pins.get("battery")}
+            "pressed": pins.get("buttons_pressed", 0),
+            "latch": pins.get("power_latch"),
+            "battery": _battery(pins.get("battery"))}
 
 
 def find_node():
@@ -114,7 +139,9 @@ def current_romfs(board):
 
 
 def config_text(board, seed, device_id):
-    lines = ["board=%s" % board]
+    """deckahedron.cfg as `deckahedron flash` writes it (hold= first, then
+    board=), plus the seed and id the host gives an emulated board."""
+    lines = [files.config_text(board).rstrip("\n")]
     if seed is not None:
         lines.append("seed=%d" % seed)
     if device_id is not None:
@@ -249,9 +276,8 @@ class EmuBoard:
                 "romfs": self.romfs_path, "romfsOffset": rp2040.ROMFS_START - rp2040.FLASH_BASE,
                 "fs": self.fs_path, "fsOffset": rp2040.FS_START - rp2040.FLASH_BASE,
                 "cdcFd": theirs.fileno(), "panel": self.pins["panel"], "buttons": self.pins["buttons"],
-                "battery": self.pins["battery"] and {"gpio": self.pins["battery"][0],
-                                                     "divider": self.pins["battery"][1],
-                                                     "volts": self.battery_volts},
+                "pressed": self.pins["pressed"], "latch": self.pins["latch"],
+                "battery": self.pins["battery"] and dict(self.pins["battery"], volts=self.battery_volts),
             }
             self._log.write(("--- %s start %d: %s %s\n" % (time.strftime("%H:%M:%S"), self.starts + 1,
                                                            self.name, self.board)).encode())

@@ -1,6 +1,6 @@
 """`deckahedron sim`: a table of simulated boards, until interrupted.
 
-    deckahedron sim --boards N [--seed S] [--dir D] [--board pico-epaper29]
+    deckahedron sim --boards N [--seed S] [--dir D] [--board pico-epaper29|badger2040|badger2040w]
 
 Starts N (1..16) boards p1..pN, each the real firmware in the MicroPython
 unix port behind its own pseudo-terminal (or, with --board, MicroPython's
@@ -24,7 +24,7 @@ import tempfile
 
 from host_tools import rp2040
 from host_tools.cli import reporter
-from host_tools.emuboards import BOARDS as EMULATED, EmuError, EmuTableBoards
+from host_tools.emuboards import EmuError, EmuTableBoards, emulated_boards
 from host_tools.rp2040 import ImageError
 from host_tools.simboards import MAX_BOARDS, SimError, SimTable, register, run_until_signalled, unregister
 
@@ -56,7 +56,7 @@ def add_arguments(parser):
                              "folder removed on exit)")
     parser.add_argument("--board", default=None, metavar="NAME",
                         help="emulate this RP2040 board running the real rp2 image (%s) instead of "
-                             "the unix-port sim board" % ", ".join(sorted(EMULATED)))
+                             "the unix-port sim board" % ", ".join(emulated_boards()))
     parser.error = _fail
 
 
@@ -65,8 +65,8 @@ def _emulated(board):
     base image and the bootrom are checked here, before any board starts."""
     if board is None:
         return None
-    if board not in EMULATED:
-        raise EmuError("no emulated board %r: emulated boards are %s" % (board, ", ".join(sorted(EMULATED))))
+    if board not in emulated_boards():
+        raise EmuError("no emulated board %r: emulated boards are %s" % (board, ", ".join(emulated_boards())))
     rp2040.base_image_path()
     rp2040.bootrom_path()
     return EmuTableBoards(board)

@@ -5,8 +5,9 @@
 //
 // CONFIG_JSON: {bootrom, image (UF2), romfs (file), romfsOffset, fs (the
 // littlefs backing file), fsOffset, cdcFd (a stream socket), panel: {kind,
-// spi, cs, dc, rst, busy}, buttons: {NAME: gpio}, battery: {gpio, divider,
-// volts} or null}.
+// spi, cs, dc, rst, busy}, buttons: {NAME: gpio}, pressed (the level a
+// pressed button reads), latch (the power latch's gpio) or null, battery:
+// {gpio, divider, volts[, vref, vrefVolts]} or null}.
 //
 // The control channel is line-delimited JSON: requests on stdin
 // ({"id": n, "op": ...}), answers ({"id": n, ...}) and events ({"ev": ...})
@@ -16,13 +17,15 @@
 // operations logged since the last call), cut_after {ops} (cut the power
 // right after that many more flash operations), cut (now), quit.
 // Events: cdc (the port is up), update {kind, t, until (BUSY falls)}, violation {t, msg},
-// power_cut {t, ops}. Times are emulated nanoseconds since power-on.
+// power_cut {t, ops}, latch {t, level} (the level driven on the power latch:
+// 0, 1, or null while not an output). Times are emulated nanoseconds since
+// power-on.
 import readline from 'readline';
 import { Simulator, ConsoleLogger, LogLevel } from 'rp2040js';
 import fs from 'fs';
 import { loadBootrom, loadUF2, loadPartition } from './uf2.mjs';
 import { FlashChip } from './flash.mjs';
-import { Buttons, senseBattery } from './buttons.mjs';
+import { Buttons, senseBattery, watchLatch } from './buttons.mjs';
 import { CDCBridge } from './cdc.mjs';
 import { PANELS } from './panels.mjs';
 
@@ -54,7 +57,8 @@ const panel = new Panel(mcu, clock, config.panel, {
   onUpdate: (u) => emit({ ev: 'update', ...u }),
   onViolation: (v) => emit({ ev: 'violation', ...v }),
 });
-const buttons = new Buttons(mcu, clock, config.buttons);
+const buttons = new Buttons(mcu, clock, config.buttons, { pressed: config.pressed ?? 0 });
+if (config.latch != null) watchLatch(mcu, clock, config.latch, (l) => emit({ ev: 'latch', ...l }));
 if (config.battery) senseBattery(mcu, config.battery);
 new CDCBridge(mcu, clock, config.cdcFd, { onConnected: (t) => emit({ ev: 'cdc', t }) });
 

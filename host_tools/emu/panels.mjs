@@ -3,5 +3,6 @@
 // and offers landscape() (296 x 128 MONO_HLSB, 1 = black), summary(),
 // updates and violations.
 import { SSD1680 } from './ssd1680.mjs';
+import { UC8151 } from './uc8151.mjs';
 
-export const PANELS = { ssd1680: SSD1680 };
+export const PANELS = { ssd1680: SSD1680, uc8151: UC8151 };

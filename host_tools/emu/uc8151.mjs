@@ -11,31 +11,14 @@
 // POWER_OFF_MS after POF, and on DRF FULL_MS (OTP waveform) or the register
 // waveform's frames (LUT_VCOM groups: sum of 4 phases x repeat) at the PLL
 // frame rate. In deep sleep BUSY reads low until a hardware reset. Each
-// update is reported to `onUpdate(kind, ns)`: kind 'full' (OTP), 'fast'
-// (register waveform, whole panel) or 'partial' (a window).
+// update is reported to `onUpdate({kind, t, until, ms, frames, window})`:
+// kind 'full' (OTP), 'fast' (register waveform, whole panel) or 'partial'
+// (a window); t when DRF started it, until when BUSY rises again.
 //
-// Hooking it up (host_tools/emu is the emulator helper's; nothing here edits it):
-//   panels.mjs:  import { UC8151 } from './uc8151.mjs';
-//                export const PANELS = { ssd1680: SSD1680, uc8151: UC8151 };
-//   emuboards.py BOARDS: "badger2040": ("firmware/boards/badger2040.py", "uc8151"),
-//                and "badger2040w" the same (pins: SPI0, SCK 18, MOSI 19, MISO 16,
-//                CS 17, DC 20, RST 21, BUSY 26; buttons A 12, B 13, C 14, UP 15,
-//                DOWN 11 — all read from the module's PANEL_SPI, PANEL_PINS and
-//                BUTTON_PINS literals; PANEL_PINS' extra "miso" key is unused).
-//   buttons.mjs: the Badger's buttons go to 3V3 with the RP2040's pull-downs,
-//                pressed = 1: drive() needs an active-high rule for this board,
-//                level = down || (pin.pullupEnabled && !pin.pulldownEnabled),
-//                so a firmware that set a pull-up instead reads "pressed" for
-//                ever (rp2040js does not model a floating pin: no pull reads 0).
-//                The board module has no literal for it yet; emuboards.py can
-//                pass it per board (e.g. "buttonsActive": 1 in the config).
-//   ENABLE_3V3 (GP10): the emulated board is on USB power, so its latch
-//                going low cuts nothing; power_off() then waits for a button.
-//                A battery run can emit power_cut when GP10 goes low with no
-//                button down.
-//   The 2040 W's RTC (PCF85063A at 0x51 on I2C0, SDA 4 / SCL 5) is not
-//   modelled: the board module only touches it in Badger2040WBoard, so
-//   emulate --board badger2040 (or model the RTC on rp2040js's I2C).
+// Registered in panels.mjs as 'uc8151'; host_tools/emuboards.py takes the
+// pins, the buttons' pressed level (1: to 3V3 with pull-downs) and the
+// power latch from the board registry. The 2040 W's RTC (PCF85063A on I2C)
+// is not modelled: nothing answers there, and the W plays without its alarm.
 const SOURCES = 128, GATES = 296, ROW = SOURCES / 8, RAM = ROW * GATES, LANDSCAPE_ROW = GATES / 8;
 const MS = 1e6; // ns
 const STREAM = -1;
@@ -295,10 +278,10 @@ export class UC8151 {
       window = [g0, g1, lo, hi];
     }
     this.toGlass(g0, g1, lo, hi);
-    const t = this.clock.nanos;
-    this.updates.push({ kind, t, ms, frames, window });
-    this.onUpdate(kind, t);
     this.busyFor(ms);
+    const update = { kind, t: this.clock.nanos, until: this.busyUntil, ms, frames, window };
+    this.updates.push(update);
+    this.onUpdate(update);
   }
 
   // Pimoroni's rotation 0 (gates down, sources right) puts data byte k,

@@ -7,9 +7,11 @@ rp2040js (`make setup`). Without them every test here SKIPS with the
 reason; with them they run.
 """
 
+import importlib.util
 import os
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +21,7 @@ from host_tools.link import DeviceLink
 from host_tools.simboards import SimBoard
 from tests.host.conftest import wait_hello
 
+ROOT = Path(__file__).resolve().parents[2]
 BOOT_WALL = 90.0  # wall seconds an emulated board may take to show its home screen
 PRESS_WALL = 60.0  # ... to answer a button with a panel update
 
@@ -100,23 +103,28 @@ def hello(board):
 @pytest.fixture(scope="module")
 def pico(emulator, tmp_path_factory):
     """One emulated Pico for a module, booted to its home screen (seed 7)."""
-    base = tmp_path_factory.mktemp("emu")
-    board = EmuBoard("p1", str(base / "p1"), seed=7)
+    yield from booted(tmp_path_factory.mktemp("emu"))
+
+
+def booted(base, board="pico-epaper29"):
+    """One emulated board p1 (seed 7) under `base`, booted to its home
+    screen; closed (its log printed) when the generator ends."""
+    emu = EmuBoard("p1", str(base / "p1"), seed=7, board=board)
     try:
-        boot(board)
-        yield board
+        boot(emu)
+        yield emu
     finally:
-        board.close()
+        emu.close()
         log = base / "p1.log"
         if log.exists() and log.stat().st_size:
             print(log.read_text()[-2000:])
 
 
-@pytest.fixture(scope="module")
-def twin(pico, tmp_path_factory):
-    """The unix-port sim board with the emulated board's seed and id: the
-    same commands must bring both to the same state and the same pixels."""
-    board = SimBoard("p1", str(tmp_path_factory.mktemp("twin") / "p1"), seed=pico.seed)
+def twin_of(emu, base):
+    """A link to the unix-port sim board with the emulated board's seed and
+    id: the same commands must bring both to the same state and the same
+    pixels."""
+    board = SimBoard(emu.name, str(base / emu.name), seed=emu.seed)
     try:
         board.start()
         wait_hello(board.port)
@@ -126,6 +134,11 @@ def twin(pico, tmp_path_factory):
         board.close()
 
 
+@pytest.fixture(scope="module")
+def twin(pico, tmp_path_factory):
+    yield from twin_of(pico, tmp_path_factory.mktemp("twin"))
+
+
 def copy_flash(board, dest):
     shutil.copyfile(board.fs_path, dest)
 
@@ -133,3 +146,49 @@ def copy_flash(board, dest):
 def put_flash(board, src):
     os.makedirs(board.flash_dir, exist_ok=True)
     shutil.copyfile(src, board.fs_path)
+
+
+def _layout():
+    spec = importlib.util.spec_from_file_location("emu_layout", ROOT / "firmware" / "layout.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+BATTERY = _layout().BATTERY  # x, y, w, h of the battery gauge
+
+
+def battery_box(image, clear=False):
+    """The battery gauge's pixels of a 296-wide MONO_HLSB image (cleared
+    when `clear`): the emulated boards sense a battery, the sim board none."""
+    x0, y0, w, h = BATTERY
+    out = bytearray(image)
+    seen = 0
+    for y in range(y0, y0 + h):
+        for x in range(x0, x0 + w):
+            i, bit = y * 37 + x // 8, 0x80 >> (x % 8)
+            seen += bool(out[i] & bit)
+            if clear:
+                out[i] &= ~bit
+    return bytes(out) if clear else seen
+
+
+def same_as_twin(board, twin, what):
+    """The emulated board's digest and glass equal the unix-port board's
+    digest and frame (the unix-port renderer's image), pixel for pixel but
+    for the battery gauge, which only an emulated board with a battery
+    sense draws."""
+    info = hello(board)
+    assert info["digest"] == twin.hello()["digest"], "%s: the two runtimes disagree on the state" % what
+    glass, frame = board.panel_image(), twin.fetch_screen()
+    if board.pins["battery"]:
+        assert battery_box(glass), "%s: the board senses its battery but draws no gauge" % what
+    else:
+        assert not battery_box(glass), "%s: a gauge drawn with no battery sense" % what
+    assert not battery_box(frame)
+    glass = battery_box(glass, clear=True)
+    if glass != frame:
+        diff = sum(bin(a ^ b).count("1") for a, b in zip(glass, frame))
+        raise AssertionError("%s: the emulated panel differs from the unix-port renderer in %d pixels"
+                             % (what, diff))
+    return info

@@ -5,58 +5,12 @@ line, littlefs on the flash. One board is booted for the module; the tests
 run in order on it.
 """
 
-import importlib.util
 import time
-from pathlib import Path
 
 import serial
 
 from host_tools.link import DeviceLink, LinkError
-from tests.emu.conftest import PRESS_WALL, hello, is_update, press_and_wait, settle_flash
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _layout():
-    spec = importlib.util.spec_from_file_location("emu_layout", ROOT / "firmware" / "layout.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-BATTERY = _layout().BATTERY  # x, y, w, h of the battery gauge
-
-
-def battery_box(image, clear=False):
-    """The battery gauge's pixels of a 296-wide MONO_HLSB image (cleared
-    when `clear`): the emulated Pico senses a battery, the sim board none."""
-    x0, y0, w, h = BATTERY
-    out = bytearray(image)
-    seen = 0
-    for y in range(y0, y0 + h):
-        for x in range(x0, x0 + w):
-            i, bit = y * 37 + x // 8, 0x80 >> (x % 8)
-            seen += bool(out[i] & bit)
-            if clear:
-                out[i] &= ~bit
-    return bytes(out) if clear else seen
-
-
-def same_as_twin(pico, twin, what):
-    """The emulated board's digest and glass equal the unix-port board's
-    digest and frame (the unix-port renderer's image), pixel for pixel but
-    for the battery gauge, which only the Pico draws."""
-    info = hello(pico)
-    assert info["digest"] == twin.hello()["digest"], "%s: the two runtimes disagree on the state" % what
-    glass, frame = pico.panel_image(), twin.fetch_screen()
-    assert battery_box(glass), "%s: the Pico senses its battery but draws no gauge" % what
-    assert not battery_box(frame)
-    glass = battery_box(glass, clear=True)
-    if glass != frame:
-        diff = sum(bin(a ^ b).count("1") for a, b in zip(glass, frame))
-        raise AssertionError("%s: the emulated panel differs from the unix-port renderer in %d pixels"
-                             % (what, diff))
-    return info
+from tests.emu.conftest import PRESS_WALL, hello, is_update, press_and_wait, same_as_twin, settle_flash
 
 
 def test_the_rp2_image_boots_the_game_to_its_home_screen(pico, twin):

@@ -1,6 +1,6 @@
-"""`deckahedron sim --board pico-epaper29`: emulated boards behind ptys that
-`deckahedron do` talks to as to /dev/ttyACM0; without the base image, one
-clear line and a non-zero exit."""
+"""`deckahedron sim --board pico-epaper29` (or badger2040): emulated boards
+behind ptys that `deckahedron do` and `screen` talk to as to /dev/ttyACM0;
+without the base image, one clear line and a non-zero exit."""
 
 import os
 import select
@@ -9,6 +9,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
+from PIL import Image
 
 from tests.emu.conftest import BOOT_WALL
 from tests.host.conftest import wait_hello
@@ -39,8 +42,9 @@ def test_an_unknown_emulated_board_is_refused(tmp_path):
     assert proc.returncode != 0 and "etch-a-sketch" in proc.stderr and "pico-epaper29" in proc.stderr
 
 
-def test_sim_runs_emulated_boards_that_do_talks_to(emulator, tmp_path):
-    proc = subprocess.Popen(cli("sim", "--board", "pico-epaper29", "--boards", "1", "--seed", "3",
+@pytest.mark.parametrize("board", ["pico-epaper29", "badger2040"])
+def test_sim_runs_emulated_boards_that_do_and_screen_talk_to(emulator, tmp_path, board):
+    proc = subprocess.Popen(cli("sim", "--board", board, "--boards", "1", "--seed", "3",
                                 "--dir", str(tmp_path)),
                             cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -51,12 +55,18 @@ def test_sim_runs_emulated_boards_that_do_talks_to(emulator, tmp_path):
                 out += os.read(proc.stdout.fileno(), 4096)
         name, port = out.decode().split()
         assert name == "p1"
-        assert hello_on(port)["board"] == "pico-epaper29"
+        assert hello_on(port)["board"] == board
         done = subprocess.run(cli("do", "--port", port, "--timeout", "10", "flip", "suit=anvil"), cwd=str(ROOT),
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         assert '"level"' in done.stdout
         assert hello_on(port)["count"] == 1
+        png = tmp_path / "screen.png"
+        shot = subprocess.run(cli("screen", "--port", port, "--png", str(png), "--scale", "1", "--timeout", "10"),
+                              cwd=str(ROOT), capture_output=True, text=True, timeout=120)
+        assert shot.returncode == 0, shot.stderr
+        with Image.open(png) as image:
+            assert image.size == (296, 128) and image.convert("L").getextrema() == (0, 255), "a blank screen"
         proc.send_signal(signal.SIGTERM)
         proc.wait(30)
         assert proc.returncode == 0, proc.stderr.read()
