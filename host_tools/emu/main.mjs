@@ -24,6 +24,7 @@ import { loadBootrom, loadUF2, loadPartition } from './uf2.mjs';
 import { FlashChip } from './flash.mjs';
 import { Buttons, senseBattery } from './buttons.mjs';
 import { CDCBridge } from './cdc.mjs';
+import { watchReset } from './reset.mjs';
 import { PANELS } from './panels.mjs';
 
 const config = JSON.parse(process.argv[2]);
@@ -45,6 +46,7 @@ function powerOff() {
 }
 const flash = new FlashChip(mcu, clock, {
   backingPath: config.fs, backingOffset: config.fsOffset, onPowerCut: powerOff,
+  romfsPath: config.romfs, romfsOffset: config.romfsOffset, romfsEnd: config.fsOffset,
 });
 flash.loadBacking();
 
@@ -56,7 +58,9 @@ const panel = new Panel(mcu, clock, config.panel, {
 });
 const buttons = new Buttons(mcu, clock, config.buttons);
 if (config.battery) senseBattery(mcu, config.battery);
-new CDCBridge(mcu, clock, config.cdcFd, { onConnected: (t) => emit({ ev: 'cdc', t }) });
+const cdc = new CDCBridge(mcu, clock, config.cdcFd, { onConnected: (t) => emit({ ev: 'cdc', t }) });
+// Event reset {t}: a watchdog reset (machine.reset()); the board starts again.
+watchReset(mcu, clock, (t) => { cdc.reset(); emit({ ev: 'reset', t }); });
 
 const OPS = {
   time: () => ({}),
