@@ -2,8 +2,15 @@
 // passes in (its other end is the pseudo-terminal's bridge in
 // host_tools/emuboards.py). Bytes pass untouched both ways, 0x03 and 0x04
 // included. rp2040js's CDC host has a 512-byte queue and no flow control
-// toward the device, so host bytes are fed in CHUNK-byte slices every
-// CHUNK_NS of emulated time, as fast as a full-speed USB port would.
+// toward the device, so host bytes wait here and are fed in CHUNK-byte
+// slices every CHUNK_NS of emulated time, never more than the queue has
+// room for: however fast the host writes, nothing is dropped or reordered
+// (a real port's flow control), and the device sees them no faster than a
+// full-speed USB port would bring them.
+//
+// reset(): the chip was reset (host_tools/emu/reset.mjs). The port goes
+// away and the USB host enumerates it again when the firmware brings USB up;
+// bytes the host sent meanwhile are lost, as when a real board resets.
 import net from 'net';
 import { USBCDC } from 'rp2040js';
 
@@ -11,16 +18,16 @@ const CHUNK = 64, CHUNK_NS = 1e6;
 
 export class CDCBridge {
   constructor(mcu, clock, fd, { onConnected = () => {} } = {}) {
-    this.cdc = new USBCDC(mcu.usbCtrl);
+    this.mcu = mcu;
+    this.clock = clock;
+    this.onConnected = onConnected;
     this.pending = [];
-    this.connected = false;
     this.bytesIn = 0;
     this.bytesOut = 0;
     this.socket = new net.Socket({ fd, readable: true, writable: true });
     this.socket.on('data', (d) => { this.pending.push(...d); this.bytesIn += d.length; });
     this.socket.on('error', () => {}); // the host went away: the port just stays quiet
-    this.cdc.onDeviceConnected = () => { this.connected = true; onConnected(clock.nanos); };
-    this.cdc.onSerialData = (data) => { this.bytesOut += data.length; this.socket.write(Buffer.from(data)); };
+    this.attach();
     const feed = clock.createAlarm(() => {
       if (this.connected && this.pending.length) {
         const room = Math.min(CHUNK, 512 - this.cdc.txFIFO.itemCount);
@@ -29,5 +36,17 @@ export class CDCBridge {
       feed.schedule(CHUNK_NS);
     });
     feed.schedule(CHUNK_NS);
+  }
+
+  attach() {
+    this.connected = false;
+    this.cdc = new USBCDC(this.mcu.usbCtrl);
+    this.cdc.onDeviceConnected = () => { this.connected = true; this.onConnected(this.clock.nanos); };
+    this.cdc.onSerialData = (data) => { this.bytesOut += data.length; this.socket.write(Buffer.from(data)); };
+  }
+
+  reset() {
+    this.pending = [];
+    this.attach();
   }
 }

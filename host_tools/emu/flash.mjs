@@ -14,7 +14,8 @@
 //
 // A backing file holds one region of the flash (the littlefs partition):
 // every operation inside it is written through, so saves survive a reset
-// and a restart of the emulator. Every erase and program is counted and
+// and a restart of the emulator. A second, write-only one (the ROMFS
+// partition's file) shows what `mpremote romfs deploy` wrote there. Every erase and program is counted and
 // logged with its emulated time; cutAfter(n) cuts the power right after
 // the n-th operation from now (nothing after it reaches the chip).
 import fs from 'fs';
@@ -26,12 +27,14 @@ const ERASE_BYTES = { 0x20: 4096, 0x52: 32768, 0xd8: 65536 };
 const LOG_LIMIT = 100000;
 
 export class FlashChip {
-  constructor(mcu, clock, { backingPath = null, backingOffset = 0, onPowerCut = () => {} } = {}) {
+  constructor(mcu, clock, { backingPath = null, backingOffset = 0, romfsPath = null, romfsOffset = 0, romfsEnd = 0,
+    onPowerCut = () => {} } = {}) {
     this.mcu = mcu;
     this.clock = clock;
     this.mem = mcu.flash;
     this.backingOffset = backingOffset;
     this.backingFd = backingPath ? fs.openSync(backingPath, 'r+') : null;
+    this.romfs = romfsPath ? { fd: fs.openSync(romfsPath, 'r+'), start: romfsOffset, end: romfsEnd } : null;
     this.onPowerCut = onPowerCut;
     this.ops = 0; // erases + programs since start
     this.erases = 0;
@@ -130,12 +133,19 @@ export class FlashChip {
   }
 
   writeThrough(start, size) {
+    const r = this.romfs;
+    if (r !== null) {
+      const lo = Math.max(start, r.start), hi = Math.min(start + size, r.end);
+      if (lo < hi) fs.writeSync(r.fd, this.mem, lo, hi - lo, lo - r.start);
+    }
     if (this.backingFd === null) return;
     const lo = Math.max(start, this.backingOffset), hi = Math.min(start + size, this.mem.length);
     if (lo < hi) fs.writeSync(this.backingFd, this.mem, lo, hi - lo, lo - this.backingOffset);
   }
 
   close() {
+    if (this.romfs !== null) fs.closeSync(this.romfs.fd);
+    this.romfs = null;
     if (this.backingFd !== null) fs.closeSync(this.backingFd);
     this.backingFd = null;
   }

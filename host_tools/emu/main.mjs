@@ -27,6 +27,7 @@ import { loadBootrom, loadUF2, loadPartition } from './uf2.mjs';
 import { FlashChip } from './flash.mjs';
 import { Buttons, senseBattery, watchLatch } from './buttons.mjs';
 import { CDCBridge } from './cdc.mjs';
+import { watchReset } from './reset.mjs';
 import { PANELS } from './panels.mjs';
 
 const config = JSON.parse(process.argv[2]);
@@ -48,6 +49,7 @@ function powerOff() {
 }
 const flash = new FlashChip(mcu, clock, {
   backingPath: config.fs, backingOffset: config.fsOffset, onPowerCut: powerOff,
+  romfsPath: config.romfs, romfsOffset: config.romfsOffset, romfsEnd: config.fsOffset,
 });
 flash.loadBacking();
 
@@ -60,7 +62,9 @@ const panel = new Panel(mcu, clock, config.panel, {
 const buttons = new Buttons(mcu, clock, config.buttons, { pressed: config.pressed ?? 0 });
 if (config.latch != null) watchLatch(mcu, clock, config.latch, (l) => emit({ ev: 'latch', ...l }));
 if (config.battery) senseBattery(mcu, config.battery);
-new CDCBridge(mcu, clock, config.cdcFd, { onConnected: (t) => emit({ ev: 'cdc', t }) });
+const cdc = new CDCBridge(mcu, clock, config.cdcFd, { onConnected: (t) => emit({ ev: 'cdc', t }) });
+// Event reset {t}: a watchdog reset (machine.reset()); the board starts again.
+watchReset(mcu, clock, (t) => { cdc.reset(); emit({ ev: 'reset', t }); });
 
 const OPS = {
   time: () => ({}),
