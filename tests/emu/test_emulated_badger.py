@@ -3,11 +3,8 @@ driver on its panel (modelled as strictly as tests/fakes/uc8151_panel.py),
 buttons to 3V3 with pull-downs, the power latch on ENABLE_3V3 and the
 battery read against the board's voltage reference, all from the board
 registry. One board is booted for the module; the tests run in order on it.
-The Badger 2040 W (no battery sense; its RTC on I2C is not modelled, so
-nothing answers there) is booted once at the end.
+The Badger 2040 W: test_emulated_badger_w.py.
 """
-
-from contextlib import contextmanager
 
 import pytest
 
@@ -82,17 +79,3 @@ def test_the_panel_never_got_a_command_it_would_refuse(badger):
     assert panel["full"] + panel["fast"] + panel["partial"] >= 1
     assert badger.violations() == []
 
-
-def test_the_badger_w_plays_without_its_rtc_answering(emulator, tmp_path_factory):
-    """The 2040 W's board module tolerates an RTC that does not answer (not
-    modelled here): it boots to the same home screen and a flip by its
-    buttons shows, with no battery gauge (it has no battery sense)."""
-    base = tmp_path_factory.mktemp("emu_w")
-    with contextmanager(booted)(base, "badger2040w") as w:
-        with contextmanager(twin_of)(w, tmp_path_factory.mktemp("twin_w")) as link:
-            assert hello(w)["board"] == "badger2040w"
-            same_as_twin(w, link, "the 2040 W's home screen")
-            press_and_wait(w, "B")
-            link.request("press", button="B")
-            assert same_as_twin(w, link, "the 2040 W after B (flip)")["count"] == 1
-        assert w.violations() == []
