@@ -10,7 +10,7 @@ import time
 import serial
 
 from host_tools.link import DeviceLink, LinkError
-from tests.emu.conftest import PRESS_WALL, hello, is_update, press_and_wait, same_as_twin, settle_flash
+from tests.emu.conftest import PRESS_WALL, hello, is_update, press_and_wait, press_and_settle, same_as_twin, settle_flash
 
 
 def test_the_rp2_image_boots_the_game_to_its_home_screen(pico, twin):
@@ -78,9 +78,14 @@ def test_ctrl_c_and_ctrl_d_on_the_usb_port_do_not_stop_the_game(pico):
         except LinkError as e:
             raise AssertionError("%r on the USB port stopped the game: %s" % (byte, e))
         count = info["count"]
+        # B flips (or, when a critical success asks the player first,
+        # answers that): the buttons still reach the rules; A ends the
+        # screen. Exact counts per press depend on the deck, not on the bytes.
         press_and_wait(pico, "B")
-        press_and_wait(pico, "A")
-        assert hello(pico)["count"] == count + 2, "%r on the port: the buttons no longer play" % byte
+        after_b = hello(pico)["count"]
+        assert after_b > count, "%r on the port: the buttons no longer play" % byte
+        press_and_settle(pico, "A")
+        assert hello(pico)["count"] >= after_b
 
 
 def test_the_panel_never_got_a_command_it_would_refuse(pico):
