@@ -30,8 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from host_tools import rp2040  # noqa: E402
-from host_tools.emuboards import EmuBoard, EmuError, find_node  # noqa: E402
+from host_tools.emuboards import EmuBoard, EmuError, unavailable  # noqa: E402
 from host_tools.link import DeviceError, DeviceLink, LinkError  # noqa: E402
 from host_tools.simboards import SimBoard  # noqa: E402
 
@@ -46,16 +45,6 @@ HEAP_GOAL = 64 * 1024
 BOOT_GOAL_MS = 1000
 PRESS_GOAL_MS = 15
 WALL = 120.0  # wall seconds any one step may take
-
-
-def missing():
-    try:
-        rp2040.base_image_path()
-        rp2040.bootrom_path()
-        find_node()
-    except (rp2040.ImageError, EmuError) as e:
-        return str(e)
-    return None
 
 
 def ms(seconds):
@@ -355,7 +344,7 @@ def rows(pico, unix, session):
 
 def run(presses=PRESSES, session=SESSION, flips=FLIPS, badger=BADGER_PRESSES):
     """The rows, or (None, why) when the emulated Pico cannot run here."""
-    why = missing()
+    why = unavailable()
     if why:
         return None, why
     with tempfile.TemporaryDirectory(prefix="deckahedron-bench-pico-") as base:

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.bench_pico import heap, missing, session_commands, settle_flash, wait_hello  # noqa: E402
-from host_tools.emuboards import EmuBoard  # noqa: E402
+from bench.bench_pico import heap, session_commands, settle_flash, wait_hello  # noqa: E402
+from host_tools.emuboards import EmuBoard, unavailable  # noqa: E402
 from host_tools.link import DeviceLink  # noqa: E402
 
 KEYS = ("rules_us", "save_us", "render_us", "show_us")
@@ -59,7 +59,7 @@ def main(argv=None):
     parser.add_argument("--session", type=int, default=200)
     parser.add_argument("--raw", action="store_true", help="print every press's stats")
     args = parser.parse_args(argv)
-    why = missing()
+    why = unavailable()
     if why:
         print("skipped: %s" % why)
         return 0

@@ -119,6 +119,18 @@ def find_node():
     return node
 
 
+def unavailable():
+    """Why emulated boards cannot run on this machine (the base image, the
+    bootrom or Node.js with rp2040js missing), or None."""
+    try:
+        rp2040.base_image_path()
+        rp2040.bootrom_path()
+        find_node()
+    except (rp2040.ImageError, EmuError) as e:
+        return str(e)
+    return None
+
+
 # The ROMFS image of the device code, built once per content of its sources.
 _romfs_cache = {}
 _romfs_lock = threading.Lock()

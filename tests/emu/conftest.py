@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import rp2040
-from host_tools.emuboards import EmuBoard, EmuError, find_node
+from host_tools.emuboards import EmuBoard, unavailable
 from host_tools.link import DeviceLink
 from host_tools.simboards import SimBoard
 from tests.host.conftest import wait_hello
@@ -26,20 +25,9 @@ BOOT_WALL = 90.0  # wall seconds an emulated board may take to show its home scr
 PRESS_WALL = 60.0  # ... to answer a button with a panel update
 
 
-def missing():
-    """Why the emulated Pico cannot run here, or None."""
-    try:
-        rp2040.base_image_path()
-        rp2040.bootrom_path()
-        find_node()
-    except (rp2040.ImageError, EmuError) as e:
-        return str(e)
-    return None
-
-
 @pytest.fixture(scope="session")
 def emulator():
-    why = missing()
+    why = unavailable()
     if why:
         pytest.skip("no emulated Pico: " + why)
 
