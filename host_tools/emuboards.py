@@ -44,7 +44,7 @@ import tty
 
 from host_tools import boards, rp2040
 from host_tools.flashing import files
-from host_tools.simboards import SimError
+from host_tools.simboards import PtyBoard, SimError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EMU_DIR = os.path.join(ROOT, "host_tools", "emu")
@@ -209,7 +209,7 @@ def read_littlefs(path, name):
         return None
 
 
-class EmuBoard:
+class EmuBoard(PtyBoard):
     """One emulated board: a Node process running rp2040js, on a pty that
     outlives it."""
 
@@ -378,33 +378,7 @@ class EmuBoard:
             self._sock.close()
             self._sock = None
 
-    def restart(self):
-        with self._lock:
-            self.stop()
-            return self.start()
-
-    reset = restart  # a power-on reset: the chip starts from its flash as it is
-
-    def close(self):
-        with self._lock:
-            self.stop()
-            for fd in (self._master, self._slave):
-                if fd is not None:
-                    try:
-                        os.close(fd)
-                    except OSError:
-                        pass
-            self._master = self._slave = None
-            if self._log is not None:
-                self._log.close()
-                self._log = None
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
+    reset = PtyBoard.restart  # a power-on reset: the chip starts from its flash as it is
 
     # -- the threads ------------------------------------------------------------
 

@@ -69,7 +69,41 @@ def find_main(explicit=None):
     return os.path.abspath(path)
 
 
-class SimBoard:
+class PtyBoard:
+    """What a board process behind a pty the host owns shares, simulated or
+    emulated: restart, close (the process, the pty and the log) and use as a
+    context manager. A subclass sets _lock, _master, _slave and _log and
+    defines start() and stop()."""
+
+    def restart(self):
+        with self._lock:
+            self.stop()
+            return self.start()
+
+    def close(self):
+        """Stop the process and release the pty and the log."""
+        with self._lock:
+            self.stop()
+            for fd in (self._master, self._slave):
+                if fd is not None:
+                    try:
+                        os.close(fd)
+                    except OSError:
+                        pass
+            self._master = self._slave = None
+            if self._log is not None:
+                self._log.close()
+                self._log = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+class SimBoard(PtyBoard):
     """One simulated board: a firmware process on a pty that outlives it."""
 
     def __init__(self, name, flash_dir, seed=None, micropython=None, main=None, extra_args=()):
@@ -175,33 +209,6 @@ class SimBoard:
                     proc.wait(grace)
                 except ProcessLookupError:
                     pass
-
-    def restart(self):
-        with self._lock:
-            self.stop()
-            return self.start()
-
-    def close(self):
-        """Stop the process and release the pty and the log."""
-        with self._lock:
-            self.stop()
-            for fd in (self._master, self._slave):
-                if fd is not None:
-                    try:
-                        os.close(fd)
-                    except OSError:
-                        pass
-            self._master = self._slave = None
-            if self._log is not None:
-                self._log.close()
-                self._log = None
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
 
 
 _live_tables = weakref.WeakSet()
