@@ -272,6 +272,7 @@ class App:
                     "board": self.board.name, "platform": sys.platform, "name": self.name,
                     "edition": g.s.edition if g else None, "campaign": g.s.campaign if g else None,
                     "digest": self.digest() if g else None, "count": g.s.count if g else 0,
+                    "game": g.s.game if g else None,
                     "events": len(self.link.events), "events_dropped": self.link.dropped,
                     "problem": self.problem, "panel_error": self.panel_error,
                     "heap_used": used, "heap_free": free, "heap_low": self.heap_low}
@@ -295,7 +296,7 @@ class App:
             out = g.summary()
             out["digest"] = self.digest()
             out["name"] = self.name
-            out["count"] = g.s.count
+            out["device"] = self.device_id  # the host checks who it mirrors on every read
             return self.part(json.dumps(out), args, {"digest": out["digest"]})
         if op == "odds":
             return g.odds(args.get("suit"), args.get("net", 0))

@@ -15,7 +15,7 @@ from shared_rules.combat import Combat
 from shared_rules.editions import check_campaign, edition
 from shared_rules.errors import RulesError
 from shared_rules.recovery import Recovery
-from shared_rules.state import ATTRS, PlayerState
+from shared_rules.state import ATTRS, PlayerState, text_digest
 
 TEAM_ROLES = (None, "lead", "support")
 
@@ -75,7 +75,10 @@ class Game(Combat, Recovery, Advancement):
 
     @classmethod
     def new(cls, seed=0, edition_key="md", campaign="oneshot", supply_set=C.DEFAULT_SUPPLY_SET, attrs=None):
-        """A fresh character: the 20 cards shuffled, the supply full."""
+        """A fresh character: the 20 cards shuffled, the supply full. Its
+        game id comes from the seed (a board seeds a new character from its
+        entropy, so the id is as random as the deck; a seeded test game is
+        the same game on every runtime)."""
         edition(edition_key)
         check_campaign(campaign)
         if supply_set not in C.SUPPLY_SETS:
@@ -83,6 +86,7 @@ class Game(Combat, Recovery, Advancement):
         s = PlayerState()
         s.edition, s.campaign, s.supply_set = edition_key, campaign, supply_set
         s.rng.seed(seed)
+        s.game = text_digest("game %s" % (seed,))[:8]
         s.draw = list(C.DECK_IDS)
         s.rng.shuffle(s.draw)
         blessings, wounds = C.SUPPLY_SETS[supply_set]
@@ -469,6 +473,8 @@ class Game(Combat, Recovery, Advancement):
             "minigame": s.minigame,
             "supply": list(s.supply),
             "held": self.held_supply_cards(),
+            "game": s.game,
+            "count": s.count,
         }
 
     def odds(self, suit, net=0):

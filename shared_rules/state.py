@@ -4,6 +4,11 @@ The text form is one ``key value`` line per field in a fixed order (dict order
 and json key order differ between runtimes, so nothing here relies on them),
 closed by a ``check`` line over everything before it so a torn or edited save
 is detected instead of half-loaded.
+
+A game made since issue 8 also has a ``game ID`` line (just before ``check``):
+the game's lineage at the table, made once at a new character and kept by
+every command, backup and restore. Older saves have none and still load
+(``game`` is then ""), and dump without it, so their digest is unchanged.
 """
 
 import json
@@ -18,6 +23,7 @@ ATTRS = ("str", "dex", "int")
 MOVE_LEVELS = ("wild", "novice", "base", "expert", "master")  # -2 .. +2
 MAX_TOKENS = 99
 MAX_XP = 999
+MAX_GAME_ID = 16  # characters of a game id (letters and digits)
 
 # The text form's lines, in order (PlayerState.dump; ATTRS order for attrs).
 _DUMP = FORMAT + ("\nedition %s\ncampaign %s\nsupply_set %s\nrng %s\ndraw %s\ndiscard %s"
@@ -80,6 +86,7 @@ class PlayerState:
         self.minigame = ""  # "pick_locks" / "magic" while one is on the table
         self.bonus_adv = 0  # DW: advantage bought with a critical success
         self.count = 0  # commands applied, for the link and the log
+        self.game = ""  # the game's id (Game.new makes it); "" in a save older than game ids
 
     # -- the invariant -------------------------------------------------
     def all_card_ids(self):
@@ -148,6 +155,8 @@ class PlayerState:
             a["str"], a["dex"], a["int"], moves,
             json.dumps(self.incapacitated) if self.incapacitated else '""',
             flip, self.minigame or "-", self.bonus_adv, self.count)
+        if self.game:
+            body += "game %s\n" % self.game
         return "%scheck %s\n" % (body, text_digest(body))
 
     def digest(self):
@@ -237,6 +246,7 @@ class PlayerState:
             raise RulesError("bad_save", "cards on the table with no flip or mini-game")
         self.bonus_adv = _int(f["bonus"], 0, 1)
         self.count = _int(f["count"], 0, 1 << 30)
+        self.game = check_game_id(f["game"]) if "game" in f else ""
         self.check()
 
 
@@ -249,6 +259,16 @@ def _int(text, lo, hi):
     if v < lo or v > hi:
         raise RulesError("bad_save", "number %d out of range %d..%d" % (v, lo, hi))
     return v
+
+
+def check_game_id(text):
+    """A game id: 1 to MAX_GAME_ID letters and digits."""
+    if not isinstance(text, str) or not 0 < len(text) <= MAX_GAME_ID:
+        raise RulesError("bad_game", "a game id is 1 to %d letters and digits" % MAX_GAME_ID)
+    for ch in text:
+        if not (ch.isalpha() or ch.isdigit()) or ord(ch) > 127:
+            raise RulesError("bad_game", "a game id is 1 to %d letters and digits" % MAX_GAME_ID)
+    return text
 
 
 def check_move_name(name):

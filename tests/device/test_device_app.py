@@ -242,7 +242,8 @@ def test_backup_and_restore_in_parts():
         ok, r = request(other, 50 + j, "restore", part=j, parts=len(chunks), data=chunks[j], digest=app.game.digest())
         assert ok
     assert r["restored"] and other.game.dump() == app.game.dump()
-    ok, err = request(other, 90, "restore", part=0, parts=1, data=text, digest="0" * 16)
+    for j in range(len(chunks)):
+        ok, err = request(other, 90 + j, "restore", part=j, parts=len(chunks), data=chunks[j], digest="0" * 16)
     assert not ok and err["code"] == "bad_restore" and other.game.dump() == app.game.dump()
 
 

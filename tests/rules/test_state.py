@@ -45,7 +45,45 @@ def test_save_is_line_based_in_a_fixed_order():
     keys = [row.split(" ")[0] for row in lines if row]
     assert keys == ["deckahedron-state", "edition", "campaign", "supply_set", "rng", "draw", "discard",
                     "exhaustion", "table", "supply", "elsewhere", "tokens", "xp", "shadow", "attrs", "moves",
-                    "incapacitated", "flip", "minigame", "bonus", "count", "check"]
+                    "incapacitated", "flip", "minigame", "bonus", "count", "game", "check"]
+
+
+def _without_game_line(text):
+    """The text form a save made before game ids has: no game line."""
+    lines = [row for row in text.split("\n") if row and not row.startswith("game ") and not row.startswith("check ")]
+    return _resign("\n".join(lines) + "\ncheck x\n")
+
+
+def test_a_game_keeps_its_id_through_commands_and_saves():
+    """The game id is the lineage the table checks: made at a new character,
+    kept by every command and by a backup's round trip."""
+    g = Game.new(seed=5)
+    gid = g.s.game
+    assert len(gid) == 8 and gid != Game.new(seed=6).s.game and gid == Game.new(seed=5).s.game
+    do(g, "reshuffle")
+    do(g, "flip", suit="crown", net=1)
+    h = Game.load(g.dump())
+    assert h.s.game == gid and h.dump() == g.dump() and h.summary()["game"] == gid
+    assert h.summary()["count"] == g.s.count == 2
+
+
+def test_a_save_older_than_game_ids_loads_and_keeps_its_digest():
+    g = Game.new(seed=5)
+    do(g, "reshuffle")
+    old = _without_game_line(g.dump())
+    assert "\ngame " not in old
+    h = Game.load(old)
+    assert h.s.game == "" and h.dump() == old  # dumped as it was: the same digest
+    do(h, "reshuffle")
+    assert "\ngame " not in h.dump() and h.s.count == 2
+
+
+def test_a_bad_game_id_is_refused():
+    text = Game.new(seed=5).dump()
+    gid = Game.new(seed=5).s.game
+    for bad in ("game", "game " + "a" * 17, "game a-b", "game \u00e9t\u00e9"):
+        e = raises(RulesError, Game.load, _resign(text.replace("game " + gid, bad)))
+        assert e.code == "bad_save", bad
 
 
 def test_damaged_saves_are_refused():
