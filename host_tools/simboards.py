@@ -5,7 +5,7 @@ process per board, each behind its own pseudo-terminal.
         for board in table.boards:
             print(board.name, board.port)      # p1 /dev/pts/5 ...
 
-A board is ``micropython firmware/main.py --board sim --dir FLASH --id NAME
+A board is ``micropython firmware/main.py --board sim --dir FLASH --id ID
 [--seed N]`` run from the repo root with stdin and stdout on the master side
 of a pty (its USB serial). The host keeps the slave side open in raw mode, so
 the master never sees EIO while nobody has the port open and the settings
@@ -13,6 +13,12 @@ stay put; clients open ``board.port`` (the slave's path) with pyserial
 exactly like /dev/ttyACM0. A restarted process gets the same master fd, so
 the port path never changes for the lifetime of the SimBoard. stderr goes to
 ``<flash_dir>/../<name>.log``.
+
+NAME (p1, p2...) is only the board's label and folder name. Its device id,
+what ``hello`` reports and the table hub knows a device by, is made at random
+the first time the board starts and kept in its flash folder (``device_id``),
+as a real board's comes from its chip: the same folder is the same device on
+every run, a wiped folder is a new one.
 
 Which programs run: ``micropython`` is the argument, else
 $DECKAHEDRON_MICROPYTHON, else the one beside this Python (the venv), else
@@ -35,6 +41,26 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE_MAIN = os.path.join(ROOT, "firmware", "main.py")
 MAX_BOARDS = 16
 STOP_GRACE = 3.0  # seconds between SIGTERM and SIGKILL
+ID_FILE = "device_id"  # in a board's flash folder: its persistent device id
+
+
+def device_id(flash_dir):
+    """The persistent device id of the board whose flash is ``flash_dir``:
+    made (16 random hex digits) and written the first time, then read."""
+    path = os.path.join(flash_dir, ID_FILE)
+    try:
+        with open(path) as f:
+            value = f.read().strip()
+        if value and len(value) <= 32 and value.isalnum() and value.isascii():
+            return value
+    except OSError:
+        pass
+    value = os.urandom(8).hex()
+    os.makedirs(flash_dir, exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        f.write(value + "\n")
+    os.replace(path + ".tmp", path)
+    return value
 
 
 class SimError(Exception):
@@ -129,12 +155,17 @@ class SimBoard(PtyBoard):
     def pid(self):
         return self.proc.pid if self.proc is not None else None
 
+    @property
+    def device_id(self):
+        """What hello reports: persistent in the flash folder (see device_id())."""
+        return device_id(self.flash_dir)
+
     def command(self):
         # the main script relative to the repo root when it lives there (as a board sees it)
         main = self.main
         if main.startswith(ROOT + os.sep):
             main = os.path.relpath(main, ROOT)
-        cmd = [self.micropython, main, "--board", "sim", "--dir", self.flash_dir, "--id", self.name]
+        cmd = [self.micropython, main, "--board", "sim", "--dir", self.flash_dir, "--id", self.device_id]
         if self.seed is not None:
             cmd += ["--seed", str(self.seed)]
         return cmd + list(self.extra_args)

@@ -23,7 +23,7 @@ import pytest
 from host_tools import do_cmd
 from host_tools.cli import main as cli_main
 from host_tools.link import DeviceError, DeviceLink, LinkError, split_for_frames, text_digest
-from host_tools.simboards import SimBoard, SimError, SimTable
+from host_tools.simboards import SimBoard, SimError, SimTable, device_id
 from shared_rules import protocol as P
 from tests.host.fake_device import FakeDevice
 
@@ -557,7 +557,7 @@ def test_simboard_start_kill_restart_keeps_the_port(tmp_path):
         port, pid = board.port, board.pid
         assert board.is_alive() and port.startswith("/dev/")
         with DeviceLink(port, timeout=2.0) as link:
-            assert link.hello()["device"] == "p1"
+            assert link.hello()["device"] == board.device_id
             link.request("gain_xp", n=3)
         board.kill()
         assert not board.is_alive() and gone(pid)
@@ -567,7 +567,7 @@ def test_simboard_start_kill_restart_keeps_the_port(tmp_path):
             info = link.hello()
             assert info["count"] == 1, "the flash folder survives a restart"
         log = (tmp_path / "p1.log").read_text()
-        assert log.count("--- ") == 2 and "fake device p1" in log
+        assert log.count("--- ") == 2 and "fake device %s" % board.device_id in log
     finally:
         board.close()
     assert not board.is_alive()
@@ -600,7 +600,7 @@ def test_simtable_supervisor_restarts_crashed_boards_only(tmp_path):
         assert restarted and restarted[0][:2] == ("p2", -signal.SIGKILL)
         assert table["p2"].is_alive() and table["p2"].pid != pids[1]
         with DeviceLink(table["p2"].port, timeout=2.0) as link:
-            assert link.hello()["device"] == "p2"
+            assert link.hello()["device"] == table["p2"].device_id
         table["p3"].kill()  # a test's kill stays down
         time.sleep(0.4)
         assert not table["p3"].is_alive() and len(restarted) == 1
@@ -649,7 +649,7 @@ def test_sim_cli_prints_boards_restarts_and_cleans_up():
         for name, port in zip(names, ports):
             with DeviceLink(port, timeout=2.0) as link:
                 infos.append(link.hello())
-                assert infos[-1]["device"] == name
+                assert infos[-1]["device"] == device_id(infos[-1]["dir"])
         pids = [i["pid"] for i in infos]
         base = os.path.dirname(infos[0]["dir"])
         assert os.path.isdir(base)
@@ -664,7 +664,7 @@ def test_sim_cli_prints_boards_restarts_and_cleans_up():
                     break
             except LinkError:
                 time.sleep(0.1)
-        assert info and info["pid"] != pids[0] and info["device"] == "p1"
+        assert info and info["pid"] != pids[0] and info["device"] == infos[0]["device"]
         pids.append(info["pid"])
         proc.send_signal(signal.SIGTERM)
         proc.wait(15)

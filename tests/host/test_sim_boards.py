@@ -75,7 +75,7 @@ def raw_exchange(port, lines, want, timeout=5.0):
 def test_hello_handshake(board, link):
     info = link.hello()
     assert HELLO_FIELDS <= set(info), "hello lacks %s" % sorted(HELLO_FIELDS - set(info))
-    assert info["device"] == "p1" and info["board"] == "sim" and info["protocol"] == P.VERSION
+    assert info["device"] == board.device_id and info["board"] == "sim" and info["protocol"] == P.VERSION
     assert re.match(r"^[0-9a-f]{16}$", info["digest"]) and isinstance(info["events"], int)
     state = link.state()
     assert state["digest"] == info["digest"] and state["draw"] + state["discard"] >= 1
@@ -180,9 +180,8 @@ def test_sim_cli_prints_name_port_lines_and_stops_cleanly(firmware):
                 out += os.read(proc.stdout.fileno(), 4096)
         lines = out.decode().splitlines()
         assert [l.split(" ")[0] for l in lines] == ["p1", "p2", "p3"], lines
-        for line in lines:
-            name, port = line.split(" ")
-            assert wait_hello(port)["device"] == name
+        ids = [wait_hello(line.split(" ")[1])["device"] for line in lines]
+        assert len(set(ids)) == 3 and all(re.match(r"^[0-9a-f]{16}$", i) for i in ids), ids
         children = subprocess.run(["ps", "-o", "pid=", "--ppid", str(proc.pid)], capture_output=True,
                                   text=True).stdout.split()
         proc.send_signal(signal.SIGTERM)
