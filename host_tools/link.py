@@ -26,6 +26,14 @@ Reconnects
     reconnect it sends ``hello`` (refreshing ``info`` and asking the device to
     replay its unacknowledged events).
 
+    ``on_hello(info)``, when set, is called with every hello reply (asked for
+    or sent after a reconnect), and after a reconnect the hello comes first,
+    before the pending request is sent again: a program that knows which
+    device should be on the port (the table hub) checks it there, and an
+    exception from on_hello stops the pending request (it propagates out of
+    request()/poll()), so nothing meant for one device reaches another that
+    took its port. Like on_event it must not use the link.
+
 Events
     ``E seq {json}`` frames may arrive at any time, also between the bytes of
     replies we wait for. Each new event is passed to ``on_event(seq, payload)``
@@ -127,7 +135,7 @@ class DeviceLink:
     """A request/reply link to one device over one serial port."""
 
     def __init__(self, port, timeout=2.0, retries=5, on_event=None, reconnect_timeout=10.0,
-                 event_retry=5.0, baudrate=BAUD, first_id=None):
+                 event_retry=5.0, baudrate=BAUD, first_id=None, on_hello=None):
         if timeout <= 0:
             raise ValueError("timeout must be positive")
         if retries < 0:
@@ -136,6 +144,7 @@ class DeviceLink:
         self.timeout = float(timeout)
         self.retries = int(retries)
         self.on_event = on_event
+        self.on_hello = on_hello
         self.reconnect_timeout = float(reconnect_timeout)
         self.event_retry = float(event_retry)
         self.baudrate = baudrate
@@ -380,6 +389,7 @@ class DeviceLink:
             try:
                 if self._ser is None:
                     self._reconnect()
+                    self._hello_first(op)
                 self._write(line)
                 sends += 1
                 self.stats["sent" if sends == 1 else "resent"] += 1
@@ -390,6 +400,7 @@ class DeviceLink:
                 continue
             except (OSError, serial.SerialException):
                 self._reconnect()  # raises LinkError when the port stays away
+                self._hello_first(op)
                 continue  # the same id again: the device answers it only once
             if frame is None:
                 continue
@@ -400,10 +411,19 @@ class DeviceLink:
                 raise DeviceError(str(value.get("code")), str(value.get("message", "")))
             if op == "hello":
                 self.info = value
+                if self.on_hello is not None:
+                    self.on_hello(value)
             return value
         said = "; the device could not read the request (%s)" % self._unreadable if self._unreadable else ""
         raise LinkError("no answer from %s to %r after %d tries of %gs each%s"
                         % (self.port, op, sends, self.timeout, said))
+
+    def _hello_first(self, op):
+        """After a reconnect, with on_hello set: hello (and so on_hello's
+        check) before the pending request goes to whatever is on the port."""
+        if self.on_hello is not None and op != "hello":
+            self._need_hello = False
+            self._transact("hello", {})
 
     def _await(self, rid, until):
         """The (ok, value) of the reply to ``rid``, or None to re-send: on

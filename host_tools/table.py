@@ -22,6 +22,7 @@ from shared_rules.teamwork import best
 
 from shared_rules.state import text_digest
 
+from host_tools import table_check as V
 from host_tools.link import DeviceError, DeviceLink, LinkError
 
 SCHEMA = """
@@ -36,6 +37,31 @@ CREATE TABLE IF NOT EXISTS backups (id INTEGER PRIMARY KEY, session INTEGER, t R
 CREATE TABLE IF NOT EXISTS shadow (id INTEGER PRIMARY KEY, session INTEGER, t REAL, delta INTEGER,
     reason TEXT);
 """
+# Schema version 1 (issue 8) adds, to a session.db of any earlier version:
+#   players   what the table knows of each player between runs: the device and
+#             the game lineage last seen (game id, count, digest), the supply
+#             cards held and the Shadow points earned
+#   settings  the table's own facts (the supply set)
+#   teamwork  teamwork flips, open until they end (a hub killed mid-way finds them)
+#   backups.game/count, flips.event (the log row of the event a button flip came in)
+#   log_event: an event is stored once per (device, seq, digest), see _on_event
+VERSION = 1
+UPGRADE = """
+CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, device TEXT, game TEXT, count INTEGER,
+    digest TEXT, port TEXT, held TEXT, shadow INTEGER, t REAL);
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS teamwork (id INTEGER PRIMARY KEY, session INTEGER, t REAL, lead TEXT,
+    supporters TEXT, closed REAL, outcome TEXT);
+ALTER TABLE backups ADD COLUMN game TEXT;
+ALTER TABLE backups ADD COLUMN count INTEGER;
+ALTER TABLE flips ADD COLUMN event INTEGER;
+DELETE FROM log WHERE kind = 'event' AND id NOT IN
+    (SELECT MIN(id) FROM log WHERE kind = 'event' GROUP BY device, seq, COALESCE(digest, ''));
+CREATE UNIQUE INDEX IF NOT EXISTS log_event ON log (device, seq, COALESCE(digest, '')) WHERE kind = 'event';
+CREATE UNIQUE INDEX IF NOT EXISTS flips_event ON flips (event) WHERE event IS NOT NULL;
+INSERT OR IGNORE INTO players (name, device, t)
+    SELECT player, device, MAX(t) FROM backups WHERE player != '' GROUP BY player;
+"""
 
 # Commands after which a player's holdings of supply cards may have changed.
 SUPPLY_OPS = ("take_blessing", "take_wound", "damage", "take_harm", "seek_help", "end_flip", "new_game",
@@ -47,6 +73,23 @@ class TableError(Exception):
 
 
 class Player:
+    """One player at the table and the device on their port.
+
+    ``faulty``: "" or a one-line reason: the device sent something the hub
+    cannot accept (table_check); it is no longer commanded, mirrored or
+    backed up until a backup is restored onto it (or it is left out).
+
+    ``question``: None, or what the hub found on this player's port instead
+    of their device and game, for the GM to decide (take_as_new, restore,
+    leave_out): {"kind": "other_device" | "other_game", "text": one line,
+    "device": its id, "game": its game id, "count": its command count}.
+    Until then the player is not commanded, mirrored or backed up, and
+    events from that device are logged under its own id, not the player's.
+
+    ``lineage``: the last device state this player was known at:
+    {"game", "count", "digest"} (None: not known yet, the next one is taken).
+    """
+
     def __init__(self, name, port, link):
         self.name = name
         self.port = port
@@ -58,42 +101,149 @@ class Player:
         self.online = True
         self.error = ""
         self.dirty = False  # an event arrived: read the device again
+        self.faulty = ""
+        self.question = None
+        self.lineage = None
+        self.checking = False  # hellos are checked against the player (off while joining, restoring)
 
 
 class TableHub:
     def __init__(self, db_path=":memory:", link_factory=DeviceLink, notify=None):
         self.db = sqlite3.connect(db_path)
         self.db.executescript(SCHEMA)
+        self._upgrade()
         cur = self.db.execute("INSERT INTO sessions (started, note) VALUES (?, ?)", (time.time(), ""))
         self.session = cur.lastrowid
         self.db.commit()
         self.players = {}  # name -> Player, in join order
         self.link_factory = link_factory
         self.notify = notify or (lambda text: None)
-        self.supply_set = None
+        row = self.db.execute("SELECT value FROM settings WHERE key = 'supply_set'").fetchone()
+        self.supply_set = row[0] if row else None
+        self.interrupted = self._close_interrupted_teamwork()
+
+    def _upgrade(self):
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version >= VERSION:
+            return
+        with self.db:
+            for statement in UPGRADE.split(";"):
+                if statement.strip():
+                    try:
+                        self.db.execute(statement)
+                    except sqlite3.OperationalError as e:
+                        if "duplicate column" not in str(e):
+                            raise
+            self.db.execute("PRAGMA user_version = %d" % VERSION)
 
     # -- players ---------------------------------------------------------
-    def join(self, name, port):
-        if name in self.players:
+    def join(self, name, port, names=()):
+        """Connect the device on ``port`` as player ``name``. With name None
+        the hub names it: the name this table knows the device by, else the
+        first of ``names`` nobody has, else P1, P2...
+
+        A name the table knows with another device or game joins with a
+        ``question`` (nothing is taken from the device until the GM decides);
+        a device that sends what the hub cannot accept joins ``faulty``.
+        Raises LinkError/DeviceError when the port or hello fails."""
+        if name is not None and name in self.players:
             raise TableError("%s is already at the table" % name)
-        player = Player(name, port, None)
+        player = Player(name or "", port, None)
         player.link = self._connect(player, port)
+        try:
+            info = player.link.hello()
+        except Exception:
+            player.link.close()
+            raise
+        reason = V.hello_problem(info)
+        device = info.get("device") if not reason else None
+        if name is None:
+            name = self._choose_name(device, names)
+        player.name = name
         self.players[name] = player
-        info = player.link.hello()
-        player.device = info.get("device")
+        known = self._known(name)
+        if known is not None:
+            player.device = known["device"]
+            player.lineage = known["lineage"]
+        if reason:
+            self._log(player, "join", None, "hello", {}, {"faulty": reason}, None)
+            self._fault(player, reason)
+            return player
+        if player.device is None:
+            player.device = device
+        self._log(player, "join", None, "hello", {}, info, info.get("digest"))
+        player.checking = True
+        question = self._lineage_question(player, info)
+        if question:
+            self._ask(player, question)
+            return player
+        player.device = device
         if info.get("problem"):
             player.error = "device reports: %s save" % info["problem"]
             self.notify("%s: the device reports a %s save; restore a backup or start a new character" % (name, info["problem"]))
         elif info.get("name") != name:
-            player.link.request("set_name", name=name[:16])
-        self._log(player, "join", None, "hello", {}, info, info.get("digest"))
-        if not player.error:
+            self._request(player, "set_name", name=name[:16])
+        if not player.error and not player.faulty:
             self.refresh(player)
+            self._finish_interrupted(player)
             self.sync_supply()
         return player
 
+    def _choose_name(self, device, names):
+        known = self.name_for(device) if device else None
+        if known and known not in self.players:
+            return known
+        taken = set(self.players)
+        taken.update(r[0] for r in self.db.execute("SELECT name FROM players WHERE device IS NOT ? AND device != ''",
+                                                   (device,)))
+        for n in names:
+            if n not in taken:
+                return n
+        i = 1
+        while "P%d" % i in taken or "P%d" % i in self.players:
+            i += 1
+        return "P%d" % i
+
+    def name_for(self, device):
+        """The name this table last knew ``device`` by (across restarts), or None."""
+        row = self.db.execute("SELECT name FROM players WHERE device = ? ORDER BY t DESC LIMIT 1",
+                              (device,)).fetchone()
+        return row[0] if row else None
+
+    def _known(self, name):
+        row = self.db.execute("SELECT device, game, count, digest FROM players WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            return None
+        lineage = None
+        if row[2] is not None:
+            lineage = {"game": row[1] or "", "count": row[2], "digest": row[3]}
+        return {"device": row[0], "lineage": lineage}
+
+    def _remember(self, p):
+        """Keep what the table knows of a player in the session database."""
+        lin = p.lineage or {}
+        held = p.state.get("held") if p.state else None
+        self.db.execute(
+            "INSERT INTO players (name, device, game, count, digest, port, held, shadow, t) VALUES (?,?,?,?,?,?,?,?,?)"
+            " ON CONFLICT(name) DO UPDATE SET device = excluded.device, game = excluded.game,"
+            " count = excluded.count, digest = excluded.digest, port = excluded.port,"
+            " held = COALESCE(excluded.held, players.held), shadow = COALESCE(excluded.shadow, players.shadow),"
+            " t = excluded.t",
+            (p.name, p.device, lin.get("game"), lin.get("count"), lin.get("digest"), p.port,
+             json.dumps(held) if held is not None else None,
+             p.state.get("shadow") if p.state else None, time.time()))
+        self.db.commit()
+
     def _connect(self, player, port):
-        return self.link_factory(port, on_event=lambda seq, payload: self._on_event(player, seq, payload))
+        holder = []
+        link = self.link_factory(port, on_event=lambda seq, payload: self._on_event(player, seq, payload, holder[0]))
+        holder.append(link)
+        self._bind(player, link)
+        return link
+
+    def _bind(self, player, link):
+        link.on_event = lambda seq, payload: self._on_event(player, seq, payload, link)
+        link.on_hello = lambda info: self._on_hello(player, info)
 
     def player(self, name):
         p = self.players.get(name)
@@ -104,37 +254,182 @@ class TableHub:
     def close(self):
         for p in self.players.values():
             try:
-                p.link.close()
+                if p.link is not None:
+                    p.link.close()
             except Exception:
                 pass
         self.db.commit()
         self.db.close()
 
+    # -- who is on the port ------------------------------------------------
+    def _lineage_question(self, p, seen):
+        """None when ``seen`` (a hello or a state: device, game, count,
+        digest) is this player's device and game, else the question for the GM.
+
+        The same game: the same game id, and a command count no lower than
+        the table last knew; at the very same count, the same digest. A
+        count that grew is the game moving on (the player pressed buttons
+        while the hub was away: those presses come as events, replayed
+        from the device). A lower count, or another state at the same count,
+        is another branch of the game (an older save put back some other
+        way), so the GM decides. A save older than game ids has the id ""."""
+        device = seen.get("device") or p.device
+        game = seen.get("game") or ""
+        count = seen.get("count", 0)
+        q = {"device": device, "game": game, "count": count}
+        if p.device is not None and device != p.device:
+            q["kind"] = "other_device"
+            q["text"] = "%s's port has another device: %s (game %s, %d commands), not %s" % (
+                p.name, device, game or "-", count, p.device)
+            return q
+        lin = p.lineage
+        if lin is None:
+            return None
+        if game != lin["game"]:
+            q["kind"] = "other_game"
+            q["text"] = "%s's device holds another game: %s (%d commands), not %s" % (
+                p.name, game or "-", count, lin["game"] or "-")
+        elif count < lin["count"]:
+            q["kind"] = "other_game"
+            q["text"] = "%s's device went back to command %d of game %s (the table knew %d)" % (
+                p.name, count, game or "-", lin["count"])
+        elif count == lin["count"] and lin.get("digest") and seen.get("digest") and seen["digest"] != lin["digest"]:
+            q["kind"] = "other_game"
+            q["text"] = "%s's device holds another state of game %s at command %d" % (p.name, game or "-", count)
+        else:
+            return None
+        return q
+
+    def _ask(self, p, question):
+        first = p.question is None or p.question.get("device") != question["device"] or \
+            p.question.get("game") != question["game"]
+        p.question = question
+        p.online = False
+        if first:
+            self._log(p, "question", None, question["kind"], {}, question, None)
+            self.notify("%s. Choose: take it as a new player (take_as_new %s NAME), restore %s's backup onto it "
+                        "(restore %s), or leave it out (leave_out %s)"
+                        % (question["text"], p.name, p.name, p.name, p.name))
+
+    def _question_error(self, p):
+        q = p.question
+        return TableError("%s: nothing is sent to it until you choose: take_as_new %s NAME (a new player), "
+                          "restore %s (put %s's backup onto it) or leave_out %s"
+                          % (q["text"], p.name, p.name, p.name, p.name))
+
+    def _on_hello(self, p, info):
+        """Every hello on a player's link, also the one the link sends after
+        a reconnect, before anything else goes to the device."""
+        if not p.checking:
+            return
+        reason = V.hello_problem(info)
+        if reason:
+            self._fault(p, reason)
+            raise TableError("%s's device is faulty: %s" % (p.name, reason))
+        question = self._lineage_question(p, info)
+        if question:
+            self._ask(p, question)
+            raise self._question_error(p)
+        if p.question is not None:
+            p.question = None
+            p.online = True
+            self.notify("%s's own device and game are back on %s" % (p.name, p.port))
+
+    def _fault(self, p, reason):
+        reason = " ".join(str(reason).split())[:200]
+        if p.faulty == reason:
+            return
+        p.faulty = reason
+        p.online = False
+        p.error = "faulty: " + reason
+        self._log(p, "faulty", None, None, {}, {"reason": reason}, None)
+        self.notify("%s's device is faulty: %s. It is left alone: restore %s onto a device, or leave_out %s"
+                    % (p.name, reason, p.name, p.name))
+
+    def _usable(self, p):
+        """The player's device may be commanded; else TableError saying why."""
+        if p.faulty:
+            raise TableError("%s's device is faulty (%s): restore %s onto a device, or leave_out %s"
+                             % (p.name, p.faulty, p.name, p.name))
+        if p.question is not None:
+            raise self._question_error(p)
+        if p.link is None:
+            raise TableError("%s has no device: restore %s onto one (restore %s PORT)" % (p.name, p.name, p.name))
+
+    def _request(self, p, op, **args):
+        """One request to a player's device; an error reply the hub cannot
+        show makes the device faulty."""
+        try:
+            return p.link.request(op, **args)
+        except DeviceError as e:
+            reason = V.error_problem(e.code, e.message)
+            if reason:
+                self._fault(p, reason)
+                raise TableError("%s's device is faulty: %s" % (p.name, reason))
+            raise
+
     # -- reading devices ---------------------------------------------------
     def refresh(self, player):
-        """Read the device's state; back it up when it changed."""
+        """Read the device's state; back it up when it changed. Nothing is
+        taken from a faulty device or from one that is not the player's."""
+        if player.link is None or player.faulty or player.question is not None:
+            return
         try:
-            player.state = player.link.state()  # joined from its parts
-            player.online = True
+            state = player.link.state()  # joined from its parts
         except (LinkError, DeviceError) as e:
             player.online = False
             player.error = str(e)
             return
+        except TableError:  # a reconnect found another device or game: asked already
+            return
+        reason = V.state_problem(state)
+        if reason:
+            self._fault(player, reason)
+            return
+        question = self._lineage_question(player, state)
+        if question:
+            self._ask(player, question)
+            return
+        player.state = state
+        player.online = True
+        player.lineage = {"game": state.get("game", ""), "count": state.get("count", 0), "digest": state["digest"]}
+        self._remember(player)
         if self.supply_set is None:
             blessing = [cid for cid in player.state.get("supply", []) + player.state.get("held", [])
                         if C.CARDS[cid].kind == "blessing"]
             self.supply_set = "web" if blessing and blessing[0].startswith("b") else "print"
+            self.db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('supply_set', ?)", (self.supply_set,))
+            self.db.commit()
         if player.state.get("digest") != player.backup_digest:
             self.backup(player)
 
     def backup(self, player):
+        """Store the device's save text as a new version of the player's
+        backup (never over an earlier one); returns its digest."""
+        self._usable(player)
         text = player.link.backup()
         digest = text_digest(text)
-        self.db.execute("INSERT INTO backups (session, t, player, device, digest, state) VALUES (?,?,?,?,?,?)",
-                        (self.session, time.time(), player.name, player.device, digest, text))
+        fields = _save_fields(text)
+        game, count = fields.get("game", ""), int(fields.get("count", 0))
+        question = self._lineage_question(player, {"device": player.device, "game": game, "count": count,
+                                                   "digest": digest})
+        if question:  # changed between the state read and the backup: not this player's
+            self._ask(player, question)
+            raise self._question_error(player)
+        self.db.execute("INSERT INTO backups (session, t, player, device, digest, state, game, count)"
+                        " VALUES (?,?,?,?,?,?,?,?)",
+                        (self.session, time.time(), player.name, player.device, digest, text, game, count))
         self.db.commit()
         player.backup_digest = digest
         return digest
+
+    def backups(self, name):
+        """Every backup of a player, newest first: dicts with id, t (time),
+        count, digest, device and game."""
+        rows = self.db.execute("SELECT id, t, count, digest, device, game FROM backups WHERE player = ?"
+                               " ORDER BY id DESC", (name,)).fetchall()
+        return [{"id": r[0], "t": r[1], "count": r[2], "digest": r[3], "device": r[4], "game": r[5]}
+                for r in rows]
 
     def latest_backup(self, name):
         row = self.db.execute("SELECT state, digest FROM backups WHERE player = ? ORDER BY id DESC LIMIT 1",
@@ -148,16 +443,23 @@ class TableHub:
         """Send one command to a player's device, log it, refresh the mirror.
         (``who``, not ``name``: set_move takes a ``name`` argument.)"""
         p = self.player(who)
+        self._usable(p)
         if op in ("take_blessing", "take_wound", "damage", "take_harm"):
             self.sync_supply()  # the device draws only what nobody else holds
         try:
-            result = p.link.request(op, **args)
+            result = self._request(p, op, **args)
         except DeviceError as e:
             self._log(p, "refused", None, op, args, {"code": e.code, "message": str(e)}, None)
             raise
+        reason = V.result_problem(op, result)
+        if reason:
+            self._fault(p, reason)
+            raise TableError("%s's device is faulty: %s" % (p.name, reason))
         self._log(p, "command", None, op, args, result, result.get("digest"))
         if op == "end_flip" and p.state.get("flip"):
             self._record_flip(p, "host", p.state["flip"], result)
+        if op in ("new_game", "restore"):
+            p.lineage = None  # the GM started this game here: it is the player's from now on
         self.refresh(p)
         if op in SUPPLY_OPS:
             self.sync_supply()
@@ -179,18 +481,35 @@ class TableHub:
         one Anvil, the best card resolves and only its owner gets its XP.
         ``pick`` names the player whose card resolves when several tie;
         ``crit`` is that player's choice if it is the Critical Success card
-        ("blessing", or "levelup" with the lead's move; none = declined)."""
+        ("blessing", or "levelup" with the lead's move; none = declined).
+
+        The flip is in the session database while it runs: a hub stopped
+        in the middle closes it on its next start (see _close_interrupted_teamwork)."""
         names = [lead] + list(supporters)
         if len(set(names)) != len(names):
             raise TableError("a player can take one part in a teamwork flip")
         for n in names:
-            self.player(n)
+            self._usable(self.player(n))
+        cur = self.db.execute("INSERT INTO teamwork (session, t, lead, supporters) VALUES (?,?,?,?)",
+                              (self.session, time.time(), lead, json.dumps(list(supporters))))
+        self.db.commit()
+        tid = cur.lastrowid
+        outcome = "abandoned"
+        try:
+            summary = self._teamwork(lead, supporters, names, pick, crit, flip_args)
+            outcome = "resolved by %s" % summary["resolved_by"]
+            return summary
+        finally:
+            self.db.execute("UPDATE teamwork SET closed = ?, outcome = ? WHERE id = ?", (time.time(), outcome, tid))
+            self.db.commit()
+
+    def _teamwork(self, lead, supporters, names, pick, crit, flip_args):
         flips = {}
         try:
             flips[lead] = self.command(lead, "flip", team="lead", **flip_args)
             for s in supporters:
                 flips[s] = self.command(s, "flip", team="support")
-        except DeviceError:
+        except (DeviceError, TableError, LinkError):
             for n in flips:  # undo nothing, but do not leave flips open
                 self._abandon(n)
             raise
@@ -205,6 +524,8 @@ class TableHub:
         if pick is not None:
             chosen = [e for e in outcome["tied"] if e["player"] == pick]
             if not chosen:
+                for n in names:
+                    self._abandon(n)
                 raise TableError("%s's card is not among the best (%s)" % (pick, ", ".join(e["player"] for e in outcome["tied"])))
             winner = chosen[0]
         results = {}
@@ -225,35 +546,194 @@ class TableHub:
         except (DeviceError, LinkError, TableError):
             pass
 
-    def restore(self, name, new_port):
-        """Put a player's last backup onto a replacement device."""
+    def _close_interrupted_teamwork(self):
+        """Teamwork flips a stopped hub left open: closed now, with a word to
+        the GM; their players' open flips end unresolved as they join."""
+        rows = self.db.execute("SELECT id, lead, supporters FROM teamwork WHERE closed IS NULL").fetchall()
+        names = set()
+        for tid, lead, supporters in rows:
+            others = json.loads(supporters or "[]")
+            names.add(lead)
+            names.update(others)
+            self.db.execute("UPDATE teamwork SET closed = ?, outcome = ? WHERE id = ?",
+                            (time.time(), "interrupted: the hub stopped", tid))
+            self.notify("the teamwork flip %s led (with %s) was interrupted when the hub stopped: it is closed, "
+                        "no card resolved it; flips still open end unresolved as the players join"
+                        % (lead, ", ".join(others) or "nobody"))
+        self.db.commit()
+        return names
+
+    def _finish_interrupted(self, p):
+        if p.name not in self.interrupted:
+            return
+        self.interrupted.discard(p.name)
+        flip = p.state.get("flip")
+        if flip and flip.get("team"):
+            self._abandon(p.name)
+            self.notify("%s's flip from the interrupted teamwork is ended, unresolved" % p.name)
+
+    # -- restore, and what to do with a stranger on a player's port -------------
+    def restore(self, name, port=None, backup_id=None):
+        """Put a backup of player ``name`` onto a device; returns its digest.
+
+        ``port`` None: onto the device now on the player's port (the answer
+        to a question: "restore this player's backup onto it"), else onto
+        the device on ``port`` (a replacement). ``backup_id`` None: the latest
+        backup, else that one (see backups(name)): an earlier version of the
+        game, which the table then follows. What the device held before is
+        backed up under its own device id first, so nothing is lost."""
         p = self.player(name)
-        text, digest = self.latest_backup(name)
-        old = p.link
-        link = self._connect(p, new_port)
+        if backup_id is None:
+            row = self.db.execute("SELECT id, state, digest FROM backups WHERE player = ? ORDER BY id DESC LIMIT 1",
+                                  (name,)).fetchone()
+            if row is None:
+                raise TableError("there is no backup of %s yet" % name)
+        else:
+            row = self.db.execute("SELECT id, state, digest FROM backups WHERE player = ? AND id = ?",
+                                  (name, backup_id)).fetchone()
+            if row is None:
+                raise TableError("%s has no backup %r (see backups %s)" % (name, backup_id, name))
+        _, text, digest = row
+        target = p.port if port is None else port
+        if target is None:
+            raise TableError("%s has no port: name the device's port (restore %s PORT)" % (name, name))
+        reuse = p.link is not None and target == p.port
+        link = p.link if reuse else self._connect(p, target)
+        p.checking = False
         try:
-            link.hello()
+            info = link.hello()
+            reason = V.hello_problem(info)
+            if reason:
+                raise TableError("the device on %s cannot take a backup: %s" % (target, reason))
+            self._keep_strangers_state(link, info, p)
             link.restore(text)
         except Exception:
-            link.close()
+            if not reuse:
+                link.close()
+            p.checking = p.link is not None and not p.faulty
             raise
-        try:
-            old.close()
-        except Exception:
-            pass
-        p.link, p.port = link, new_port
+        if not reuse:
+            if p.link is not None:
+                try:
+                    p.link.close()
+                except Exception:
+                    pass
+            p.link, p.port = link, target
         info = link.hello()
         p.device = info.get("device")
-        p.error = ""
-        link.request("set_name", name=name[:16])
-        self._log(p, "restore", None, "restore", {"port": new_port}, {"digest": digest}, digest)
+        p.error = p.faulty = ""
+        p.question = None
+        fields = _save_fields(text)
+        p.lineage = {"game": fields.get("game", ""), "count": int(fields.get("count", 0)), "digest": digest}
+        p.backup_digest = digest
+        p.checking = True
+        p.online = True
+        self._request(p, "set_name", name=name[:16])
+        self._log(p, "restore", None, "restore", {"port": target, "backup": row[0]}, {"digest": digest}, digest)
         self.refresh(p)
         self.sync_supply()
         return digest
 
+    def _keep_strangers_state(self, link, info, p):
+        """Before a restore overwrites a device that is not the player's own
+        game, keep its save under its device id (player ""), and the events
+        it still holds (logged under its id as they arrive)."""
+        if p.question is None and info.get("device") == p.device:
+            return
+        if not info.get("digest"):
+            return
+        try:
+            link.request("events")
+            link.poll(0.2)
+            text = link.backup()
+        except (LinkError, DeviceError):
+            return
+        fields = _save_fields(text)
+        self.db.execute("INSERT INTO backups (session, t, player, device, digest, state, game, count)"
+                        " VALUES (?,?,?,?,?,?,?,?)",
+                        (self.session, time.time(), "", info.get("device"), text_digest(text), text,
+                         fields.get("game", ""), int(fields.get("count", 0) or 0)))
+        self.db.commit()
+
+    def take_as_new(self, name, new_name):
+        """The device now on ``name``'s port joins as a new player
+        ``new_name``; ``name`` stays known (its backups kept), offline, until
+        a backup is restored onto a device. ``new_name`` may be ``name``
+        itself: the player goes on with this device and game (their earlier
+        backups stay listed). Events the device sent meanwhile become the
+        new player's."""
+        p = self.player(name)
+        if p.link is None or (p.question is None and not p.faulty):
+            raise TableError("%s's port has no other device or game to take" % name)
+        if not isinstance(new_name, str) or not 0 < len(new_name) <= 16 or not new_name.isprintable() \
+                or not new_name.isascii() or new_name != new_name.strip():
+            raise TableError("a name is 1 to 16 letters, digits or spaces, not %r" % (new_name,))
+        if new_name != name and new_name in self.players:
+            raise TableError("%s is already at the table" % new_name)
+        info = p.link.info or {}
+        device = (p.question or {}).get("device") or info.get("device")
+        if new_name == name:
+            new = p
+        else:
+            new = Player(new_name, p.port, p.link)
+            self._bind(new, p.link)
+            p.link = None
+            p.online = False
+            p.error = "offline: %s's port has another device" % name
+            self.players[new_name] = new
+        new.question = None
+        new.faulty = ""
+        new.device = device
+        new.lineage = None
+        new.state = {}
+        new.backup_digest = None
+        new.checking = True
+        new.online = True
+        new.error = ""
+        self.db.execute("UPDATE log SET player = ? WHERE player = '' AND device = ?", (new_name, device))
+        self.db.execute("UPDATE flips SET player = ? WHERE player = '' AND device = ?", (new_name, device))
+        self.db.commit()
+        self._log(new, "take_as_new", None, "take_as_new", {"from": name}, {"device": device}, None)
+        self._request(new, "set_name", name=new_name[:16])
+        self.refresh(new)
+        self.sync_supply()
+        return new
+
+    def leave_out(self, name):
+        """The device on ``name``'s port is left out: the hub lets go of its
+        port (nothing is sent to it, nothing taken from it). The player is
+        offline until a backup is restored (restore NAME [PORT])."""
+        p = self.player(name)
+        if p.link is not None:
+            try:
+                p.link.close()
+            except Exception:
+                pass
+        self._log(p, "leave_out", None, "leave_out", {}, {"question": p.question, "faulty": p.faulty}, None)
+        p.link = None
+        p.question = None
+        p.faulty = ""
+        p.online = False
+        p.error = "left out: restore %s onto a device to play on" % name
+        return p
+
     # -- the shared supply -------------------------------------------------
     def holdings(self):
-        return {n: list(p.state.get("held", [])) for n, p in self.players.items() if p.state}
+        """Supply cards each player holds: as their device says now, or as
+        the table last knew (a player offline, or known from an earlier run)."""
+        out = {}
+        for n, p in self.players.items():
+            if p.state:
+                out[n] = list(p.state.get("held", []))
+        for n, held in self.db.execute("SELECT name, held FROM players WHERE held IS NOT NULL").fetchall():
+            if n not in out:
+                try:
+                    cards = json.loads(held)
+                except ValueError:
+                    continue
+                if isinstance(cards, list):
+                    out[n] = [c for c in cards if c in C.CARDS]
+        return out
 
     def supply(self):
         """Cards in the shared supply: the set minus what anyone holds."""
@@ -278,16 +758,18 @@ class TableHub:
     def sync_supply(self):
         """Tell each device which supply cards the other players hold."""
         held = self.holdings()
-        for n, p in self.players.items():
-            if not p.state or not p.online:
+        for n, p in list(self.players.items()):
+            if not p.state or not p.online or p.link is None or p.faulty or p.question is not None:
                 continue
             others = sorted(set(cid for m, cards in held.items() if m != n for cid in cards))
             if sorted(p.state.get("elsewhere", [])) == others:
                 continue
             try:
-                p.link.request("supply_sync", elsewhere=others)
+                self._request(p, "supply_sync", elsewhere=others)
             except DeviceError as e:
                 self.notify("supply conflict at %s: %s" % (n, e))
+                continue
+            except (TableError, LinkError):
                 continue
             self.refresh(p)  # the device's state (and digest) changed
         bad = self.conflicts()
@@ -296,10 +778,17 @@ class TableHub:
 
     # -- Shadow points -----------------------------------------------------------
     def shadow(self):
-        """(earned from the players' flips, spent by the GM, available)."""
-        earned = sum(int(p.state.get("shadow", 0)) for p in self.players.values())
-        spent = -(self.db.execute("SELECT COALESCE(SUM(delta), 0) FROM shadow WHERE session = ? AND delta < 0",
-                                  (self.session,)).fetchone()[0])
+        """(earned from the players' flips, spent by the GM, available), for
+        the table: every player it knows (offline ones as last seen) and
+        every spend in the session database, over restarts."""
+        earned = 0
+        for n, p in self.players.items():
+            if p.state:
+                earned += int(p.state.get("shadow", 0))
+        for n, points in self.db.execute("SELECT name, shadow FROM players WHERE shadow IS NOT NULL").fetchall():
+            if n not in self.players or not self.players[n].state:
+                earned += int(points)
+        spent = -(self.db.execute("SELECT COALESCE(SUM(delta), 0) FROM shadow WHERE delta < 0").fetchone()[0])
         return earned, spent, earned - spent
 
     def spend_shadow(self, n, reason=""):
@@ -317,13 +806,18 @@ class TableHub:
         """Read every device for button presses; returns players that changed."""
         changed = []
         for p in list(self.players.values()):
+            if p.link is None or p.faulty:
+                continue
             before = p.state.get("digest")
             try:
                 p.link.poll(timeout)
-                p.online = True
+                if p.question is None:
+                    p.online = True
             except (LinkError, DeviceError) as e:
                 p.online = False
                 p.error = str(e)
+                continue
+            except TableError:  # a reconnect found another device or game: the GM is asked
                 continue
             if p.dirty:
                 p.dirty = False
@@ -334,24 +828,66 @@ class TableHub:
             self.sync_supply()
         return changed
 
-    def _on_event(self, player, seq, payload):
-        self._log(player, "event", seq, payload.get("op"), payload.get("args"), payload.get("result"),
-                  payload.get("digest"))
-        if payload.get("flip"):
-            self._record_flip(player, "buttons", payload["flip"], payload.get("result") or {})
+    def _on_event(self, player, seq, payload, link=None):
+        """A button event from a player's device: stored exactly once.
+
+        The key of an event is (device, seq, digest) (the log_event index):
+        a device re-sends an event it holds until the hub's acknowledgement
+        arrives, and a hub killed between storing and acknowledging gets it
+        again after its restart, with the same payload, so the same digest:
+        INSERT OR IGNORE keeps one row. A device whose flash was wiped keeps
+        its id (a board's chip id) but numbers its events from 1 again; those
+        are new events, and their digests differ from the old ones with the
+        same numbers (a digest covers the whole state with its command count,
+        which only grows in one game, and the game id), so they are stored.
+        A button flip's row in ``flips`` is written in the same transaction,
+        only when its event's row is new.
+
+        Events from a device that is not the player's (a question is open,
+        or a restore is checking a replacement) are stored under that
+        device's id with no player; a faulty device's events stay on it (an
+        exception leaves them unacknowledged)."""
+        if player.faulty:
+            raise TableError("%s's device is faulty" % player.name)
+        reason = V.event_problem(seq, payload)
+        if reason:
+            self._fault(player, reason)
+            raise TableError(reason)
+        stranger = player.question is not None or not player.checking or (link is not None and link is not player.link)
+        name = "" if stranger else player.name
+        device = player.device
+        if stranger:
+            device = player.question["device"] if player.question else ((link and link.info) or {}).get("device")
+        flip = payload.get("flip")
+        result = payload.get("result") or {}
+        with self.db:
+            cur = self.db.execute(
+                "INSERT OR IGNORE INTO log (session, t, player, device, kind, seq, op, args, result, digest)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (self.session, time.time(), name, device, "event", seq, payload.get("op"),
+                 json.dumps(payload.get("args"), sort_keys=True), json.dumps(result, sort_keys=True),
+                 payload.get("digest")))
+            new = cur.rowcount == 1
+            if new and flip:
+                self._insert_flip(name, device, "buttons", flip, result, cur.lastrowid)
+        if stranger:
+            return
+        if new and flip:
+            player.last_flip = _flip_view(flip, result, "buttons")
         player.dirty = True
 
     def _record_flip(self, player, source, flip, result):
-        self.db.execute(
-            "INSERT INTO flips (session, t, player, device, source, suit, net, cards, level, resolving, xp, shadow)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            (self.session, time.time(), player.name, player.device, source, flip.get("suit"), flip.get("net"),
-             ",".join(flip.get("cards", [])), result.get("level", flip.get("level")),
-             result.get("resolving", flip.get("resolving")), result.get("xp", 0), result.get("shadow", 0)))
+        self._insert_flip(player.name, player.device, source, flip, result, None)
         self.db.commit()
-        player.last_flip = {"cards": list(flip.get("cards", [])), "suit": flip.get("suit"), "net": flip.get("net"),
-                            "level": result.get("level", flip.get("level")),
-                            "resolving": result.get("resolving", flip.get("resolving")), "source": source}
+        player.last_flip = _flip_view(flip, result, source)
+
+    def _insert_flip(self, name, device, source, flip, result, event):
+        self.db.execute(
+            "INSERT OR IGNORE INTO flips (session, t, player, device, source, suit, net, cards, level, resolving,"
+            " xp, shadow, event) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (self.session, time.time(), name, device, source, flip.get("suit"), flip.get("net"),
+             ",".join(flip.get("cards", [])), result.get("level", flip.get("level")),
+             result.get("resolving", flip.get("resolving")), result.get("xp", 0), result.get("shadow", 0), event))
 
     def _log(self, player, kind, seq, op, args, result, digest):
         self.db.execute("INSERT INTO log (session, t, player, device, kind, seq, op, args, result, digest)"
@@ -367,3 +903,19 @@ class TableHub:
     def flip_rows(self):
         return self.db.execute("SELECT player, source, suit, net, cards, level, resolving FROM flips"
                                " WHERE session = ? ORDER BY id", (self.session,)).fetchall()
+
+
+def _flip_view(flip, result, source):
+    return {"cards": list(flip.get("cards", [])), "suit": flip.get("suit"), "net": flip.get("net"),
+            "level": result.get("level", flip.get("level")),
+            "resolving": result.get("resolving", flip.get("resolving")), "source": source}
+
+
+def _save_fields(text):
+    """The ``count`` and ``game`` lines of a save's text form (shared_rules.state)."""
+    out = {}
+    for row in text.split("\n"):
+        key, _, value = row.partition(" ")
+        if key in ("count", "game"):
+            out[key] = value
+    return out
