@@ -461,6 +461,8 @@ class TableHub:
         if op in ("new_game", "restore"):
             p.lineage = None  # the GM started this game here: it is the player's from now on
         self.refresh(p)
+        if p.question is not None:  # the port's device changed under the link without a disconnect
+            raise self._question_error(p)
         if op in SUPPLY_OPS:
             self.sync_supply()
         return result
