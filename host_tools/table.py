@@ -544,6 +544,9 @@ class TableHub:
 
     def _abandon(self, name):
         try:
+            flip = self.player(name).state.get("flip") or {}
+            if flip.get("phase") == "choose" and flip.get("tied"):
+                self.command(name, "choose", card=flip["tied"][0])  # a flip ends once its card is chosen
             self.command(name, "end_flip", resolved=False)
         except (DeviceError, LinkError, TableError):
             pass
@@ -569,10 +572,10 @@ class TableHub:
         if p.name not in self.interrupted:
             return
         self.interrupted.discard(p.name)
-        flip = p.state.get("flip")
-        if flip and flip.get("team"):
+        if p.state.get("flip"):  # a teamwork flip (resolved=False is refused for any other: left alone)
             self._abandon(p.name)
-            self.notify("%s's flip from the interrupted teamwork is ended, unresolved" % p.name)
+            if not p.state.get("flip"):
+                self.notify("%s's flip from the interrupted teamwork is ended, unresolved" % p.name)
 
     # -- restore, and what to do with a stranger on a player's port -------------
     def restore(self, name, port=None, backup_id=None):
