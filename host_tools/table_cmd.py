@@ -223,12 +223,11 @@ def run(args):
         ports += [b.port for b in sims.boards]
     hub = TableHub(args.db or os.path.join(run_dir, "session.db"), notify=lambda t: console.print(t, style="yellow"))
     try:
-        for i, port in enumerate(ports):
-            name = NAMES[i % len(NAMES)] + ("" if i < len(NAMES) else str(i))
+        for port in ports:
             try:
-                hub.join(name, port)
+                hub.join(None, port, names=NAMES)  # a device the table knows gets its name again
             except (LinkError, DeviceError, OSError) as e:
-                console.print("could not join %s on %s: %s" % (name, port, e), style="red")
+                console.print("could not join the device on %s: %s" % (port, e), style="red")
         if not hub.players:
             return 1
         console.print("run folder: %s" % run_dir)
