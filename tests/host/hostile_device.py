@@ -96,7 +96,7 @@ class HostileDevice:
         if op == "hello":
             info = {"device": self.device, "firmware": "0.1.0", "protocol": P.VERSION, "board": "sim",
                     "name": self.name, "edition": g.s.edition, "campaign": g.s.campaign, "digest": g.digest(),
-                    "count": g.s.count, "game": g.s.game, "events": 0, "events_dropped": 0, "problem": "",
+                    "count": g.s.count, "game": getattr(g.s, "game", ""), "events": 0, "events_dropped": 0, "problem": "",
                     "panel_error": ""}
             info.update(self.bad_hello)
             return info
