@@ -306,7 +306,7 @@ class TableConsole(cmd.Cmd):
           pvp                  against another player: no XP, no level-up, e.g. flip Cy str pvp
           open                 leave the flip open for choose/flashback/bump/end, e.g. flip Ann str open
           move=MOVE            add a move's level from the sheet, e.g. flip Ann str move=Sneak
-          crit=...             the reward if the Critical Success card resolves it, e.g. flip Ann str crit=blessing
+          crit=blessing|levelup|bonus_move   the Critical Success reward, e.g. flip Ann str crit=blessing
           levels=N             with crit=levelup: how many levels, e.g. flip Ann str crit=levelup levels=2"""
         words = self.words(arg, 1, "flip NAME [str|dex|int|SUIT] [+N|-N] ...")
         who = self.who(words[0])
@@ -361,7 +361,7 @@ class TableConsole(cmd.Cmd):
     def do_end(self, arg):
         """end NAME [crit=blessing|levelup|bonus_move] [move=MOVE] [levels=N] [resolved=false]
         Resolve NAME's open flip: XP, Shadow, the critical success reward.
-          crit=...          the reward of a Critical Success, e.g. end Ann crit=blessing
+          crit=blessing|levelup|bonus_move   the reward of a Critical Success, e.g. end Ann crit=blessing
           move=MOVE         the move a level-up raises, e.g. end Ann crit=levelup move=Sneak
           levels=N          how many levels up, e.g. end Ann crit=levelup move=Sneak levels=2
           resolved=false    a teamwork flip won by another player's card, e.g. end Bo resolved=false"""
@@ -385,7 +385,7 @@ class TableConsole(cmd.Cmd):
           str|dex|int|SUIT    the lead's attribute or suit (attr=, suit= too), e.g. team Cy Ann dex
           +N|-N               the lead's advantage (net=N too), e.g. team Cy Ann str +1
           pick=NAME           whose card resolves a tie for best, e.g. team Cy Ann Bo pick=Ann
-          crit=...            the reward if the Critical Success card wins, e.g. team Cy Ann crit=blessing"""
+          crit=blessing|levelup   the reward if the Critical Success card wins, e.g. team Cy Ann crit=blessing"""
         words = self.words(arg, 2, "team LEAD SUPPORTER... [attr] [+N]")
         names, rest = [], []
         for w in words:
@@ -414,7 +414,7 @@ class TableConsole(cmd.Cmd):
           encumbrance=N     Item and Pack cards carried, e.g. pursuit Ann encumbrance=2
           open              leave the flip open, e.g. pursuit Ann open
           round won|lost    record a round: did the rabbit get away? e.g. pursuit Ann round won
-          helper=ATTR       a helper's attribute in rounds 2-4, e.g. pursuit Ann round lost helper=int
+          helper=int|str|dex   a helper's attribute in rounds 2-4, e.g. pursuit Ann round lost helper=int
           end               forget the pursuit, e.g. pursuit Ann end"""
         from shared_rules.minigames import Pursuit, pursuit_flip
 
@@ -451,8 +451,9 @@ class TableConsole(cmd.Cmd):
                                args.get("encumbrance", 0))
         except ValueError as e:
             raise Usage(str(e))
-        self.say("pursuit round %d: Str %s + Dex %s - encumbrance %d = %d: %s %+d%s" % (
-            chase.next_round or 1, attrs.get("str"), attrs.get("dex"), args.get("encumbrance", 0), row["value"],
+        self.say("pursuit round %d: Str %s (%d) + Dex %s (%d) - encumbrance %d = %d: %s %+d%s" % (
+            chase.next_round or 1, replies.title(attrs.get("str")), C.SUITS.index(attrs.get("str")) + 1,
+            replies.title(attrs.get("dex")), C.SUITS.index(attrs.get("dex")) + 1, args.get("encumbrance", 0), row["value"],
             replies.title(row["suit"]), row["net"], " (beyond the table: the GM rules on it)" if row["beyond_table"] else ""))
         self.flip_and_end(who, {"suit": row["suit"], "net": row["net"]}, {}, args.get("open", False))
 
@@ -572,7 +573,7 @@ class TableConsole(cmd.Cmd):
     def do_rest(self, arg):
         """rest NAME [keep=ID,ID|worst]
         A night's rest: tokens back, Exhaustion cards back but as many as Harm + Wound tokens.
-          keep=ID,ID   the Exhaustion cards kept (default: the worst, as the device does), e.g. rest Bo keep=19,4"""
+          keep=ID,ID|worst   the Exhaustion cards kept (default: the worst, as the device does), e.g. rest Bo keep=19,4"""
         words = self.words(arg, 1, "rest NAME [keep=ID,ID]")
         args = coerce("rest", self.options(words[1:]))
         args.setdefault("keep", "worst")
@@ -581,7 +582,7 @@ class TableConsole(cmd.Cmd):
     def do_seek_help(self, arg):
         """seek_help NAME [keep=ID,ID|worst] [hearth]
         Seek Help: tokens and Harm back, wound cards to the supply, keep as many Exhaustion cards as Wound tokens.
-          keep=ID,ID   the Exhaustion cards kept (default: the worst), e.g. seek_help Bo keep=19,4
+          keep=ID,ID|worst   the Exhaustion cards kept (default: the worst), e.g. seek_help Bo keep=19,4
           hearth       at The Hearth: the Wound tokens go too, e.g. seek_help Bo hearth"""
         words = self.words(arg, 1, "seek_help NAME [keep=ID,ID] [hearth]")
         args = coerce("seek_help", self.options(words[1:], ("hearth",)))
@@ -598,7 +599,9 @@ class TableConsole(cmd.Cmd):
     # The sheet and advancement
     def do_attr(self, arg):
         """attr NAME str|dex|int SUIT
-        Which suit an attribute flips, e.g. attr Ann str dragon"""
+        Which suit an attribute flips, on NAME's sheet.
+          str|dex|int   the attribute, e.g. attr Ann dex blade
+          SUIT          anvil, blade, crown or dragon, e.g. attr Ann str dragon"""
         words = self.words(arg, 3, "attr NAME str|dex|int SUIT")
         self.run(self.who(words[0]), "set_attr", attr=words[1], suit=words[2])
 
@@ -606,13 +609,14 @@ class TableConsole(cmd.Cmd):
         """move NAME MOVE [wild|novice|base|expert|master]
         Write a move on NAME's sheet at a level (default base).
           MOVE     the move's name (quote it if it has spaces), e.g. move Ann Sneak
-          LEVEL    wild, novice, base, expert or master, e.g. move Ann "Pick Locks" expert"""
+          wild|novice|base|expert|master   the level, e.g. move Ann "Pick Locks" expert"""
         words = self.words(arg, 2, "move NAME MOVE [LEVEL]")
         self.run(self.who(words[0]), "set_move", name=words[1], level=words[2] if len(words) > 2 else "base")
 
     def do_study(self, arg):
         """study NAME MOVE
-        Study under a master: 2 XP to raise a move or learn a new one, e.g. study Ann Sneak"""
+        Study under a master: 2 XP to raise a move or learn a new one.
+          MOVE   the move (quote it if it has spaces), e.g. study Ann Sneak"""
         words = self.words(arg, 2, "study NAME MOVE")
         self.run(self.who(words[0]), "study", move=words[1])
 
@@ -743,14 +747,15 @@ class TableConsole(cmd.Cmd):
 
     def do_screen(self, arg):
         """screen NAME FILE.png
-        Save what NAME's panel shows as a PNG, e.g. screen Ann ann.png"""
+        Save what NAME's panel shows as a PNG.
+          FILE.png   where to write it, e.g. screen Ann ann.png"""
         words = self.words(arg, 2, "screen NAME FILE.png")
         path = save_screen(self.hub, self.who(words[0]), words[1])
         self.say("wrote %s" % path)
 
     def do_status(self, arg):
         """status
-        Every player: device, last flip, piles, XP, tokens, supply cards, state."""
+        Every player: device, last flip, piles, XP, tokens, supply cards, state, e.g. status"""
         self.out.print(status_table(self.hub))
 
     def do_log(self, arg):
@@ -792,7 +797,7 @@ class TableConsole(cmd.Cmd):
 
     def do_quit(self, arg):
         """quit
-        Leave the table (the devices keep their games; the session log stays)."""
+        Leave the table (the devices keep their games; the session log stays), e.g. quit (or Ctrl-D)"""
         return True
 
     def do_EOF(self, arg):

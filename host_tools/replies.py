@@ -209,7 +209,7 @@ def plain(r, indent=""):
         elif isinstance(v, (list, tuple)):
             lines.append("%s%s: %s" % (indent, k, cards(v) if v else "-"))
         else:
-            lines.append("%s%s: %s" % (indent, k, "-" if v is None else v))
+            lines.append("%s%s: %s" % (indent, k, "-" if v is None or v == "" else v))
     return lines
 
 
