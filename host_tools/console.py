@@ -706,7 +706,6 @@ class TableConsole(cmd.Cmd):
         if not args.pop("yes", False):
             raise Usage("starting over loses %s's character: newgame %s yes" % (who, who))
         self.run(who, "new_game", confirm=True, **args)
-        self.say("%s starts a new character" % who)
 
     # ======================================================================
     # The table

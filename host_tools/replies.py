@@ -170,8 +170,14 @@ def say(op, name, r, state=None):
         return lines
     if op == "reshuffle":
         return ["%s reshuffles: %s cards in the Deckahedron" % (name, r.get("draw"))]
-    if op in ("gain_xp", "mercy_flashback", "study"):
-        return ["%s: %s, XP now %s" % (name, op.replace("_", " "), r.get("xp", (state or {}).get("xp")))]
+    if op == "gain_xp":
+        return []  # the change of XP says it
+    if op == "mercy_flashback":
+        return ["%s: a mercy flashback" % name]
+    if op == "study":
+        return ["%s studies under a master" % name]
+    if op == "new_game":
+        return ["%s starts a new character" % name]
     if op in ("minigame_start", "minigame_exhaust", "minigame_end"):
         return minigame(name, r)
     if op == "set_edition":

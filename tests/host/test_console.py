@@ -257,8 +257,8 @@ def test_minigame_pursuit_and_sheet(gm):
     text = gm("move Cy Sneak expert")
     assert "Sneak - -> 1" in text
     assert "str" in gm("attr Cy str dragon")
-    assert "XP now 2" in gm("xp Cy 2")
-    assert "XP" in gm("study Cy Sneak")
+    assert "XP 0 -> 2" in gm("xp Cy 2")
+    assert "Cy studies under a master" in gm("study Cy Sneak")
     text = gm("reveal Cy d6")
     assert "attack power" in text and "then: damage NAME" in text
 
@@ -388,3 +388,68 @@ def test_breather_pick_takes_tokens_then_face_up_then_face_down():
     state = {"edition": "md", "tokens": {"exhaustion": 1}, "exhaustion": 4, "exhaustion_face_up": ["3", "7"]}
     assert breather_pick(state, None) == {"tokens": 1, "cards": ["3", "7"], "facedown": 1}
     assert breather_pick(state, 2) == {"tokens": 1, "cards": ["7"], "facedown": 0}
+
+
+def test_presses_on_the_board_show_up_while_waiting(gm):
+    """The loop polls the devices between the GM's lines: a flip made with
+    the board's buttons is said in words."""
+    link = gm.hub.player("Bo").link
+    link.request("press", button="B")
+    link.request("press", button="A")
+    lines = []
+    for _ in range(20):
+        lines += gm.console.poll()
+        if any("Bo flipped" in line for line in lines):
+            break
+    text = "\n".join(lines)
+    assert "Bo flipped" in text and any(w in text for w in WORDS.values()), text
+
+
+def test_the_console_at_a_terminal(tmp_path):
+    """`deckahedron table` on a terminal: the prompt, help, a flip, the
+    status, quit; readline in its thread, the devices polled meanwhile."""
+    import os
+    import select
+    import subprocess
+    import sys
+    import time
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    master, slave = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "host_tools.cli", "table", "--sim", "2", "--seed", "4",
+                             "--dir", str(tmp_path)], cwd=root, stdin=slave, stdout=slave, stderr=slave,
+                            env=dict(os.environ, TERM="dumb", COLUMNS="200"))
+    os.close(slave)
+    seen = b""
+
+    def until(word, timeout=60):
+        nonlocal seen
+        end = time.monotonic() + timeout
+        while word.encode() not in seen:
+            assert time.monotonic() < end and proc.poll() is None, seen.decode(errors="replace")[-2000:]
+            if select.select([master], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:
+                    pass
+        found, seen = seen.split(word.encode(), 1)
+        return found.decode(errors="replace")
+
+    try:
+        until("table> ")
+        os.write(master, b"help flip\n")
+        until("advantage or disadvantage")
+        until("table> ")
+        os.write(master, b"flip Ann str +1\n")
+        until("resolves Ann's flip:")
+        until("table> ")
+        os.write(master, b"damage Bo lots\n")
+        until("attack power must be")
+        until("table> ")
+        os.write(master, b"quit\n")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
