@@ -2,13 +2,15 @@
 
     deckahedron do --port P OP [key=value ...]
     deckahedron do --port /dev/pts/5 flip suit=crown net=1
-    deckahedron do --port /dev/ttyACM0 breather cards='["3","7"]'
+    deckahedron do --port /dev/ttyACM0 breather cards=3,7
 
 OP is any app op (hello, state, press, ...) or rules command (flip, end_flip,
 ...): docs/protocol.md lists them with their arguments. Each value is read
 as JSON when it parses as JSON (numbers, true/false/null, lists, objects,
 "quoted strings") and as a plain string otherwise: ``net=1`` is the number 1,
-``suit=crown`` the string "crown", ``card='"3"'`` the string "3".
+``suit=crown`` the string "crown", ``card='"3"'`` the string "3". Card
+arguments take plain forms: ``keep=19,4`` is the list ["19", "4"], ``card=3``
+the card "3" (``coerce``).
 
 ``state`` without arguments prints the whole state even when the device
 sends it in parts (``state part=N`` prints that one part as it came);

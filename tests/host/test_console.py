@@ -453,3 +453,30 @@ def test_the_console_at_a_terminal(tmp_path):
             proc.kill()
             proc.wait()
         os.close(master)
+
+
+def test_the_console_page_lists_every_command_as_help_says_it():
+    import os
+
+    page = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                        "docs", "console.md")
+    with open(page) as f:
+        doc = f.read()
+
+    class Nobody:
+        players = {}
+
+    console = TableConsole(Nobody(), make_console(file=io.StringIO()))
+    listed = doc.split("## Commands")[1].split("```")[1].strip().splitlines()
+    assert listed == [console.usage(c) for c in console.commands()]
+
+
+def test_card_arguments_take_plain_forms():
+    from host_tools.do_cmd import coerce, parse_pairs
+
+    assert coerce("seek_help", parse_pairs(["keep=19"])) == {"keep": ["19"]}
+    assert coerce("seek_help", parse_pairs(["keep=19,4", "hearth=true"])) == {"keep": ["19", "4"], "hearth": True}
+    assert coerce("rest", parse_pairs(["keep=worst"])) == {"keep": "worst"}
+    assert coerce("breather", parse_pairs(['cards=[3,"7"]'])) == {"cards": ["3", "7"]}
+    assert coerce("choose", parse_pairs(["card=3"])) == {"card": "3"}
+    assert coerce("flip", parse_pairs(["net=1"])) == {"net": 1}
