@@ -32,6 +32,39 @@ def reporter(prog, usage_exit=2):
     return complain, fail
 
 
+def seconds(text, most=3600.0):
+    """An argparse type: a finite number of seconds, more than 0 and at most
+    ``most`` (inf and nan parse as floats, and then break timers or wait forever)."""
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not math.isfinite(value) or not 0 < value <= most:
+        raise argparse.ArgumentTypeError("%r is not a number of seconds: give more than 0 and at most %g, e.g. 2 or 0.5"
+                                         % (text, most))
+    return value
+
+
+def whole(lo, hi, example):
+    """An argparse type: a whole number from ``lo`` to ``hi``."""
+    import argparse
+
+    def parse(text):
+        try:
+            value = int(text, 10)
+        except ValueError:
+            value = None
+        if value is None or not lo <= value <= hi:
+            raise argparse.ArgumentTypeError("%r is not a whole number from %d to %d (e.g. %s)" % (text, lo, hi, example))
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
 def build_parser():
     import importlib
 

@@ -2,13 +2,15 @@
 
     deckahedron do --port P OP [key=value ...]
     deckahedron do --port /dev/pts/5 flip suit=crown net=1
-    deckahedron do --port /dev/ttyACM0 breather cards='["3","7"]'
+    deckahedron do --port /dev/ttyACM0 breather cards=3,7
 
 OP is any app op (hello, state, press, ...) or rules command (flip, end_flip,
 ...): docs/protocol.md lists them with their arguments. Each value is read
 as JSON when it parses as JSON (numbers, true/false/null, lists, objects,
 "quoted strings") and as a plain string otherwise: ``net=1`` is the number 1,
-``suit=crown`` the string "crown", ``card='"3"'`` the string "3".
+``suit=crown`` the string "crown", ``card='"3"'`` the string "3". Card
+arguments take plain forms: ``keep=19,4`` is the list ["19", "4"], ``card=3``
+the card "3" (``coerce``).
 
 ``state`` without arguments prints the whole state even when the device
 sends it in parts (``state part=N`` prints that one part as it came);
@@ -31,7 +33,7 @@ import sys
 from shared_rules import protocol as P
 from shared_rules.game import Game
 
-from host_tools.cli import reporter
+from host_tools.cli import reporter, seconds, whole
 
 PROG = "deckahedron do"
 EXIT_DEVICE_ERROR = 1
@@ -50,9 +52,9 @@ _complain, _fail = reporter(PROG, EXIT_USAGE)
 
 def add_arguments(parser):
     parser.add_argument("--port", required=True, metavar="P", help="the device's serial port (e.g. /dev/ttyACM0)")
-    parser.add_argument("--timeout", type=float, default=2.0, metavar="S",
+    parser.add_argument("--timeout", type=seconds, default=2.0, metavar="S",
                         help="seconds to wait for each answer (default 2)")
-    parser.add_argument("--retries", type=int, default=3, metavar="N",
+    parser.add_argument("--retries", type=whole(0, 20, "3"), default=3, metavar="N",
                         help="re-sends (same request id) before giving up (default 3)")
     parser.add_argument("op", metavar="OP", help="the command: " + ", ".join(OPS))
     parser.add_argument("pairs", nargs="*", metavar="key=value", help="its arguments")
@@ -80,17 +82,45 @@ def parse_pairs(pairs):
     return args
 
 
+# Arguments the rules take as card ids (strings) or lists of them; typed
+# plainly they parse as numbers (keep=19) or text (keep=19,4).
+CARD_LISTS = {"breather": "cards", "rest": "keep", "seek_help": "keep", "supply_sync": "elsewhere"}
+CARDS = {"choose": "card", "minigame_exhaust": "card"}
+WORDS_NOT_LISTS = ("worst",)  # rest/seek_help keep=worst: the device picks
+
+
+def card_ids(value):
+    """19 -> ["19"]; "19,4" -> ["19", "4"]; [19, "4"] -> ["19", "4"]."""
+    if isinstance(value, (list, tuple)):
+        return [card_id(v) for v in value]
+    return [w.strip() for w in card_id(value).split(",") if w.strip()]
+
+
+def card_id(value):
+    return str(value) if isinstance(value, (int, str)) and not isinstance(value, bool) else value
+
+
+def coerce(op, args):
+    """The plain forms of card arguments as the rules want them:
+    ``seek_help keep=19,4`` sends keep ["19", "4"], ``choose card=3`` card "3"."""
+    args = dict(args)
+    key = CARD_LISTS.get(op)
+    if key in args and args[key] not in WORDS_NOT_LISTS and isinstance(args[key], (int, str, list, tuple)) \
+            and not isinstance(args[key], bool):
+        args[key] = card_ids(args[key])
+    key = CARDS.get(op)
+    if key in args:
+        args[key] = card_id(args[key])
+    return args
+
+
 def run(args):
     from host_tools.link import DeviceError, DeviceLink, LinkError
 
     try:
         if args.op not in OPS:
             raise Usage("unknown op %r (one of: %s)" % (args.op, ", ".join(OPS)))
-        if args.timeout <= 0:
-            raise Usage("--timeout must be more than 0")
-        if args.retries < 0:
-            raise Usage("--retries must be 0 or more")
-        call_args = parse_pairs(args.pairs)
+        call_args = coerce(args.op, parse_pairs(args.pairs))
         P.request(1, args.op, call_args)  # refuse what cannot be framed before touching the port
     except Usage as e:
         _complain(str(e))

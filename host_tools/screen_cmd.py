@@ -15,7 +15,7 @@ import json
 import os
 import sys
 
-from host_tools.cli import reporter
+from host_tools.cli import reporter, seconds
 
 PROG = "deckahedron screen"
 EXIT_DEVICE_ERROR = 1
@@ -32,7 +32,7 @@ def add_arguments(parser):
     parser.add_argument("--png", required=True, metavar="FILE", help="where to write the PNG")
     parser.add_argument("--scale", type=int, default=2, metavar="K",
                         help="pixels per panel pixel, 1..%d (default 2)" % MAX_SCALE)
-    parser.add_argument("--timeout", type=float, default=2.0, metavar="S",
+    parser.add_argument("--timeout", type=seconds, default=2.0, metavar="S",
                         help="seconds to wait for each answer (default 2)")
     parser.error = _fail
 
@@ -72,9 +72,6 @@ def run(args):
 
     if not 1 <= args.scale <= MAX_SCALE:
         _complain("--scale must be from 1 to %d, not %d" % (MAX_SCALE, args.scale))
-        return EXIT_USAGE
-    if args.timeout <= 0:
-        _complain("--timeout must be more than 0")
         return EXIT_USAGE
     folder = os.path.dirname(os.path.abspath(args.png))
     if not os.path.isdir(folder):

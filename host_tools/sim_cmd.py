@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 from host_tools import rp2040
-from host_tools.cli import reporter
+from host_tools.cli import reporter, whole
 from host_tools.emuboards import EmuError, EmuTableBoards, emulated_boards
 from host_tools.rp2040 import ImageError
 from host_tools.simboards import MAX_BOARDS, SimError, SimTable, register, run_until_signalled, unregister
@@ -49,7 +49,7 @@ def _board_count(text):
 def add_arguments(parser):
     parser.add_argument("--boards", type=_board_count, default=1, metavar="N",
                         help="how many boards, 1..%d (default 1)" % MAX_BOARDS)
-    parser.add_argument("--seed", type=int, default=None, metavar="S",
+    parser.add_argument("--seed", type=whole(0, 10 ** 9, "7"), default=None, metavar="S",
                         help="board pK shuffles with seed S*100+K (default: each board picks its own)")
     parser.add_argument("--dir", default=None, metavar="D",
                         help="folder for the boards' flash folders and logs (kept; default: a temporary "

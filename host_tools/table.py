@@ -400,6 +400,9 @@ class TableHub:
             self.supply_set = "web" if blessing and blessing[0].startswith("b") else "print"
             self.db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('supply_set', ?)", (self.supply_set,))
             self.db.commit()
+        named = player.state.get("name")
+        if named and named != player.name[:16]:  # renamed on the device (set_name, its name screen)
+            self.rename(player.name, named, tell_device=False)
         if player.state.get("digest") != player.backup_digest:
             self.backup(player)
 
@@ -437,6 +440,36 @@ class TableHub:
         if row is None:
             raise TableError("there is no backup of %s yet" % name)
         return row
+
+    def rename(self, old, new, tell_device=True):
+        """One name per player: the table's and the device's (`set_name`).
+        The player's backups follow the name, so a restore finds them."""
+        p = self.player(old)
+        if not isinstance(new, str) or not new.strip() or new != new.strip():
+            raise TableError("a name is 1 to 16 letters, digits or spaces, not %r" % (new,))
+        if new == old:
+            return p
+        known = self._known(new)
+        taken = new in self.players or (known is not None and known.get("device") not in (None, p.device))
+        if taken:
+            if tell_device:
+                raise TableError("%s is already at the table" % new if new in self.players
+                                 else "%s is a player this table knows on another device" % new)
+            self.notify("%s's device called itself %s, but that name is taken at this table: it is %s again"
+                        % (old, new, old))
+            p.link.request("set_name", name=old[:16])  # back to the table's name, so it is said once
+            p.state["name"] = old[:16]
+            return p
+        if tell_device:
+            p.link.request("set_name", name=new)  # the device refuses a name it cannot show
+        self.players = {(new if n == old else n): q for n, q in self.players.items()}  # a new dict: safe mid-loop
+        p.name = new
+        self.db.execute("DELETE FROM players WHERE name = ?", (new,))  # a stale row of this same device
+        self.db.execute("UPDATE players SET name = ? WHERE name = ?", (new, old))
+        self.db.execute("UPDATE backups SET player = ? WHERE player = ?", (new, old))
+        self.db.commit()
+        self._log(p, "rename", None, "set_name", {"old": old}, {"name": new}, None)
+        return p
 
     # -- commands ------------------------------------------------------------
     def command(self, who, op, **args):

@@ -11,41 +11,31 @@ they are, and exits 0.
 """
 
 import os
-import shlex
+import sqlite3
 import sys
 import tempfile
-import time
 
-from rich.console import Console
-from rich.table import Table
-
-from shared_rules.editions import edition
-
+from host_tools.cli import reporter, whole
+from host_tools.console import TableConsole, make_console, save_screen, status_table
 from host_tools.link import DeviceError, LinkError
-from host_tools.table import TableError, TableHub
+from host_tools.table import TableHub
 
+PROG = "deckahedron table"
+EXIT_USAGE = 2
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lu", "Mo", "Ned", "Oz", "Pia")
-GLYPHS = ("\u2717", "\u2705", "\u2714\u2714", "\u2714\u2714\u2714")
 
-HELP = """commands (NAME is a player):
-  flip NAME [attr=str|dex|int] [suit=S] [net=N]   flip and resolve on the device
-  press NAME A|B|C|UP|DOWN                         press a device button
-  damage NAME POWER [harm=N] [wounds=N]            deal damage (the player's choice)
-  blessing NAME / wound NAME                       from the shared supply
-  team LEAD SUPPORTER... [attr=..] [net=N]         teamwork flip across devices
-  shadow spend N                                   the GM spends Shadow points
-  backup [NAME]   restore NAME PORT                backups and replacement devices
-  screen NAME FILE.png                             save a device's screen
-  do NAME OP [key=value ...]                       any device command
-  log [N]   status   help   quit"""
+_complain, _fail = reporter(PROG, EXIT_USAGE)
 
 
 def add_arguments(parser):
     parser.add_argument("--port", action="append", default=[], help="a device's serial port (repeatable)")
-    parser.add_argument("--sim", type=int, default=0, metavar="N", help="also start N simulated boards (1-16)")
-    parser.add_argument("--seed", type=int, default=None, help="seed for the simulated boards' decks")
+    parser.add_argument("--sim", type=whole(1, 16, "4"), default=0, metavar="N",
+                        help="also start N simulated boards (1-16)")
+    parser.add_argument("--seed", type=whole(0, 10 ** 9, "7"), default=None,
+                        help="seed for the simulated boards' decks (0 or more)")
     parser.add_argument("--db", default=None, help="SQLite session log (default: in the run folder)")
     parser.add_argument("--dir", default=None, help="run folder for logs, screens and sim flash (default: temp)")
+    parser.error = _fail
 
 
 def discover():
@@ -66,206 +56,105 @@ def discover():
     return ports + [port for _, port in running_sims()]
 
 
-def _kv(words):
-    from host_tools.do_cmd import Usage, parse_pairs
-
-    try:
-        return parse_pairs(words)
-    except Usage as e:
-        raise TableError(str(e))
-
-
-def status_table(hub):
-    t = Table(title="Table")
-    for col in ("player", "device", "last flip", "deck/disc/exh", "XP", "Harm/Wnd/Exh tok", "supply cards", "state"):
-        t.add_column(col)
-    for name, p in hub.players.items():
-        s = p.state
-        f = p.last_flip
-        last = "-"
-        if f and f.get("level"):
-            last = "%s %+d: %s -> %s %s" % ((f.get("suit") or "?").capitalize(), f.get("net") or 0,
-                                            ",".join(f.get("cards", [])), f.get("resolving"),
-                                            GLYPHS[int(f["level"]) - 1])
-        tokens = s.get("tokens", {})
-        state = "INCAPACITATED (%s)" % s["incapacitated"] if s.get("incapacitated") else ("offline" if not p.online else "ok")
-        if p.error and not s:
-            state = p.error
-        t.add_row(name, "%s\n%s" % (p.device, p.port), last,
-                  "%s/%s/%s" % (s.get("draw", "?"), s.get("discard", "?"), s.get("exhaustion", "?")),
-                  str(s.get("xp", "?")),
-                  "%s/%s/%s" % (tokens.get("harm", "?"), tokens.get("wound", "?"), tokens.get("exhaustion", "?")),
-                  ",".join(s.get("held", [])) or "-", state)
-    earned, spent, left = hub.shadow()
-    names = edition((next(iter(hub.players.values())).state.get("edition") if hub.players else "md") or "md")["gm_points"]
-    t.caption = "Shared supply: %s   ·   GM %s points: %d earned, %d spent, %d left" % (
-        ",".join(hub.supply()) or "empty", names, earned, spent, left)
-    return t
+# The scene `make run` plays when nobody is at the keyboard: what happens, then
+# the console line that does it (the words are the console's own answers).
+SCENE = (
+    ("{a} flips Str with advantage", "flip {a} str +1"),
+    ("{b} flips with the buttons (B, then A): the flip arrives as an event", "press {b} B"),
+    (None, "press {b} A"),
+    ("teamwork: {c} leads, {a} and {b} support with one Anvil each", "team {c} {a} {b} dex"),
+    ("{a} takes a Blessing from the shared supply", "blessing {a}"),
+    ("the troll hits {z} for 9: one Wound absorbs it", "damage {z} 9 wounds=1"),
+    ("the goblin hits {a} for 4 Stamina", "damage {a} 4"),
+    ("{z} flips Int at a disadvantage", "flip {z} int -1"),
+    ("{a} catches a breath", "breather {a}"),
+)
 
 
-def run_line(hub, line, console, run_dir):
-    """One console command; returns False to quit."""
-    words = shlex.split(line)
-    if not words:
-        return True
-    cmd, rest = words[0], words[1:]
-    if cmd in ("quit", "exit"):
-        return False
-    if cmd == "help":
-        console.print(HELP)
-    elif cmd == "status":
-        console.print(status_table(hub))
-    elif cmd == "flip" and rest:
-        r = hub.flip(rest[0], **_kv(rest[1:]))
-        console.print("%s: %s from card %s" % (rest[0], GLYPHS[r["level"] - 1], r["resolving"]))
-    elif cmd == "press" and len(rest) == 2:
-        hub.command(rest[0], "press", button=rest[1].upper())
-    elif cmd == "damage" and len(rest) >= 2:
-        hub.deal_damage(rest[0], int(rest[1]), **_kv(rest[2:]))
-    elif cmd in ("blessing", "wound") and len(rest) == 1:
-        r = hub.command(rest[0], "take_" + cmd)
-        console.print("%s takes %s" % (rest[0], r.get("card")))
-    elif cmd == "team" and len(rest) >= 2:
-        names = [w for w in rest if "=" not in w]
-        r = hub.teamwork(names[0], names[1:], **_kv([w for w in rest if "=" in w]))
-        console.print("teamwork: %s resolved by %s's card %s" % (GLYPHS[r["level"] - 1], r["resolved_by"], r["card"]))
-    elif cmd == "shadow" and len(rest) == 2 and rest[0] == "spend":
-        earned, spent, left = hub.spend_shadow(int(rest[1]))
-        console.print("Shadow: %d left" % left)
-    elif cmd == "backup":
-        for n in (rest or list(hub.players)):
-            console.print("%s backed up (%s)" % (n, hub.backup(hub.player(n))))
-    elif cmd == "restore" and len(rest) == 2:
-        console.print("%s restored onto %s (%s)" % (rest[0], rest[1], hub.restore(rest[0], rest[1])))
-    elif cmd == "screen" and len(rest) == 2:
-        save_screen(hub, rest[0], rest[1])
-        console.print("wrote %s" % rest[1])
-    elif cmd == "do" and len(rest) >= 2:
-        console.print(hub.command(rest[0], rest[1], **_kv(rest[2:])))
-    elif cmd == "log":
-        for row in hub.log_rows(int(rest[0]) if rest else 20):
-            console.print("%s %-4s %-8s %s %s" % (time.strftime("%H:%M:%S", time.localtime(row[0])), row[1], row[2], row[4], row[5]))
-    else:
-        console.print("unknown or incomplete command: %r (type help)" % line)
-    return True
-
-
-def save_screen(hub, name, path, scale=2):
-    from host_tools.screens import save_png
-
-    p = hub.player(name)
-    buf = p.link.fetch_screen()
-    w, h = p.link.screen_size
-    save_png(buf, path, width=w, height=h, scale=scale)
-    return path
-
-
-def scripted_scene(hub, console, run_dir):
-    """The short scene `make run` plays when nobody is at the keyboard."""
+def scripted_scene(hub, out, run_dir):
     names = list(hub.players)
-    a = names[0]
-    console.rule("Scripted scene")
-    steps = [
-        ("%s flips Str with advantage" % a, lambda: hub.flip(a, attr="str", net=1)),
-        ("%s flips with the buttons (B, then A): the flip arrives as an event" % names[1 % len(names)],
-         lambda: (hub.command(names[1 % len(names)], "press", button="B"),
-                  hub.command(names[1 % len(names)], "press", button="A"))),
-    ]
-    if len(names) >= 3:
-        steps.append(("teamwork: %s leads, %s support with one Anvil each" % (names[2], ", ".join(names[:2])),
-                      lambda: hub.teamwork(names[2], names[:2], attr="dex")))
-    last = names[-1]
-    steps += [
-        ("%s takes a Blessing from the shared supply" % a, lambda: hub.command(a, "take_blessing")),
-        ("the troll hits %s for 9: one Wound absorbs it" % last, lambda: hub.deal_damage(last, 9, wounds=1)),
-        ("the goblin hits %s for 4 Stamina" % a, lambda: hub.deal_damage(a, 4)),
-        ("%s flips Int at a disadvantage" % last, lambda: hub.flip(last, attr="int", net=-1)),
-    ]
-    for text, action in steps:
-        try:
-            action()
-            console.print("[green]\u2713[/green] " + text)
-        except (DeviceError, TableError) as e:
-            console.print("[yellow]-[/yellow] %s: %s" % (text, e))
+    who = {"a": names[0], "b": names[1 % len(names)], "c": names[2 % len(names)], "z": names[-1]}
+    console = TableConsole(hub, out, run_dir)
+    out.rule("Scripted scene")
+    for text, line in SCENE:
+        if line.startswith("team") and len(names) < 3:
+            continue
+        if text:
+            out.print(text.format(**who), style="bold")
+        out.print("table> " + line.format(**who), style="cyan")
+        console.onecmd(line.format(**who))
         hub.poll(0.3)
     hub.poll(0.5)
-    console.print(status_table(hub))
-    out = os.path.join(run_dir, "screens")
-    os.makedirs(out, exist_ok=True)
+    out.print(status_table(hub))
+    shots = os.path.join(run_dir, "screens")
+    os.makedirs(shots, exist_ok=True)
     for n in names:
-        path = save_screen(hub, n, os.path.join(out, "%s.png" % n))
-        console.print("screen of %s: %s" % (n, path))
+        path = save_screen(hub, n, os.path.join(shots, "%s.png" % n))
+        out.print("screen of %s: %s" % (n, path))
     flips = hub.flip_rows()
-    console.print("session log: %d entries, %d flips (%d made with buttons)" % (
+    out.print("session log: %d entries, %d flips (%d made with buttons)" % (
         len(hub.log_rows(10 ** 6)), len(flips), sum(1 for f in flips if f[1] == "buttons")))
 
 
+def open_hub(path, out):
+    """The hub on its session database, or None after one line saying why
+    (a missing folder, a folder, a file that cannot be written)."""
+    where = os.path.dirname(os.path.abspath(path))
+    reason = None
+    if os.path.isdir(path):
+        reason = "it is a folder; name a file in it, e.g. --db %s" % os.path.join(path, "session.db")
+    elif not os.path.isdir(where):
+        reason = "the folder %s does not exist" % where
+    if reason is None:
+        try:
+            return TableHub(path, notify=lambda text: out.print(text, style="yellow"))
+        except sqlite3.Error as e:
+            reason = "%s (it must be a session database this user can write)" % e
+    _complain("cannot use %s as the session database: %s" % (path, reason))
+    return None
+
+
 def run(args):
-    console = Console()
-    if args.sim < 0 or args.sim > 16:
-        console.print("deckahedron table: --sim takes 1 to 16 boards", style="red")
-        return 2
-    run_dir = args.dir or tempfile.mkdtemp(prefix="deckahedron-table-")
-    os.makedirs(run_dir, exist_ok=True)
+    out = make_console()
+    try:
+        run_dir = args.dir or tempfile.mkdtemp(prefix="deckahedron-table-")
+        os.makedirs(run_dir, exist_ok=True)
+    except OSError as e:
+        _complain("cannot use %s as the run folder: %s" % (args.dir, e.strerror or e))
+        return EXIT_USAGE
+    hub = open_hub(args.db or os.path.join(run_dir, "session.db"), out)
+    if hub is None:
+        return EXIT_USAGE
     ports = list(args.port)
     sims = None
-    if not ports and not args.sim:
-        ports = discover()
-        if not ports:
-            console.print("No boards found (by USB id, nor any running `deckahedron sim`). "
-                          "Plug one in, run `deckahedron sim --boards N`, or use --sim N here.", style="yellow")
-            return 1
-    if args.sim:
-        from host_tools.simboards import SimTable
-
-        sims = SimTable(args.sim, os.path.join(run_dir, "sim"), seed=args.seed)
-        sims.start()
-        ports += [b.port for b in sims.boards]
-    hub = TableHub(args.db or os.path.join(run_dir, "session.db"), notify=lambda t: console.print(t, style="yellow"))
     try:
+        if not ports and not args.sim:
+            ports = discover()
+            if not ports:
+                out.print("No boards found (by USB id, nor any running `deckahedron sim`). "
+                          "Plug one in, run `deckahedron sim --boards N`, or use --sim N here.", style="yellow")
+                return 1
+        if args.sim:
+            from host_tools.simboards import SimTable
+
+            sims = SimTable(args.sim, os.path.join(run_dir, "sim"), seed=args.seed)
+            sims.start()
+            ports += [b.port for b in sims.boards]
         for port in ports:
             try:
                 hub.join(None, port, names=NAMES)  # a device the table knows gets its name again
             except (LinkError, DeviceError, OSError) as e:
-                console.print("could not join the device on %s: %s" % (port, e), style="red")
+                out.print("could not join the device on %s: %s" % (port, e), style="red")
+            except Exception as e:  # a device that answers nonsense is left out, the table goes on
+                out.print("could not join the device on %s: %s: %s" % (port, type(e).__name__, e), style="red")
         if not hub.players:
             return 1
-        console.print("run folder: %s" % run_dir)
+        out.print("run folder: %s" % run_dir)
         if not sys.stdin.isatty():
-            scripted_scene(hub, console, run_dir)
+            scripted_scene(hub, out, run_dir)
             return 0
-        return console_loop(hub, console, run_dir)
+        return TableConsole(hub, out, run_dir).loop()
     finally:
         hub.close()
         if sims is not None:
             sims.stop()
-
-
-def console_loop(hub, console, run_dir):
-    import select
-
-    console.print(status_table(hub))
-    console.print("type help for commands")
-    while True:
-        console.print("table> ", end="")
-        sys.stdout.flush()
-        while True:  # poll the devices while waiting for the GM's line
-            ready, _, _ = select.select([sys.stdin], [], [], 0.3)
-            if ready:
-                break
-            changed = hub.poll(0)
-            if changed:
-                console.print("\n" + ", ".join("%s changed" % n for n in changed))
-                console.print(status_table(hub))
-                console.print("table> ", end="")
-                sys.stdout.flush()
-        line = sys.stdin.readline()
-        if not line:
-            return 0
-        try:
-            if not run_line(hub, line.strip(), console, run_dir):
-                return 0
-        except (TableError, DeviceError, LinkError, ValueError) as e:
-            console.print(str(e), style="red")
-        hub.poll(0.1)
-        console.print(status_table(hub))

@@ -186,3 +186,53 @@ def test_a_game_put_back_to_an_earlier_count_is_asked(boards, tmp_path):
         assert hub.player("Ann").state["count"] == latest["count"] >= 2 and hub.player("Ann").online
     finally:
         hub.close()
+
+
+def test_the_console_says_the_question_and_takes_each_choice(boards, tmp_path):
+    """The GM answers a stranger on a player's port from the console:
+    backups lists the versions, restore backup=N puts one back, take_as_new
+    and leave_out are commands, each said in a sentence."""
+    import io
+
+    from host_tools.console import TableConsole, make_console
+
+    ann_board, other, third = boards("ann", 3), boards("other", 4), boards("third", 6)
+    port = tmp_path / "ttyACM0"
+    _point(port, ann_board.port)
+    buf = io.StringIO()
+    out = make_console(file=buf, width=300)
+    hub = TableHub(str(tmp_path / "s.db"), notify=lambda t: out.print(t))
+    gm = TableConsole(hub, out, str(tmp_path))
+
+    def say(line):
+        start = buf.tell()
+        gm.onecmd(line)
+        buf.seek(start)
+        return buf.read()
+
+    try:
+        hub.join("Ann", str(port))
+        say("flip Ann str +1")
+        listed = say("backups Ann")
+        ids = [int(line.split()[0][1:]) for line in listed.splitlines() if line.startswith("#")]
+        assert len(ids) >= 2 and ids == sorted(ids, reverse=True) and "count" in listed
+        ann_board.close()
+        _point(port, other.port)
+        text = say("flip Ann dex")
+        assert "take_as_new Ann" in text and "leave_out Ann" in text  # asked, nothing flipped
+        assert "left out" in say("leave_out Ann")
+        assert "restore" in say("flip Ann dex")  # still nothing sent
+        oldest = ids[-1]
+        text = say("restore Ann backup=%d" % oldest)  # onto the board now on Ann's port
+        assert "Ann restored onto the device on Ann's port" in text
+        assert hub.player("Ann").device == other.device_id
+        assert hub.player("Ann").state["count"] == hub.backups("Ann")[-1]["count"]
+        other.close()
+        _point(port, third.port)
+        hub.poll(0.2)  # the link reconnects and says hello: the hub asks again
+        assert hub.player("Ann").question is not None
+        assert "plays as Zoe" in say("take_as_new Ann Zoe")
+        assert "Zoe" in hub.players and hub.player("Zoe").device == third.device_id
+        assert "backup=N" in say("restore Ann the third one")  # a wrong form says the syntax
+    finally:
+        hub.close()

@@ -1,0 +1,482 @@
+"""The GM's console (host_tools/console.py) on a real hub with four simulated
+boards running the real firmware: every player action as a plain command,
+answers in words, errors for people, one name per player, and device text
+that is printed as it is (rich markup off).
+
+Each test starts from fresh characters (``new_game`` with fixed seeds), so
+the tests share one table but not its state.
+"""
+
+import io
+import json
+
+import pytest
+
+from host_tools.console import TableConsole, breather_pick, make_console
+from host_tools.link import DeviceError
+from host_tools.replies import WORDS
+from host_tools.simboards import SimTable
+from host_tools.table import TableHub
+from tests.host.conftest import wait_hello
+
+NAMES = ("Ann", "Bo", "Cy", "Di")
+
+
+class Gm:
+    """A console whose output is kept: ``gm("flip Ann str")`` returns what it printed."""
+
+    def __init__(self, hub, run_dir="."):
+        self.buf = io.StringIO()
+        self.hub = hub
+        self.console = TableConsole(hub, make_console(file=self.buf, width=300), str(run_dir))
+
+    def __call__(self, line):
+        start = self.buf.tell()
+        self.console.onecmd(line)
+        self.buf.seek(start)
+        text = self.buf.read()
+        return text
+
+    @property
+    def failed(self):
+        return self.console.failed
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    from host_tools.simboards import FIRMWARE_MAIN
+    import os
+
+    assert os.path.isfile(FIRMWARE_MAIN)
+    base = tmp_path_factory.mktemp("console")
+    sims = SimTable(4, str(base / "sim"), seed=5)
+    sims.start()
+    hub = None
+    try:
+        for b in sims.boards:
+            wait_hello(b.port)
+        hub = TableHub(str(base / "session.db"))
+        for name, b in zip(NAMES, sims.boards):
+            hub.join(name, b.port)
+        yield hub
+    finally:
+        if hub is not None:
+            hub.close()
+        sims.stop()
+
+
+@pytest.fixture
+def gm(table, tmp_path):
+    """Fresh characters with fixed decks, under their first names."""
+    hub = table
+    for p in list(hub.players.values()):
+        if p.name not in NAMES:
+            hub.rename(p.name, NAMES[list(hub.players.values()).index(p)])
+    for i, name in enumerate(NAMES):
+        p = hub.player(name)
+        if p.state.get("flip"):
+            hub.command(name, "end_flip", **({"resolved": True} if not p.state["flip"].get("team") else {}))
+        hub.command(name, "new_game", confirm=True, seed=100 + i)
+    hub.sync_supply()
+    return Gm(hub, tmp_path)
+
+
+# -- help ------------------------------------------------------------------------------
+
+def test_help_shows_every_argument_with_an_example(gm):
+    """Reproduction: `help` hid [attr=str|dex|int] [net=N], [harm=N] [wounds=N], [key=value ...]."""
+    text = gm("help")
+    for shown in ("[str|dex|int|SUIT]", "[+N|-N]", "[harm=N]", "[wounds=N]", "[key=value ...]", "[keep=ID,ID|worst]",
+                  "[fast]", "[pvp]", "[encumbrance=N]"):
+        assert shown in text, shown
+    for command in gm.console.commands():
+        usage = gm.console.usage(command)
+        assert usage in text
+        full = gm("help " + command).splitlines()
+        assert full[0] == usage
+        examples = [line for line in full[1:] if "e.g." in line]
+        assert examples, command
+        for variant in usage.split(" | "):
+            for word in variant.replace("[", " ").replace("]", " ").replace("...", " ").split()[1:]:
+                if word in ("NAME", "LEAD"):
+                    continue
+                assert [line for line in examples if word in line], (command, word)
+    assert "e.g. damage Di 9 wounds=1" in gm("help damage")
+
+
+def test_unknown_command_and_empty_line(gm):
+    assert "unknown command 'flap'" in gm("flap Ann")
+    assert gm("") == ""  # not a repeat of the last command
+
+
+def test_completion_of_commands_players_suits_and_buttons(gm):
+    c = gm.console
+    assert "flip" in c.completenames("fl") and "end_flip" in c.completenames("end")
+    assert c.completedefault("B", "flip B", 5, 6) == ["Bo"]
+    assert set(c.completedefault("", "flip Ann ", 9, 9)) >= {"str", "dex", "int", "crown", "fast", "pvp"}
+    assert c.completedefault("U", "press Bo U", 9, 10) == ["UP"]
+    assert c.completedefault("seek", "do Bo seek", 6, 10) == ["seek_help"]
+
+
+# -- every player action, plainly ----------------------------------------------------------
+
+def test_flip_says_the_result_in_the_devices_words(gm):
+    text = gm("flip Ann str +1")
+    assert not gm.failed, text
+    assert "Ann flips Str (" in text and "+1" in text
+    assert any("resolves Ann's flip: %s" % w in text for w in WORDS.values()), text
+    assert "\u2705" not in text and "\u2714" not in text
+    assert gm.hub.player("Ann").state["flip"] is None
+
+
+def test_flip_says_what_was_capped(gm):
+    """Reproduction: net 5 flips 3 cards; the console says so."""
+    text = gm("flip Bo crown +5")
+    assert "net +5: 3 cards, the most a flip takes" in text
+    text = gm("odds Bo crown -4")
+    assert "net -4: 3 cards, the most a flip takes" in text and "TRIUMPH" in text
+
+
+def test_flip_flags_fast_pvp_open_and_the_steps(gm):
+    text = gm("flip Cy dex fast pvp open")
+    assert "the flip is open" in text
+    f = gm.hub.player("Cy").state["flip"]
+    assert f is not None
+    if f["phase"] == "choose":
+        assert "choose one (choose Cy CARD)" in text
+        gm("choose Cy %s" % f["tied"][0])
+    text = gm("end Cy")
+    assert "resolves Cy's flip" in text and not gm.failed
+    assert gm.hub.player("Cy").state["xp"] == 0  # against another player: no XP
+
+
+def exhausted(gm, name):
+    """The ids in a player's Exhaustion pile, from the device's backup."""
+    line = [ln for ln in gm.hub.player(name).link.backup().splitlines() if ln.startswith("exhaustion")][0]
+    return [w.lstrip("^") for w in line.split()[1:]]
+
+
+def test_rest_breather_seek_help_plain(gm):
+    """Reproduction: `do Bo seek_help keep=19` failed with "must be a list",
+    `do Bo breather` with "not 0"."""
+    gm("wound Bo")  # one Wound token: Seek Help keeps one Exhaustion card
+    gm("damage Bo 5")
+    assert len(exhausted(gm, "Bo")) >= 2
+    text = gm("do Bo breather")
+    assert not gm.failed, text
+    assert "Bo takes a Breather" in text and "Stamina back" in text
+    gm("damage Bo 5")
+    ids = exhausted(gm, "Bo")
+    assert len(ids) >= 2
+    text = gm("do Bo seek_help keep=%s" % ids[-1])
+    assert not gm.failed, text
+    assert "Bo seeks help" in text
+    assert exhausted(gm, "Bo") == [ids[-1]]
+
+
+def test_seek_help_keep_two_cards(gm):
+    gm("wound Cy")
+    gm("wound Cy")
+    gm("damage Cy 6")
+    ids = exhausted(gm, "Cy")
+    assert len(ids) >= 3
+    text = gm("seek_help Cy keep=%s,%s" % (ids[0], ids[1]))
+    assert not gm.failed, text
+    assert "Wound cards back to the supply" in text
+    assert sorted(exhausted(gm, "Cy")) == sorted(ids[:2])
+
+
+def test_rest_keeps_the_worst_by_default(gm):
+    gm("wound Di")
+    gm("damage Di 5")
+    text = gm("rest Di")
+    assert not gm.failed, text
+    assert "Di rests" in text and "kept in the Exhaustion pile" in text
+
+
+def test_damage_says_what_it_did(gm):
+    """Reproduction: `damage Di 9 wounds=1` printed nothing."""
+    text = gm("damage Di 9 wounds=1")
+    assert "Di takes 9 attack power: 1 Wound" in text
+    assert "Wound tokens 0 -> 1" in text
+    text = gm("damage Ann 5 absorb=2")
+    assert "2 absorbed as Exhaustion tokens" in text and "3 as Stamina" in text
+
+
+def test_harm_in_a_longer_campaign(gm):
+    text = gm("edition Ann md 9h")
+    assert "9h campaign" in text, text
+    text = gm("damage Ann 7 harm=2")
+    assert "2 Harm (3 each)" in text and "1 as Stamina" in text
+    text = gm("harm Ann")
+    assert "Harm token" in text
+
+
+def test_wound_with_no_card_left_says_so(gm):
+    """Reproduction: `wound Bo` with no wound card left printed "Bo takes None"."""
+    gm("wound Ann")
+    gm("wound Cy")
+    assert not [c for c in gm.hub.supply() if c.startswith("pw")]
+    text = gm("wound Bo")
+    assert "None" not in text
+    assert "no Wound card is left in the supply" in text
+
+
+def test_incapacitation_is_said(gm):
+    gm("wound Di")
+    gm("wound Di")
+    text = gm("wound Di")
+    assert "Di is now INCAPACITATED (a third Wound)" in text
+    text = gm("seek_help Di")
+    assert "no longer incapacitated" in text
+
+
+def test_press_says_what_it_did(gm):
+    """Reproduction: `press Bo B` printed nothing."""
+    text = gm("press Bo B")
+    assert "Bo pressed B: the screen shows flip" in text
+    assert "Bo flips" in text
+    text = gm("press Bo A")
+    assert "Bo's flip" in text and any(w in text for w in WORDS.values())
+    assert "a button is A, B, C, UP or DOWN, not 'Q'" in gm("press Bo Q")
+
+
+def test_minigame_pursuit_and_sheet(gm):
+    text = gm("minigame Ann pick_locks")
+    assert "Ann's Pick Locks: cards" in text
+    cards = gm.hub.player("Ann").state["table"]
+    text = gm("minigame Ann swap %s" % cards[0])
+    assert not gm.failed, text
+    assert "abandoned" in gm("minigame Ann abandon")
+    text = gm("pursuit Bo encumbrance=1")
+    assert not gm.failed, text
+    assert "pursuit round 1: Str" in text and "encumbrance 1" in text and "resolves Bo's flip" in text
+    assert "rabbit 1, pursuers 0" in gm("pursuit Bo round won")
+    assert "the rabbit flips the first round alone" not in gm("pursuit Bo round lost helper=int")
+    assert "Int has already helped" in gm("pursuit Bo round won helper=int")
+    text = gm("move Cy Sneak expert")
+    assert "Sneak - -> 1" in text
+    assert "str" in gm("attr Cy str dragon")
+    assert "XP 0 -> 2" in gm("xp Cy 2")
+    assert "Cy studies under a master" in gm("study Cy Sneak")
+    text = gm("reveal Cy d6")
+    assert "attack power" in text and "then: damage NAME" in text
+
+
+def test_team_and_shadow(gm):
+    text = gm("team Cy Ann Bo dex")
+    assert "teamwork led by Cy" in text and "card" in text
+    assert "Shadow:" in gm("shadow")
+    assert "whole number" in gm("shadow spend lots")
+
+
+# -- errors for people -----------------------------------------------------------------------
+
+def test_errors_say_what_a_number_should_be(gm):
+    """Reproduction: `damage Cy lots` said "invalid literal for int()"."""
+    text = gm("damage Cy lots")
+    assert "attack power must be a whole number, like damage Cy 9; not 'lots'" in text
+    assert "invalid literal" not in text
+    assert "harm must be a whole number, like harm=1" in gm("damage Cy 4 harm=x")
+    assert "no player named 'Zed'" in gm("flip Zed str")
+
+
+def test_device_errors_show_the_sentence_not_the_code(gm):
+    """Reproduction: `bad_suit:` and `choose_keep:` were shown as the message."""
+    text = gm("do Ann flip suit=moon")
+    assert "bad_suit" not in text and "the device says no:" in text
+    gm("wound Bo")
+    gm("wound Bo")
+    gm("damage Bo 8")
+    text = gm("do Bo rest")
+    assert "choose_keep" not in text and "choose exactly 2" in text
+
+
+def test_do_is_readable_and_json_on_request(gm):
+    text = gm("do Ann take_blessing")
+    assert "Ann takes Blessing pb" in text and "{" not in text
+    text = gm("do Ann hello")
+    assert "device: %s\n" % gm.hub.player("Ann").device in text
+    text = gm("do Ann state --json")
+    assert json.loads(text)["name"] == "Ann"
+
+
+# -- one name per player -------------------------------------------------------------------------
+
+def test_set_name_on_the_device_renames_the_player(gm):
+    """Reproduction: `do Di set_name name=Kresk` left the table on "Di"; `flip Kresk` failed."""
+    gm("do Di set_name name=Kresk")
+    assert "Kresk" in gm.hub.players and "Di" not in gm.hub.players
+    text = gm("flip Kresk str")
+    assert not gm.failed, text
+    gm.hub.backup(gm.hub.player("Kresk"))
+    assert gm.hub.latest_backup("Kresk")
+
+
+def test_naming_a_player_names_the_device(gm):
+    text = gm("name Cy Zara")
+    assert "Cy is now Zara" in text
+    assert gm.hub.player("Zara").link.hello()["name"] == "Zara"
+    assert "Ann is already at the table" in gm("name Zara Ann")
+    assert "the device says no" in gm("name Zara %s" % ("x" * 17))
+    assert "Zara" in gm.hub.players
+
+
+def test_a_device_name_taken_by_another_player_goes_back(gm):
+    notes = []
+    gm.hub.notify = notes.append
+    gm.hub.player("Bo").link.request("set_name", name="Ann")
+    gm.hub.refresh(gm.hub.player("Bo"))
+    assert list(gm.hub.players) == list(NAMES)
+    assert gm.hub.player("Bo").link.hello()["name"] == "Bo"
+    assert notes and "that name is taken at this table" in notes[0]
+
+
+# -- text from a device is printed as it is --------------------------------------------------------
+
+class MarkupLink:
+    """A device whose every text is rich markup: hello's problem, its id,
+    its errors. It knows just enough of the link to join a table."""
+
+    TEXT = "[/] [bold]x[/bold] :smile:"
+
+    def __init__(self, port, on_event=None, **kw):
+        self.port = port
+        self.screen_size = (296, 128)
+
+    def hello(self):
+        return {"device": "dev1", "name": "[/]", "problem": self.TEXT, "digest": "0" * 16, "count": 0}
+
+    def request(self, op, **args):
+        raise DeviceError("bad_suit", self.TEXT)
+
+    def call(self, op, args=None):
+        return self.request(op, **(args or {}))
+
+    def state(self):
+        raise DeviceError("no_game", self.TEXT)
+
+    def poll(self, timeout=0.0):
+        pass
+
+    def close(self):
+        pass
+
+
+def test_markup_in_device_text_prints_as_it_is(tmp_path):
+    """Reproduction: `[/]` in hello's problem text or an error message raised MarkupError."""
+    buf = io.StringIO()
+    out = make_console(file=buf, width=300)
+    hub = TableHub(str(tmp_path / "s.db"), link_factory=MarkupLink, notify=lambda t: out.print(t, style="yellow"))
+    try:
+        hub.join("Ann", "/dev/markup")
+        gm = Gm(hub)
+        gm.console.out = out
+        gm.buf = buf
+        status = gm("status")
+        assert "faulty" in status and MarkupLink.TEXT in status
+        text = gm("flip Ann str")
+        assert MarkupLink.TEXT in text
+        text = gm("do Ann ping")
+        assert MarkupLink.TEXT in text
+        assert MarkupLink.TEXT in buf.getvalue().splitlines()[0]  # the join's notice
+    finally:
+        hub.close()
+
+
+def test_breather_pick_takes_tokens_then_face_up_then_face_down():
+    state = {"edition": "md", "tokens": {"exhaustion": 1}, "exhaustion": 4, "exhaustion_face_up": ["3", "7"]}
+    assert breather_pick(state, None) == {"tokens": 1, "cards": ["3", "7"], "facedown": 1}
+    assert breather_pick(state, 2) == {"tokens": 1, "cards": ["7"], "facedown": 0}
+
+
+def test_presses_on_the_board_show_up_while_waiting(gm):
+    """The loop polls the devices between the GM's lines: a flip made with
+    the board's buttons is said in words."""
+    link = gm.hub.player("Bo").link
+    link.request("press", button="B")
+    link.request("press", button="A")
+    lines = []
+    for _ in range(20):
+        lines += gm.console.poll()
+        if any("Bo flipped" in line for line in lines):
+            break
+    text = "\n".join(lines)
+    assert "Bo flipped" in text and any(w in text for w in WORDS.values()), text
+
+
+def test_the_console_at_a_terminal(tmp_path):
+    """`deckahedron table` on a terminal: the prompt, help, a flip, the
+    status, quit; readline in its thread, the devices polled meanwhile."""
+    import os
+    import select
+    import subprocess
+    import sys
+    import time
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    master, slave = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "host_tools.cli", "table", "--sim", "2", "--seed", "4",
+                             "--dir", str(tmp_path)], cwd=root, stdin=slave, stdout=slave, stderr=slave,
+                            env=dict(os.environ, TERM="dumb", COLUMNS="200"))
+    os.close(slave)
+    seen = b""
+
+    def until(word, timeout=60):
+        nonlocal seen
+        end = time.monotonic() + timeout
+        while word.encode() not in seen:
+            assert time.monotonic() < end and proc.poll() is None, seen.decode(errors="replace")[-2000:]
+            if select.select([master], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:
+                    pass
+        found, seen = seen.split(word.encode(), 1)
+        return found.decode(errors="replace")
+
+    try:
+        until("table> ")
+        os.write(master, b"help flip\n")
+        until("advantage or disadvantage")
+        until("table> ")
+        os.write(master, b"flip Ann str +1\n")
+        until("resolves Ann's flip:")
+        until("table> ")
+        os.write(master, b"damage Bo lots\n")
+        until("attack power must be")
+        until("table> ")
+        os.write(master, b"quit\n")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+
+
+def test_the_console_page_lists_every_command_as_help_says_it():
+    import os
+
+    page = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                        "docs", "console.md")
+    with open(page) as f:
+        doc = f.read()
+
+    class Nobody:
+        players = {}
+
+    console = TableConsole(Nobody(), make_console(file=io.StringIO()))
+    listed = doc.split("## Commands")[1].split("```")[1].strip().splitlines()
+    assert listed == [console.usage(c) for c in console.commands()]
+
+
+def test_card_arguments_take_plain_forms():
+    from host_tools.do_cmd import coerce, parse_pairs
+
+    assert coerce("seek_help", parse_pairs(["keep=19"])) == {"keep": ["19"]}
+    assert coerce("seek_help", parse_pairs(["keep=19,4", "hearth=true"])) == {"keep": ["19", "4"], "hearth": True}
+    assert coerce("rest", parse_pairs(["keep=worst"])) == {"keep": "worst"}
+    assert coerce("breather", parse_pairs(['cards=[3,"7"]'])) == {"cards": ["3", "7"]}
+    assert coerce("choose", parse_pairs(["card=3"])) == {"card": "3"}
+    assert coerce("flip", parse_pairs(["net=1"])) == {"net": 1}
