@@ -57,7 +57,7 @@ if FIRMWARE not in sys.path:  # the firmware imports its modules flat, as on a b
 
 from app import App, LeaveApp  # noqa: E402
 from boards.sim import Board  # noqa: E402
-from firmware.main import _crashed  # noqa: E402
+from firmware.main import _crashed, _play  # noqa: E402
 from firmware.surface import Surface  # noqa: E402
 from shared_rules import protocol as P  # noqa: E402
 
@@ -142,9 +142,12 @@ class DoubleBoard(Board):
 
 
 class RecordingApp(App):
-    """The App, counting the rules commands it really ran (``applied``)."""
+    """The App, counting the rules commands it really ran (``applied``, a
+    Counter kept across its restarts)."""
 
-    applied = None
+    def __init__(self, board, device_id, seed, applied):
+        App.__init__(self, board, device_id, seed)
+        self.applied = applied
 
     def command(self, op, args, source="button"):
         result = App.command(self, op, args, source)
@@ -233,9 +236,7 @@ class DeviceDouble:
         an uncaught error is logged and the App starts again from its save;
         the port closing (SystemExit from the sim board) ends it."""
         while True:
-            app = RecordingApp(self.board, self.name, self.seed)
-            app.applied = self.applied
-            self.app = app
+            app = self.app = RecordingApp(self.board, self.name, self.seed, self.applied)
             try:
                 app.run()
             except (SystemExit, LeaveApp):
@@ -434,13 +435,8 @@ def main(argv=None):
     board = DoubleBoard(args.dir, (open(0, "rb", buffering=0, closefd=False), sys.stdout.buffer))
     sys.stderr.write("device double %s: the App on CPython, serving stdin/stdout\n" % args.id)
     sys.stderr.flush()
-    while True:
-        try:
-            App(board, args.id, args.seed).run()
-        except LeaveApp:
-            return 0
-        except Exception as e:
-            _crashed(board, e)
+    _play(board, args.id, args.seed)  # firmware/main.py's play mode
+    return 0
 
 
 if __name__ == "__main__":

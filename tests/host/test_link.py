@@ -344,6 +344,35 @@ def test_on_event_must_not_reenter_the_link(dev, links):
     assert dev.pending  # not acknowledged
 
 
+def test_poll_zero_takes_what_is_there_and_never_waits_on_an_empty_port(dev, links, monkeypatch):
+    """The hub sweeps every board with poll(0) while the GM types: a read
+    that waits on an empty port (50 ms a board, 0.8 s at 16 boards) holds
+    the console up. poll(0) delivers what has arrived and reads nothing more."""
+    got = []
+    link = links(dev.port, on_event=lambda seq, payload: got.append(seq))
+    link.hello()
+    ser = link._ser
+    waited = []
+    read = ser.read
+
+    def spy(size=1):
+        if not ser.in_waiting:
+            waited.append(size)  # a read that can only wait for its timeout
+        return read(size)
+
+    monkeypatch.setattr(ser, "read", spy)
+    for _ in range(5):
+        link.poll(0)
+    assert waited == [] and got == []
+    hand_event(dev)
+    end = time.monotonic() + 3
+    while not ser.in_waiting and time.monotonic() < end:
+        time.sleep(0.01)
+    time.sleep(0.05)  # the rest of the event's line
+    link.poll(0)
+    assert got == [1] and waited == []
+
+
 def test_without_on_event_nothing_is_acked(dev, links):
     link = links(dev.port)
     link.hello()
