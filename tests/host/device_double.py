@@ -99,7 +99,7 @@ class DoubleBoard(Board):
         self._taken = {}  # press number -> the loop that took it
 
     def show(self, buf, mode):
-        frame = bytes(buf.to_bytes()) if hasattr(buf, "to_bytes") else bytes(buf)
+        frame = bytes(buf.to_bytes())  # buf is the renderer's Surface: the picture as the sim board writes it
         Board.show(self, frame, mode)
         self.panel = frame
 
@@ -156,6 +156,9 @@ class RecordingApp(App):
 
 
 class DeviceDouble:
+    """One device: the App on a DoubleBoard, a transport thread, a pty (see
+    the module's docstring)."""
+
     def __init__(self, name="p1", seed=1, flash_dir=None):
         self.name = name
         self.seed = seed
