@@ -83,6 +83,7 @@ import base64
 import collections
 import json
 import random
+import select
 import threading
 import time
 
@@ -243,10 +244,16 @@ class DeviceLink:
 
     def _fill(self, until):
         """Read whatever arrives before ``until`` (monotonic) into the item queue;
-        returns as soon as at least one item is queued."""
+        returns as soon as at least one item is queued. Once ``until`` has
+        passed it only takes what is already there: poll(0) over a table of
+        boards costs microseconds a board, not a blocking read each."""
         while not self._items:
             if self._ser is None:
                 raise OSError("port not open")
+            if not self._readable(until - time.monotonic()):
+                if time.monotonic() >= until:
+                    return
+                continue
             data = self._ser.read(1)
             if data:
                 waiting = self._ser.in_waiting
@@ -255,6 +262,16 @@ class DeviceLink:
                 self._items.extend(self._reader.feed(data))
             if time.monotonic() >= until:
                 return
+
+    def _readable(self, seconds):
+        """Wait up to ``seconds`` (at most POLL, so deadlines are checked) for
+        the port to have bytes or to fail (then the read that follows raises).
+        Without a file descriptor to wait on, the read's own timeout waits."""
+        try:
+            fd = self._ser.fileno()
+        except (AttributeError, OSError, ValueError, _serial_module().SerialException):
+            return True
+        return bool(select.select([fd], [], [], min(POLL, max(0.0, seconds)))[0])
 
     # -- incoming frames -----------------------------------------------------
     def _next_reply(self, until):

@@ -20,18 +20,22 @@ class Board:
     width = WIDTH
     height = HEIGHT
 
-    def __init__(self, flash_dir):
+    def __init__(self, flash_dir, port=None):
+        """``port``: the serial link as (input, output) binary streams with a
+        fileno(); stdin and stdout unless given (the host's tests run the
+        app on CPython behind their own transport)."""
         self.flash_dir = flash_dir
         try:
             os.mkdir(flash_dir)
         except OSError:
             pass  # already there
-        self._in = sys.stdin.buffer
-        self._out = sys.stdout.buffer
+        if port is None:
+            port = (sys.stdin.buffer, sys.stdout.buffer)
+        self._in, self._out = port
         self._poll_in = select.poll()
-        self._poll_in.register(sys.stdin, select.POLLIN)
+        self._poll_in.register(self._in, select.POLLIN)
         self._poll_out = select.poll()
-        self._poll_out.register(sys.stdout, select.POLLOUT)
+        self._poll_out.register(self._out, select.POLLOUT)
         self.refreshes = {"fast": 0, "full": 0, "partial": 0}
         self.dropped_writes = 0
 

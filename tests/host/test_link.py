@@ -1,6 +1,7 @@
 """The host link (host_tools/link.py), the simulated-board plumbing
 (host_tools/simboards.py) and the `do`, `screen` and `sim` commands, against
-the CPython fake device (tests/host/fake_device.py) over real ptys.
+the real firmware App on CPython (tests/host/device_double.py) over real
+ptys, with faults made on the wire between them.
 
 Every wait is bounded (short link timeouts, subprocess timeouts) and every
 process started here is killed by a fixture or a finally. The same things
@@ -25,18 +26,19 @@ from host_tools.cli import main as cli_main
 from host_tools.link import DeviceError, DeviceLink, LinkError, split_for_frames, text_digest
 from host_tools.simboards import SimBoard, SimError, SimTable, device_id
 from shared_rules import protocol as P
-from tests.host.fake_device import FakeDevice
+from tests.host.device_double import DeviceDouble
 
 ROOT = Path(__file__).resolve().parents[2]
-FAKE = ROOT / "tests" / "host" / "fake_device.py"
-T = 0.4  # link timeout in these tests: the fake answers in well under a millisecond
+DOUBLE = ROOT / "tests" / "host" / "device_double.py"
+T = 0.4  # link timeout in these tests: the App on CPython answers in milliseconds
 
 
 @pytest.fixture
 def dev():
-    d = FakeDevice(name="p1", seed=3).start()
+    d = DeviceDouble(name="p1", seed=3).start()
     yield d
-    d.stop()
+    d.stop()  # raises if the App or the transport thread is still running
+    assert d.board.logged == [], "the App crashed: %s" % "".join(d.board.logged)
 
 
 @pytest.fixture
@@ -67,6 +69,14 @@ def poll_until(link, cond, timeout=3.0):
 
 def q_ids(dev, op):
     return [num for kind, num, payload in dev.received if kind == "Q" and payload[0] == op]
+
+
+def hand_event(dev):
+    """A press on the device that makes exactly one event: B opens a flip
+    at home, A ends the open one. Returns its seq."""
+    seqs = dev.press("A" if dev.game.s.flip is not None else "B")
+    assert len(seqs) == 1, "this press made events %r (a tie or a critical success?)" % seqs
+    return seqs[0]
 
 
 # -- request / reply ----------------------------------------------------------------------
@@ -228,9 +238,10 @@ def test_bad_op_names_are_refused_before_sending(dev, links):
 
 def test_state_in_parts_is_joined(dev, links):
     link = links(dev.port)
+    link.request("set_name", name="Ann")
     st = link.state()
-    assert st["digest"] == dev.game.digest() and st["draw"] == 20 and st["name"] == "p1"
-    assert len(q_ids(dev, "state")) >= 2, "the fake's state needs more than one part"
+    assert st["digest"] == dev.game.digest() and st["draw"] == 20 and st["name"] == "Ann"
+    assert len(q_ids(dev, "state")) >= 2, "the device's state needs more than one part"
 
 
 # -- events ----------------------------------------------------------------------------------
@@ -239,10 +250,10 @@ def test_event_from_a_button_is_delivered_once_and_acked(dev, links):
     got = []
     link = links(dev.port, on_event=lambda seq, payload: got.append((seq, payload)))
     link.hello()
-    dev.button("B")  # the player presses B on the device itself
+    assert dev.press("B") == [1]  # the player presses B on the device itself: a flip
     assert poll_until(link, lambda: got)
     (seq, payload), = got
-    assert seq == 1 and payload["op"] == "end_flip" and payload["flip"]["suit"] == "crown"
+    assert seq == 1 and payload["op"] == "flip" and payload["result"]["cards"] == dev.game.s.table
     assert payload["digest"] == dev.game.digest()
     assert poll_until(link, lambda: dev.pending == [])  # acked
     assert dev.acks == [1]
@@ -257,9 +268,9 @@ def test_event_interleaved_with_a_reply(dev, links):
     link = links(dev.port, on_event=lambda seq, payload: got.append(seq))
     link.hello()
     r = link.request("press", button="B")
-    assert r["event"] == 1
+    assert r["screen"] == "flip" and r["digest"] == dev.game.digest()
     assert poll_until(link, lambda: got == [1] and dev.pending == [])
-    assert dev.applied["end_flip"] == 1
+    assert dev.applied["flip"] == 1
 
 
 def test_events_are_held_until_the_device_replays_them(dev, links):
@@ -268,8 +279,8 @@ def test_events_are_held_until_the_device_replays_them(dev, links):
     got = []
     link = links(dev.port, on_event=lambda seq, payload: got.append(seq))
     dev.drop_events = 1
-    dev.button("B")  # event 1: never reached us
-    dev.button("B")  # event 2 arrives first
+    hand_event(dev)  # event 1: never reached us
+    hand_event(dev)  # event 2 arrives first
     link.ping()  # the link asks for a replay by itself after its first request (or in poll)
     assert poll_until(link, lambda: got == [1, 2] and dev.pending == [])
     assert link.stats["events_held"] == 1  # 2 came first and was left for the replay
@@ -281,11 +292,11 @@ def test_gap_in_sequence_numbers_triggers_a_replay(dev, links):
     got = []
     link = links(dev.port, on_event=lambda seq, payload: got.append(seq))
     link.hello()
-    dev.button("B")
+    hand_event(dev)
     assert poll_until(link, lambda: got == [1])
     dev.drop_events = 1
-    dev.button("B")  # 2 is lost on the way
-    dev.button("B")  # 3 arrives: a gap, so 3 must not be acked (it would ack 2)
+    hand_event(dev)  # 2 is lost on the way
+    hand_event(dev)  # 3 arrives: a gap, so 3 must not be acked (it would ack 2)
     assert poll_until(link, lambda: got == [1, 2, 3] and dev.pending == [])
     assert link.stats["events_gap"] == 1
     assert dev.acks == [1, 2, 3], "3 must not be acknowledged before 2 was stored"
@@ -296,8 +307,8 @@ def test_damaged_event_is_replayed_in_order(dev, links):
     link = links(dev.port, on_event=lambda seq, payload: got.append(seq))
     link.hello()
     dev.corrupt_events = 1
-    dev.button("B")
-    dev.button("B")
+    hand_event(dev)
+    hand_event(dev)
     assert poll_until(link, lambda: got == [1, 2] and dev.pending == [])
     assert link.stats["bad_frames"] == 1
 
@@ -314,7 +325,7 @@ def test_failed_store_is_not_acked_and_comes_again(dev, links):
 
     link = links(dev.port, on_event=store, event_retry=0.2)
     link.hello()
-    dev.button("B")
+    hand_event(dev)
     link.poll(0.2)
     assert got == [] and dev.pending and dev.acks == []
     assert isinstance(link.event_errors[0][1], OSError)
@@ -327,10 +338,39 @@ def test_on_event_must_not_reenter_the_link(dev, links):
 
     link = links(dev.port, on_event=handler, event_retry=60)
     link.hello()
-    dev.button("B")
+    hand_event(dev)
     link.poll(0.3)
     assert isinstance(link.event_errors[0][1], RuntimeError)
     assert dev.pending  # not acknowledged
+
+
+def test_poll_zero_takes_what_is_there_and_never_waits_on_an_empty_port(dev, links, monkeypatch):
+    """The hub sweeps every board with poll(0) while the GM types: a read
+    that waits on an empty port (50 ms a board, 0.8 s at 16 boards) holds
+    the console up. poll(0) delivers what has arrived and reads nothing more."""
+    got = []
+    link = links(dev.port, on_event=lambda seq, payload: got.append(seq))
+    link.hello()
+    ser = link._ser
+    waited = []
+    read = ser.read
+
+    def spy(size=1):
+        if not ser.in_waiting:
+            waited.append(size)  # a read that can only wait for its timeout
+        return read(size)
+
+    monkeypatch.setattr(ser, "read", spy)
+    for _ in range(5):
+        link.poll(0)
+    assert waited == [] and got == []
+    hand_event(dev)
+    end = time.monotonic() + 3
+    while not ser.in_waiting and time.monotonic() < end:
+        time.sleep(0.01)
+    time.sleep(0.05)  # the rest of the event's line
+    link.poll(0)
+    assert got == [1] and waited == []
 
 
 def test_without_on_event_nothing_is_acked(dev, links):
@@ -344,8 +384,8 @@ def test_without_on_event_nothing_is_acked(dev, links):
 
 def test_replay_after_close_and_reopen(dev, links):
     first = links(dev.port)  # a tool that does not store events
-    first.request("press", button="B")
-    first.request("press", button="B")
+    first.request("press", button="B")  # a flip: event 1
+    first.request("press", button="A")  # done: event 2
     first.close()
     got = []
     second = links(dev.port, on_event=lambda seq, payload: got.append(seq))
@@ -357,8 +397,10 @@ def test_reconnect_when_the_port_drops_resends_the_same_id_and_replays(dev, link
     got = []
     link = links(dev.port, on_event=lambda seq, payload: got.append(seq))
     link.hello()
-    dev.drop_events = 1
-    dev.button("B")  # pending on the device, never sent
+    dev.drop_events = 2
+    hand_event(dev)  # a flip made on the device and ended there: events 1 and 2,
+    hand_event(dev)  # pending on the device, never sent
+    flips = dev.applied["flip"]
     dev.drop_reply["flip"] = 1  # the flip happens, its reply is lost...
     timer = threading.Timer(0.1, dev.replug)  # ...and the USB cable is pulled meanwhile
     timer.start()
@@ -366,16 +408,16 @@ def test_reconnect_when_the_port_drops_resends_the_same_id_and_replays(dev, link
         r = link.request("flip", suit="dragon")
     finally:
         timer.join()
-    assert dev.applied["flip"] == 1 and dev.game.s.table == r["cards"]
+    assert dev.applied["flip"] == flips + 1 and dev.game.s.table == r["cards"]
     assert link.stats["reconnects"] >= 1
     ids = q_ids(dev, "flip")
     assert len(set(ids)) == 1 and len(ids) >= 2
     assert q_ids(dev, "hello")[-1] != q_ids(dev, "hello")[0]  # hello again after the reconnect
-    assert poll_until(link, lambda: got == [1] and dev.pending == [])
+    assert poll_until(link, lambda: got == [1, 2] and dev.pending == [])
 
 
 def test_port_gone_for_good_raises_link_error(links):
-    d = FakeDevice().start()
+    d = DeviceDouble().start()
     link = links(d.port, reconnect_timeout=0.3)
     link.ping()
     d.stop()
@@ -389,7 +431,7 @@ def test_port_gone_for_good_raises_link_error(links):
 def test_fetch_screen_joins_every_part(dev, links):
     link = links(dev.port)
     buf = link.fetch_screen()
-    assert buf == dev.framebuffer()
+    assert buf == dev.panel  # what the App last showed on its panel
     assert link.screen_size == (296, 128) and len(buf) == 37 * 128
     assert len(q_ids(dev, "screen")) == 22
 
@@ -408,7 +450,7 @@ def test_backup_and_restore_round_trip(dev, links):
 
 def test_backup_starts_again_when_the_state_changes_between_parts(dev, links):
     link = links(dev.port)
-    dev.after_op["backup"] = lambda d: d.button("B")  # a press between part 0 and part 1
+    dev.after_op["backup"] = lambda d: d.press("B")  # a press between part 0 and part 1
     text = link.backup()
     assert text == dev.game.dump()
     assert link.stats["backup_retries"] == 1
@@ -514,13 +556,13 @@ def test_screen_saves_a_png(dev, tmp_path):
     png = tmp_path / "p1.png"
     p = run_cli("screen", "--port", dev.port, "--png", str(png), "--scale", "2")
     assert p.returncode == 0, p.stderr
-    img = Image.open(png)
+    img = Image.open(png).convert("L")
     assert img.size == (592, 256)
-    rgb = img.convert("L")
-    assert rgb.getpixel((0, 0)) == 0  # the border is black
-    assert rgb.getpixel((100, 20)) == 255  # paper is white
-    assert rgb.getpixel((2 * 15, 2 * 63)) == 0  # the draw-pile bar
-    assert rgb.getpixel((2 * (10 + 10 * 20 + 5), 2 * 63)) == 255
+    panel = dev.panel  # MONO_HLSB, 1 = ink
+    ink = [(x, y) for y in range(128) for x in range(296) if panel[y * 37 + x // 8] & (0x80 >> (x % 8))]
+    assert 0 < len(ink) < 296 * 128 // 2, "the home screen is mostly paper with some ink"
+    black = {(x, y) for y in range(128) for x in range(296) if img.getpixel((2 * x + 1, 2 * y + 1)) == 0}
+    assert black == set(ink), "the PNG shows the panel pixel for pixel (scaled 2x)"
 
 
 def test_screen_bad_arguments_exit_2(capsys, tmp_path):
@@ -533,10 +575,10 @@ def test_screen_bad_arguments_exit_2(capsys, tmp_path):
     assert e.value.code == 2 and "--png" in capsys.readouterr().err
 
 
-# -- simulated boards, with the fake device standing in for the firmware ----------------------------
+# -- simulated boards, with the App on CPython standing in for MicroPython ----------------------------
 
-def fake_board(name, tmp_path, **kw):
-    return SimBoard(name, str(tmp_path / name), micropython=sys.executable, main=str(FAKE), **kw)
+def double_board(name, tmp_path, **kw):
+    return SimBoard(name, str(tmp_path / name), micropython=sys.executable, main=str(DOUBLE), **kw)
 
 
 def gone(pid):
@@ -551,7 +593,7 @@ def gone(pid):
 
 
 def test_simboard_start_kill_restart_keeps_the_port(tmp_path):
-    board = fake_board("p1", tmp_path, seed=5)
+    board = double_board("p1", tmp_path, seed=5)
     try:
         board.start()
         port, pid = board.port, board.pid
@@ -567,7 +609,7 @@ def test_simboard_start_kill_restart_keeps_the_port(tmp_path):
             info = link.hello()
             assert info["count"] == 1, "the flash folder survives a restart"
         log = (tmp_path / "p1.log").read_text()
-        assert log.count("--- ") == 2 and "fake device %s" % board.device_id in log
+        assert log.count("--- ") == 2 and "device double %s" % board.device_id in log
     finally:
         board.close()
     assert not board.is_alive()
@@ -578,12 +620,12 @@ def test_simboard_missing_firmware_is_a_clear_error(tmp_path):
         SimBoard("p1", str(tmp_path / "p1"), micropython=sys.executable, main=str(tmp_path / "main.py"))
     assert "missing" in str(e.value)
     with pytest.raises(SimError):
-        SimBoard("p1", str(tmp_path / "p1"), micropython=str(tmp_path / "nope"), main=str(FAKE))
+        SimBoard("p1", str(tmp_path / "p1"), micropython=str(tmp_path / "nope"), main=str(DOUBLE))
 
 
 def test_simtable_supervisor_restarts_crashed_boards_only(tmp_path):
     restarted = []
-    table = SimTable(3, str(tmp_path), seed=1, auto_restart=True, micropython=sys.executable, main=str(FAKE),
+    table = SimTable(3, str(tmp_path), seed=1, auto_restart=True, micropython=sys.executable, main=str(DOUBLE),
                      on_restart=lambda b, code, gave_up=False: restarted.append((b.name, code, gave_up)),
                      check_every=0.05)
     pids = []
@@ -616,7 +658,7 @@ def test_simtable_supervisor_restarts_crashed_boards_only(tmp_path):
 def test_simtable_sizes(tmp_path):
     for n in (0, 17, "2"):
         with pytest.raises(ValueError):
-            SimTable(n, str(tmp_path / "unused"), micropython=sys.executable, main=str(FAKE))
+            SimTable(n, str(tmp_path / "unused"), micropython=sys.executable, main=str(DOUBLE))
 
 
 def read_lines(proc, n, timeout):
@@ -634,8 +676,23 @@ def read_lines(proc, n, timeout):
     return out.decode().splitlines()
 
 
+def board_processes(sim_pid):
+    """{board name: (pid, flash folder)} of the board processes a running
+    `deckahedron sim` started, read from their command lines."""
+    out = subprocess.run(["ps", "-ww", "-o", "pid=,args=", "--ppid", str(sim_pid)], capture_output=True,
+                         text=True, timeout=10).stdout
+    found = {}
+    for line in out.splitlines():
+        pid, _, args = line.strip().partition(" ")
+        argv = args.split()
+        if "--dir" in argv:
+            flash = argv[argv.index("--dir") + 1]
+            found[os.path.basename(flash)] = (int(pid), flash)
+    return found
+
+
 def test_sim_cli_prints_boards_restarts_and_cleans_up():
-    env = dict(os.environ, DECKAHEDRON_MICROPYTHON=sys.executable, DECKAHEDRON_SIM_MAIN=str(FAKE))
+    env = dict(os.environ, DECKAHEDRON_MICROPYTHON=sys.executable, DECKAHEDRON_SIM_MAIN=str(DOUBLE))
     proc = subprocess.Popen([sys.executable, "-m", "host_tools.cli", "sim", "--boards", "2", "--seed", "4"],
                             cwd=str(ROOT), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     pids = []
@@ -645,27 +702,24 @@ def test_sim_cli_prints_boards_restarts_and_cleans_up():
         names = [l.split(" ")[0] for l in lines]
         ports = [l.split(" ")[1] for l in lines]
         assert names == ["p1", "p2"] and all(len(l.split(" ")) == 2 for l in lines)
-        infos = []
         for name, port in zip(names, ports):
             with DeviceLink(port, timeout=2.0) as link:
-                infos.append(link.hello())
-                assert infos[-1]["device"] == device_id(infos[-1]["dir"])
-        pids = [i["pid"] for i in infos]
-        base = os.path.dirname(infos[0]["dir"])
+                assert link.hello()["device"] == device_id(board_processes(proc.pid)[name][1])
+        boards = board_processes(proc.pid)
+        assert sorted(boards) == names
+        pids = [boards[name][0] for name in names]
+        base = os.path.dirname(boards["p1"][1])
         assert os.path.isdir(base)
         os.kill(pids[0], signal.SIGKILL)  # p1 crashes: the sim restarts it on the same port
         end = time.monotonic() + 10
-        info = None
-        while time.monotonic() < end:
-            try:
-                with DeviceLink(ports[0], timeout=0.5, retries=1) as link:
-                    info = link.hello()
-                if info["pid"] != pids[0]:
-                    break
-            except LinkError:
-                time.sleep(0.1)
-        assert info and info["pid"] != pids[0] and info["device"] == infos[0]["device"]
-        pids.append(info["pid"])
+        new_pid = None
+        while time.monotonic() < end and new_pid in (None, pids[0]):
+            new_pid = board_processes(proc.pid).get("p1", (None,))[0]
+            time.sleep(0.1)
+        assert new_pid not in (None, pids[0]), "p1 was not restarted"
+        pids.append(new_pid)
+        with DeviceLink(ports[0], timeout=2.0) as link:
+            assert link.hello()["device"] == device_id(boards["p1"][1])  # the same board again
         proc.send_signal(signal.SIGTERM)
         proc.wait(15)
         err = proc.stderr.read().decode()
@@ -683,19 +737,20 @@ def test_sim_cli_prints_boards_restarts_and_cleans_up():
 
 
 def test_sim_cli_keeps_dir_and_stops_on_ctrl_c(tmp_path):
-    env = dict(os.environ, DECKAHEDRON_MICROPYTHON=sys.executable, DECKAHEDRON_SIM_MAIN=str(FAKE))
+    env = dict(os.environ, DECKAHEDRON_MICROPYTHON=sys.executable, DECKAHEDRON_SIM_MAIN=str(DOUBLE))
     proc = subprocess.Popen([sys.executable, "-m", "host_tools.cli", "sim", "--boards", "1", "--dir", str(tmp_path)],
                             cwd=str(ROOT), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         lines = read_lines(proc, 1, 20)
         assert len(lines) == 1 and lines[0].startswith("p1 /dev/")
         with DeviceLink(lines[0].split()[1], timeout=2.0) as link:
-            pid = link.hello()["pid"]
+            link.request("gain_xp")  # a change the board saves
+        pid = board_processes(proc.pid)["p1"][0]
         proc.send_signal(signal.SIGINT)
         proc.wait(15)
         assert proc.returncode == 0
         assert gone(pid)
-        assert (tmp_path / "p1" / "fake.json").exists() and (tmp_path / "p1.log").exists()
+        assert (tmp_path / "p1" / "deck.sav").exists() and (tmp_path / "p1.log").exists()
     finally:
         if proc.poll() is None:
             proc.kill()
