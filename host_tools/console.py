@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.table import Table
 
 from shared_rules import cards as C
-from shared_rules.editions import CAMPAIGNS, EDITION_KEYS, edition
+from shared_rules.editions import CAMPAIGNS, EDITION_KEYS
 from shared_rules.state import ATTRS, MOVE_LEVELS
 
 from host_tools import replies

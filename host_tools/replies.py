@@ -9,7 +9,6 @@ text that may hold a device's own words; print it with markup off.
 import importlib.util
 import os
 
-from shared_rules import cards as C
 from shared_rules import flips as F
 from shared_rules.editions import edition
 

@@ -15,9 +15,8 @@ import pytest
 from host_tools.console import TableConsole, breather_pick, make_console
 from host_tools.link import DeviceError
 from host_tools.replies import WORDS
-from host_tools.simboards import SimTable
 from host_tools.table import TableHub
-from tests.host.conftest import wait_hello
+from tests.host.conftest import seated_table
 
 NAMES = ("Ann", "Bo", "Cy", "Di")
 
@@ -44,25 +43,8 @@ class Gm:
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
-    from host_tools.simboards import FIRMWARE_MAIN
-    import os
-
-    assert os.path.isfile(FIRMWARE_MAIN)
-    base = tmp_path_factory.mktemp("console")
-    sims = SimTable(4, str(base / "sim"), seed=5)
-    sims.start()
-    hub = None
-    try:
-        for b in sims.boards:
-            wait_hello(b.port)
-        hub = TableHub(str(base / "session.db"))
-        for name, b in zip(NAMES, sims.boards):
-            hub.join(name, b.port)
+    with seated_table(4, tmp_path_factory.mktemp("console"), 5, NAMES) as (hub, sims):
         yield hub
-    finally:
-        if hub is not None:
-            hub.close()
-        sims.stop()
 
 
 @pytest.fixture

@@ -11,23 +11,17 @@ import time
 
 import pytest
 
-from host_tools.simboards import ROOT, SimTable
+from host_tools.simboards import ROOT
 from host_tools.table import TableHub
-from tests.host.conftest import wait_hello
+from tests.host.conftest import running_sims, wait_hello
 
 NAMES = ("Ann", "Bo")
 
 
 @pytest.fixture
 def sims(firmware, tmp_path):
-    table = SimTable(2, str(tmp_path / "sim"), seed=31)
-    table.start()
-    try:
-        for b in table.boards:
-            wait_hello(b.port)
+    with running_sims(2, tmp_path / "sim", 31) as table:
         yield table
-    finally:
-        table.stop()
 
 
 def _device_seq(board):

@@ -10,24 +10,18 @@ import sys
 
 import pytest
 
-from host_tools.simboards import ROOT, SimTable
+from host_tools.simboards import ROOT
 from host_tools.table import TableHub
 from shared_rules import cards as C
-from tests.host.conftest import wait_hello
+from tests.host.conftest import running_sims
 
 NAMES = ("Ann", "Bo", "Cy", "Di")
 
 
 @pytest.fixture
 def sims(firmware, tmp_path):
-    table = SimTable(3, str(tmp_path / "sim"), seed=21)
-    table.start()
-    try:
-        for b in table.boards:
-            wait_hello(b.port)
+    with running_sims(3, tmp_path / "sim", 21) as table:
         yield table
-    finally:
-        table.stop()
 
 
 def _hub(db, ports, told=None):

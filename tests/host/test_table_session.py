@@ -15,10 +15,10 @@ import pytest
 
 from host_tools.link import DeviceError
 from host_tools.simboards import SimTable
-from host_tools.table import TableError, TableHub
+from host_tools.table import TableError
 from shared_rules import cards as C
 from shared_rules.game import Game
-from tests.host.conftest import wait_hello
+from tests.host.conftest import seated_table, wait_hello
 
 NAMES = ("Ann", "Bo", "Cy", "Di")
 AREAS = ("flip", "choose", "end_flip", "flashback", "bump", "reshuffle", "reveal", "damage", "take_blessing",
@@ -28,20 +28,8 @@ AREAS = ("flip", "choose", "end_flip", "flashback", "bump", "reshuffle", "reveal
 
 @pytest.fixture
 def table(firmware, tmp_path):
-    sims = SimTable(4, str(tmp_path / "sim"), seed=11)
-    sims.start()
-    hub = None
-    try:
-        for b in sims.boards:
-            wait_hello(b.port)
-        hub = TableHub(str(tmp_path / "session.db"))
-        for name, b in zip(NAMES, sims.boards):
-            hub.join(name, b.port)
+    with seated_table(4, tmp_path, 11, NAMES) as (hub, sims):
         yield hub, sims
-    finally:
-        if hub is not None:
-            hub.close()
-        sims.stop()
 
 
 def _finish_flip(hub, name, rng, counts):
