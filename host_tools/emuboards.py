@@ -45,6 +45,7 @@ import tty
 from host_tools import boards, rp2040
 from host_tools.flashing import files
 from host_tools.simboards import PtyBoard, SimError
+from host_tools.simboards import device_id as persistent_id
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EMU_DIR = os.path.join(ROOT, "host_tools", "emu")
@@ -218,7 +219,9 @@ class EmuBoard(PtyBoard):
         self.board = board
         self.flash_dir = os.path.abspath(flash_dir)
         self.seed = seed
-        self.device_id = device_id if device_id is not None else name
+        # Like a simulated board: an id made once and kept with its flash, so a
+        # table tells two emulated Picos (and runs) apart, not all "p1".
+        self.device_id = device_id if device_id is not None else persistent_id(self.flash_dir)
         self.pins = board_pins(board)
         self.battery_volts = battery_volts  # what the battery sense reads (a charged LiPo)
         self.log_path = os.path.join(os.path.dirname(self.flash_dir), "%s.log" % name)
