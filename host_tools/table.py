@@ -362,7 +362,7 @@ class TableHub:
         try:
             return p.link.request(op, **args)
         except DeviceError as e:
-            reason = V.error_problem(e.code, e.message)
+            reason = V.error_problem(e.code, e.message, echoed=args.values())
             if reason:
                 self._fault(p, reason)
                 raise TableError("%s's device is faulty: %s" % (p.name, reason))

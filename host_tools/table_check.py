@@ -179,8 +179,16 @@ def event_problem(seq, payload):
                   result_problem(op, payload.get("result") or {}))
 
 
-def error_problem(code, message):
-    """An ``err`` reply: a code word and a sentence for a person."""
+def error_problem(code, message, echoed=()):
+    """An ``err`` reply: a code word and a sentence for a person. The
+    firmware quotes a bad argument back ("unknown suit '[x]'"): markup that
+    is the GM's own typing, ``echoed`` (the request's argument values), is
+    not the device's, so it does not make the device faulty."""
     if not isinstance(code, str) or not WORD.match(code):
         return "an error code is not a word: %s" % _short(code)
+    if isinstance(message, str):
+        for value in echoed:
+            for form in (repr(value), str(value)):
+                if form:
+                    message = message.replace(form, "")
     return text_problem("the error message", message)

@@ -116,3 +116,22 @@ def test_deckahedron_table_with_a_hostile_device_plays_the_scene_and_exits_0(cas
     assert "Traceback" not in out
     assert "Ann's device is faulty" in out and says in out, out
     assert "Bo flips with the buttons" in out and os.path.exists(tmp_path / "screens" / "Bo.png")
+
+
+def test_a_gm_typo_with_markup_quoted_back_in_an_error_is_not_the_devices_fault(firmware, tmp_path):
+    """The firmware quotes a bad argument in its refusal ("unknown suit
+    '[bold]'"): the markup is the GM's own typing, so the device stays sound
+    and says no in a sentence."""
+    from host_tools.link import DeviceError
+
+    with SimTable(1, str(tmp_path / "sim"), seed=3) as sims:
+        wait_hello(sims.boards[0].port)
+        hub = TableHub(str(tmp_path / "s.db"))
+        try:
+            hub.join("Ann", sims.boards[0].port)
+            with pytest.raises(DeviceError) as e:
+                hub.command("Ann", "flip", suit="[bold]")
+            assert "[bold]" in e.value.message and hub.player("Ann").faulty == ""
+            hub.flip("Ann", attr="str")  # still commanded
+        finally:
+            hub.close()
