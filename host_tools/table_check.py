@@ -13,9 +13,9 @@ import re
 from shared_rules import cards as C
 from shared_rules.editions import CAMPAIGNS, EDITIONS
 
-# Console markup (rich's tag syntax: [bold], [/], [#fff], [@click]): no text
-# our firmware sends has it, and a console printing device text as markup
-# would fail on it or be restyled by it.
+# Console markup (rich's tag syntax: [bold], [/], [#fff], [@click]): no error
+# sentence our firmware makes has it (beyond the request it quotes back), and
+# a console printing device text as markup would fail on it or be restyled.
 MARKUP = re.compile(r"\[/?[a-zA-Z#/@][^\[\]]*\]|\[/\]")
 WORD = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 DEVICE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
@@ -32,8 +32,10 @@ def _count(value):
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def text_problem(what, value, empty_ok=True):
-    """A device's text shown to the GM: one line, printable, no markup."""
+def text_problem(what, value, empty_ok=True, markup_ok=True):
+    """A device's text shown to the GM: one line, printable. The console
+    prints it with markup off, so a name like "[Kresk]" is just a name;
+    ``markup_ok=False`` where no firmware of ours sends markup."""
     if not isinstance(value, str):
         return "%s is not text: %s" % (what, _short(value))
     if not value and not empty_ok:
@@ -42,7 +44,7 @@ def text_problem(what, value, empty_ok=True):
         return "%s is %d characters long" % (what, len(value))
     if not value.isprintable():
         return "%s has control characters: %s" % (what, _short(value))
-    if MARKUP.search(value):
+    if not markup_ok and MARKUP.search(value):
         return "%s carries console markup: %s" % (what, _short(value))
     return ""
 
@@ -191,4 +193,4 @@ def error_problem(code, message, echoed=()):
             for form in (repr(value), str(value)):
                 if form:
                     message = message.replace(form, "")
-    return text_problem("the error message", message)
+    return text_problem("the error message", message, markup_ok=False)

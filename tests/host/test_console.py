@@ -462,3 +462,14 @@ def test_card_arguments_take_plain_forms():
     assert coerce("breather", parse_pairs(['cards=[3,"7"]'])) == {"cards": ["3", "7"]}
     assert coerce("choose", parse_pairs(["card=3"])) == {"card": "3"}
     assert coerce("flip", parse_pairs(["net=1"])) == {"net": 1}
+
+
+def test_a_name_in_brackets_is_just_a_name(gm):
+    """Device text is printed with markup off, so "[Kresk]" is a name like
+    any other, at the table and on the device, not a faulty device."""
+    text = gm("name Di [Kresk]")
+    assert "[Kresk]" in gm.hub.players and gm.hub.player("[Kresk]").faulty == ""
+    assert "[Kresk]" in text
+    text = gm("flip [Kresk] str")
+    assert "resolves [Kresk]'s flip" in text, text
+    assert gm.hub.player("[Kresk]").faulty == "" and "faulty" not in gm("status")
