@@ -35,6 +35,9 @@ class Ui:
         self.last_power = 1
         self._base = None
         self.result = None  # a flip the host resolved, shown until a press
+        self.last = None  # the last finished flip, as its screen
+        self.flipped_with = 0  # the advantage the last flip used (it stays set)
+        self.pursuit = None  # [Pursuit, encumbrance] while one runs
 
     # -- helpers shared by the screens ----------------------------------
     @property
@@ -85,6 +88,11 @@ class Ui:
             kind = FlipScreen
         elif g is not None and g.s.minigame:
             kind = MiniGame
+        elif g is not None and g.s.incapacitated:
+            if self.result is not None:
+                self.last, self.result = ResultScreen(self).view(), None
+                self.last["hint"] = "any button: back"
+            kind = KnockedOut
         elif self.result is not None:
             kind = ResultScreen
         if not isinstance(self._base, kind):
@@ -128,8 +136,11 @@ class Home:
         u = self.ui
         g = u.game
         suit = g.s.attrs[u.attr] if g else "anvil"
-        return {"screen": "home", "attr": u.attr, "suit": suit, "net": u.net, "move": u.move,
-                "hint": "A attr  B flip  C menu"}
+        v = {"screen": "home", "attr": u.attr, "suit": suit, "net": u.net, "move": u.move,
+             "hint": "A attr B flip C menu UP/DN adv"}
+        if u.net and u.flipped_with == u.net:
+            v["note"] = "%+d kept from the last flip" % u.net
+        return v
 
     def press(self, b):
         u = self.ui
@@ -145,15 +156,22 @@ class Home:
             u.push(MainMenu(u))
 
 
-def flip_now(u, team=None):
+def flip_now(u, team=None, fast=False, pvp=False, suit=None):
     args = {"attr": u.attr, "net": u.net}
+    if fast:
+        args["fast"] = True
+    if pvp:
+        args["pvp"] = True
+    if suit is not None:  # a pursuit round: the table's suit, not an attribute
+        args = {"suit": suit[0], "net": suit[1]}
     if u.move is not None and u.game is not None and u.move in u.game.s.moves:
         args["move"] = u.move
     if team == "support":
         args = {"team": "support"}
     elif team:
         args["team"] = team
-    u.run("flip", args)
+    if u.run("flip", args) is not None and suit is None:
+        u.flipped_with = u.net
 
 
 class FlipScreen:
@@ -227,8 +245,20 @@ def finish_flip(u, again=False, crit=None, extra=None):
     args = dict(extra or {})
     if crit and crit != "decline":
         args.update(crit)
+    last = FlipScreen(u).view()
     u.home()
-    if u.run("end_flip", args) is not None and again:
+    r = u.run("end_flip", args)
+    if r is None:
+        return
+    last["hint"] = "any button: back"
+    u.last = last
+    if r.get("blessing"):
+        u.notice("Blessing taken", ["Blessing card %s is" % r["blessing"], "shuffled into your", "deck at the next", "reshuffle."])
+    elif r.get("crit") == "levelup":
+        u.notice("Levelled up", ["%s is now %+d." % (r["move"][0], r["move"][1])])
+    if u.pursuit is not None and f["suit"] == u.pursuit[2][0] and f["move"] is None and not f["team"]:
+        u.push(PursuitRound(u, r["level"]))
+    elif again:
         flip_now(u, team=f["team"])
 
 
@@ -249,9 +279,33 @@ class ResultScreen:
                 "words": WORDS[level], "note": NOTES[level], "hint": "A home  B flip  C menu"}
 
     def press(self, b):
-        self.ui.result = None
+        u = self.ui
+        v = self.view()
+        v["hint"] = "any button: back"
+        u.last = v
+        u.result = None
         if b != "A":
-            self.ui.top().press(b)
+            u.top().press(b)
+
+
+class KnockedOut:
+    """Incapacitated: said big and plainly, whatever was on the panel;
+    the menu still opens (friends can carry you to Seek Help)."""
+
+    def __init__(self, ui):
+        self.ui = ui
+
+    def view(self):
+        why = self.ui.game.s.incapacitated
+        lines = _wrap(why if isinstance(why, str) else "")[:2] + ["", "Friends can carry you", "to Seek Help: C menu"]
+        return {"screen": "message", "title": "KNOCKED OUT", "lines": lines, "hint": "C menu"}
+
+    def press(self, b):
+        u = self.ui
+        if b == "C":
+            u.push(MainMenu(u))
+        elif b == "B":
+            flip_now(u)  # refused with the rules' own sentence
 
 
 class Menu:
@@ -382,42 +436,100 @@ def show_odds(u, suit, net):
 
 
 class MainMenu(Menu):
+    """Grouped, the most used first: the last flip and the sheet are the
+    first two rows (C B, C DOWN B from home)."""
+
     def __init__(self, ui):
         g = ui.game
         if g is None:
-            items = [("New character", lambda: confirm_new(ui))]
+            items = [("New character", lambda: confirm_new(ui)), ("Help", lambda: help_menu(ui))]
             Menu.__init__(self, ui, "No game", items)
             return
+        sub = lambda title, rows: (title, lambda: ui.push(Menu(ui, title, rows())))  # noqa: E731
         items = [
-            ("Take damage", lambda: damage_flow(ui)),
-            ("Reveal attack power", lambda: ui.push(Menu(ui, "Reveal", [
-                ("1d4 (triangle)", lambda: reveal(ui, "d4")),
-                ("1d6 (square)", lambda: reveal(ui, "d6")),
-                ("1d10 (both)", lambda: reveal(ui, "d10"))]))),
-            ("Take a Breather", lambda: breather_flow(ui)),
-            ("Rest", lambda: rest_flow(ui)),
-            ("Seek Help", lambda: seek_help_flow(ui)),
-            ("Reshuffle", lambda: ui.run("reshuffle", {})),
-            ("Flip with a move", lambda: choose_move(ui)),
-            ("Teamwork flip", lambda: ui.push(Menu(ui, "Teamwork", [
-                ("Lead (your attr)", lambda: flip_now(ui, "lead")),
-                ("Support (1 Anvil)", lambda: flip_now(ui, "support"))]))),
-            ("Mini-game", lambda: ui.push(Menu(ui, "Mini-game", [
-                ("Pick Locks (3)", lambda: ui.run("minigame_start", {"kind": "pick_locks"})),
-                ("Fundamental Magic (4)", lambda: ui.run("minigame_start", {"kind": "magic"}))]))),
-            ("Odds of next flip", lambda: show_odds(ui, g.s.attrs[ui.attr], ui.net)),
-            ("Take a Blessing", lambda: ui.run("take_blessing", {})),
-            ("Take a Wound", lambda: ui.run("take_wound", {})),
-            ("Study Under a Master", lambda: study_flow(ui)),
-            ("Mercy Flashback (1 XP)", lambda: ui.run("mercy_flashback", {})),
+            ("Last flip", lambda: show_last(ui)),
             ("Character sheet", lambda: ui.push(Sheet(ui))),
-            ("Edition", lambda: ui.push(Menu(ui, "Edition", [
-                (edition(k)["name"][:22], (lambda k=k: ui.run("set_edition", {"edition_key": k}))) for k in EDITION_KEYS]))),
-            ("Campaign length", lambda: ui.push(Menu(ui, "Campaign", [
-                (c, (lambda c=c: ui.run("set_edition", {"campaign": c}))) for c in CAMPAIGNS]))),
-            ("New character", lambda: confirm_new(ui)),
+            sub("Hurt & recover", lambda: [
+                ("Take damage", lambda: damage_flow(ui)),
+                ("Reveal attack power", lambda: ui.push(Menu(ui, "Reveal", [
+                    ("1d4 (triangle)", lambda: reveal(ui, "d4")),
+                    ("1d6 (square)", lambda: reveal(ui, "d6")),
+                    ("1d10 (both)", lambda: reveal(ui, "d10"))]))),
+                ("Take a Breather", lambda: breather_flow(ui)),
+                ("Rest", lambda: rest_flow(ui)),
+                ("Seek Help", lambda: seek_help_flow(ui)),
+                ("Take a Wound", lambda: ui.run("take_wound", {}))]),
+            sub("Special flips", lambda: [
+                ("Flip with a move", lambda: choose_move(ui)),
+                ("Teamwork flip", lambda: ui.push(Menu(ui, "Teamwork", [
+                    ("Lead (your attr)", lambda: flip_now(ui, "lead")),
+                    ("Support (1 Anvil)", lambda: flip_now(ui, "support"))]))),
+                ("Odds of next flip", lambda: show_odds(ui, g.s.attrs[ui.attr], ui.net))]),
+            sub("XP & cards", lambda: [
+                ("Study Under a Master", lambda: study_flow(ui)),
+                ("Mercy Flashback (1 XP)", lambda: ui.run("mercy_flashback", {})),
+                ("Take a Blessing", lambda: ui.run("take_blessing", {})),
+                ("Reshuffle", lambda: ui.run("reshuffle", {}))]),
+            sub("Mini-games", lambda: [
+                ("Pick Locks (3)", lambda: ui.run("minigame_start", {"kind": "pick_locks"})),
+                ("Fundamental Magic (4)", lambda: ui.run("minigame_start", {"kind": "magic"}))]),
+            ("Help", lambda: help_menu(ui)),
+            sub("Settings", lambda: [
+                ("Edition", lambda: edition_menu(ui)),
+                ("Campaign length", lambda: ui.push(Menu(ui, "Campaign", [
+                    (("* " if c == g.s.campaign else "  ") + c, (lambda c=c: ui.run("set_edition", {"campaign": c})))
+                    for c in CAMPAIGNS]))),
+                ("New character", lambda: confirm_new(ui))]),
         ]
         Menu.__init__(self, ui, "Menu", items)
+
+
+def show_last(u):
+    if u.last is None:
+        u.notice("No flip yet", ["Flip with B at home."])
+    else:
+        u.push(Shown(u, u.last))
+
+
+class Shown:
+    """A view kept from earlier (the last flip), until any button."""
+
+    def __init__(self, ui, v):
+        self.ui, self.v = ui, v
+
+    def view(self):
+        return dict(self.v)
+
+    def press(self, b):
+        self.ui.pop()
+
+
+HELP = (
+    ("The footer", ["Deck: cards left to flip", "Disc: the discard pile", "Exh: Exhaustion cards", "XP: to spend",
+                    "H, W: Harm and Wound", "tokens you carry"]),
+    ("Buttons at home", ["A: next attribute", "UP/DOWN: advantage; it", "stays set after a flip", "B: flip  C: menu",
+                         "After a flip: A done,", "B again, C more"]),
+    ("Menus", ["UP/DOWN move, B choose,", "A back. In a card list", "B marks a card, the", "last row confirms.",
+               "* marks what is set now."]),
+)
+
+
+def help_menu(u):
+    u.push(Menu(u, "Help", [(t, (lambda t=t, lines=lines: u.notice(t, lines))) for t, lines in HELP]))
+
+
+def edition_menu(u):
+    now = u.game.s.edition
+
+    def ask(k):
+        if k == now:
+            return
+        u.push(Menu(u, "Switch rules mid-game?", [
+            ("No, keep " + edition(now)["label"], lambda: None),
+            ("Yes: " + edition(k)["label"], lambda: u.run("set_edition", {"edition_key": k}))]))
+
+    u.push(Menu(u, "Edition (* = now)", [
+        (("* " if k == now else "  ") + edition(k)["name"], (lambda k=k: ask(k))) for k in EDITION_KEYS]))
 
 
 def confirm_new(u):
@@ -561,7 +673,7 @@ class MiniGame:
         self.cursor %= len(v["cards"])
         return {"screen": "minigame", "kind": v["kind"], "cards": v["cards"], "selected": self.cursor,
                 "solvable": v["solution"] is not None,
-                "hint": "B done  C swap card  A give up"}
+                "hint": "UP/DN card C swap B done A quit"}
 
     def press(self, b):
         u = self.ui

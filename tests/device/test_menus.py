@@ -8,10 +8,10 @@ screen reached is drawn where the runtime has the renderer (MicroPython's
 framebuf), so a row that crashes the firmware or draws nothing fails here.
 """
 
-from tests.device.support import FakeBoard, make_app, press, with_game
+from tests.device.support import FakeBoard, choose, make_app, press, with_game
 from tests.rules.support import stacked
 
-MAX_DEPTH = 4  # menus and pickers followed from a root
+MAX_DEPTH = 5  # menus and pickers followed from a root
 _renderer = []
 
 
@@ -113,7 +113,8 @@ def walk(root):
 def test_every_menu_row_from_home():
     chosen, screens = walk(_root_home)
     titles = set(t for t, _ in chosen)
-    for t in ("Menu", "Reveal", "Teamwork", "Mini-game", "Edition", "Campaign", "Seek Help",
+    for t in ("Menu", "Hurt & recover", "Special flips", "XP & cards", "Mini-games", "Settings", "Help",
+              "Reveal", "Teamwork", "Edition (* = now)", "Switch rules mid-game?", "Campaign", "Seek Help",
               "Flip with which move?", "Study (2 XP)", "Start over? Deck is lost"):
         assert t in titles, "the walk never reached the %r menu" % t
     rows = set(r for _, r in chosen)
@@ -124,7 +125,7 @@ def test_every_menu_row_from_home():
 def test_odds_of_the_next_flip_is_shown():
     """Issue 7: this row used str.capitalize, which MicroPython lacks."""
     app, _ = _root_home()
-    v = press(app, "C", *(["DOWN"] * 9 + ["B"]))
+    v = choose(app, "Special flips", "Odds of next flip")
     assert v["screen"] == "message" and v["title"].startswith("Crown +0: 1 card"), v
     _draw(v)
     assert v["lines"][0].startswith("TRIUMPH")
