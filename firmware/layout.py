@@ -193,6 +193,8 @@ NUMBER_TITLE = (4, 4, 2)  # x, y, scale
 NUMBER_VALUE_Y = 32
 NUMBER_SCALE = 6  # 48 px digits
 NUMBER_UNIT_SCALE = 2
+ENTRY_TEXT = (6, 50, 2)  # a name being spelled: x, y, scale (16 px letters)
+ENTRY_CHARS = 18  # letters shown at once (the last ones), the cursor letter included
 
 # ---------------------------------------------------------------- message
 MESSAGE_TITLE = (4, 3, 2)

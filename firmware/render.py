@@ -769,6 +769,23 @@ class Renderer:
         if unit:
             self.text_big(unit, x + 8, L.NUMBER_VALUE_Y + 7 * sc - 7 * us, us)
 
+    # entry ------------------------------------------------------------------
+
+    def _entry(self, v):
+        """A name being spelled: the letters so far at 2x, the letter under
+        UP/DOWN inverted after them (the last ones shown if it is long)."""
+        tx, ty, ts = L.NUMBER_TITLE
+        self._text_fit(_str(v.get("title"), 40), tx, ty, L.WIDTH - tx, (ts, 1))
+        text = _str(v.get("text"), 32)
+        letter = _str(v.get("letter"), 1) or " "
+        n = L.ENTRY_CHARS - 1
+        if len(text) > n:
+            text = text[len(text) - n:]
+        x = self.text_big(text, L.ENTRY_TEXT[0], L.ENTRY_TEXT[1], L.ENTRY_TEXT[2])
+        step = L.FONT * L.ENTRY_TEXT[2]
+        self.fb.fill_rect(L.ENTRY_TEXT[0] + x - 2, L.ENTRY_TEXT[1] - 2, step + 2, step + 2, 1)
+        self.text_big(letter, L.ENTRY_TEXT[0] + x, L.ENTRY_TEXT[1], L.ENTRY_TEXT[2], 0)
+
     # minigame ---------------------------------------------------------------
 
     def _minigame(self, v):
@@ -843,5 +860,6 @@ _SCREENS = {
     "menu": Renderer._menu,
     "number": Renderer._number,
     "minigame": Renderer._minigame,
+    "entry": Renderer._entry,
     "sheet": Renderer._sheet,
 }

@@ -12,6 +12,7 @@ draws, see render.py) and press(button).
 """
 
 from shared_rules import cards as C
+from shared_rules.advancement import level_cap
 from shared_rules.editions import EDITION_KEYS, CAMPAIGNS, edition
 from shared_rules.errors import RulesError
 from shared_rules.state import ATTRS, MOVE_LEVELS
@@ -37,7 +38,8 @@ class Ui:
         self.result = None  # a flip the host resolved, shown until a press
         self.last = None  # the last finished flip, as its screen
         self.flipped_with = 0  # the advantage the last flip used (it stays set)
-        self.pursuit = None  # [Pursuit, encumbrance] while one runs
+        self.pursuit = None  # [Pursuit, (suit, net)] while one runs (not saved: lost on a restart)
+        self.pursuit_flip = False  # the open flip is a pursuit round
 
     # -- helpers shared by the screens ----------------------------------
     @property
@@ -170,8 +172,10 @@ def flip_now(u, team=None, fast=False, pvp=False, suit=None):
         args = {"team": "support"}
     elif team:
         args["team"] = team
-    if u.run("flip", args) is not None and suit is None:
-        u.flipped_with = u.net
+    if u.run("flip", args) is not None:
+        u.pursuit_flip = suit is not None
+        if suit is None:
+            u.flipped_with = u.net
 
 
 class FlipScreen:
@@ -256,7 +260,8 @@ def finish_flip(u, again=False, crit=None, extra=None):
         u.notice("Blessing taken", ["Blessing card %s is" % r["blessing"], "shuffled into your", "deck at the next", "reshuffle."])
     elif r.get("crit") == "levelup":
         u.notice("Levelled up", ["%s is now %+d." % (r["move"][0], r["move"][1])])
-    if u.pursuit is not None and f["suit"] == u.pursuit[2][0] and f["move"] is None and not f["team"]:
+    if u.pursuit is not None and u.pursuit_flip:
+        u.pursuit_flip = False
         u.push(PursuitRound(u, r["level"]))
     elif again:
         flip_now(u, team=f["team"])
@@ -374,7 +379,7 @@ class CritMenu(Menu):
 
         def pick(name):
             now = u.game.s.moves[name]
-            top = min(-1 if now == -2 else 2, now + u.game.s.xp) - now
+            top = min(level_cap(now), now + u.game.s.xp) - now
             if top < 1:
                 u.notice("Not now", _wrap("%s cannot go up now (XP %d)" % (name, u.game.s.xp)))
                 return
@@ -461,6 +466,8 @@ class MainMenu(Menu):
                 ("Take a Wound", lambda: ui.run("take_wound", {}))]),
             sub("Special flips", lambda: [
                 ("Flip with a move", lambda: choose_move(ui)),
+                ("FAST flip (miss: +%d)" % edition(g.s.edition)["fast_miss_points"], lambda: flip_now(ui, fast=True)),
+                ("Flip vs a player", lambda: flip_now(ui, pvp=True)),
                 ("Teamwork flip", lambda: ui.push(Menu(ui, "Teamwork", [
                     ("Lead (your attr)", lambda: flip_now(ui, "lead")),
                     ("Support (1 Anvil)", lambda: flip_now(ui, "support"))]))),
@@ -472,7 +479,8 @@ class MainMenu(Menu):
                 ("Reshuffle", lambda: ui.run("reshuffle", {}))]),
             sub("Mini-games", lambda: [
                 ("Pick Locks (3)", lambda: ui.run("minigame_start", {"kind": "pick_locks"})),
-                ("Fundamental Magic (4)", lambda: ui.run("minigame_start", {"kind": "magic"}))]),
+                ("Fundamental Magic (4)", lambda: ui.run("minigame_start", {"kind": "magic"})),
+                ("Pursuit", lambda: pursuit_flow(ui))]),
             ("Help", lambda: help_menu(ui)),
             sub("Settings", lambda: [
                 ("Edition", lambda: edition_menu(ui)),
@@ -563,69 +571,233 @@ def damage_flow(u):
 
 
 def damage_ways(u, power, title):
-    g = u.game
-    ed = edition(g.s.edition)
-    camp = g.s.campaign
     u.last_power = power
-    items = [("All as Stamina (%d)" % power, lambda: u.run("damage", {"power": power}))]
-    if camp in ed["wound_campaigns"]:
-        if ed["wound_rate"] == 0:
-            items.append(("One Wound takes it all", lambda: u.run("damage", {"power": power, "wounds": 1})))
-        elif power >= ed["wound_rate"]:
-            rest = power - ed["wound_rate"]
-            items.append(("Wound + %d Stamina" % rest, lambda: u.run("damage", {"power": power, "wounds": 1})))
-    if ed["harm_rate"] and camp in ed["harm_campaigns"]:
-        for h in (1, 2):
-            if power >= h * ed["harm_rate"]:
-                rest = power - h * ed["harm_rate"]
-                items.append(("%d Harm + %d Stamina" % (h, rest), (lambda h=h: u.run("damage", {"power": power, "harm": h}))))
+    items = []
+    for w, h, st in u.game.damage_ways(power):
+        if not w and not h:
+            label = "All as Stamina (%d)" % st
+        elif w and not h and not st and not edition(u.game.s.edition)["wound_rate"]:
+            label = "One Wound takes it all"
+        else:
+            parts = ([("%d Wound" % w) + ("s" if w > 1 else "")] if w else []) + (["%d Harm" % h] if h else [])
+            label = " + ".join(parts) + " + %d Stamina" % st
+        items.append((label, (lambda w=w, h=h: u.run("damage", {"power": power, "wounds": w, "harm": h}))))
     u.push(Menu(u, title + ": take it as", items))
 
 
+def _exh_label(g, e):
+    if not e[1]:
+        return "face-down card"
+    lv = C.CARDS[e[0]].levels
+    return "%s  %s" % (e[0], " ".join(edition(g.s.edition)["level_ascii"][k - 1] for k in lv))
+
+
+class Pick(Menu):
+    """Mark rows with B (a mark shows [x]); the last row goes on with the
+    marked keys when lo..hi are marked. Rows: [(label, key)]."""
+
+    def __init__(self, ui, title, rows, lo, hi, go, done):
+        Menu.__init__(self, ui, title, [], keep=True)
+        self.rows, self.lo, self.hi, self.go, self.done = rows, lo, hi, go, done
+        self.marked = []
+        self.view()
+
+    def view(self):
+        self.items = [(("[x] " if k in self.marked else "[ ] ") + t, None) for t, k in self.rows]
+        self.items.append((self.go % len(self.marked), None))
+        return Menu.view(self)
+
+    def press(self, b):
+        if b != "B":
+            Menu.press(self, b)
+            return
+        u = self.ui
+        if self.cursor < len(self.rows):
+            k = self.rows[self.cursor][1]
+            if k in self.marked:
+                self.marked.remove(k)
+            elif len(self.marked) < self.hi:
+                self.marked.append(k)
+            else:
+                u.notice("That is all", ["Choose at most %d." % self.hi, "B on a marked row", "unmarks it."])
+        elif self.lo <= len(self.marked) <= self.hi:
+            u.pop()
+            self.done(self.marked)
+        else:
+            u.notice("Choose more", ["Mark %d with B first." % self.lo])
+
+
 def breather_flow(u):
+    """MD *Taking a Breather*: the player picks tokens and cards, up to the
+    edition's maximum; face-down cards are taken blind where the edition
+    says so."""
     g = u.game
-
-    def go(n):
-        tokens = min(n, g.s.exh_tokens)
-        left = n - tokens
-        blind = edition(g.s.edition)["breather_blind_facedown"]
-        up = [e[0] for e in g.s.exhaustion if e[1] or not blind]
-        cards = up[-left:] if left and up else []
-        left -= len(cards)
-        down = len([e for e in g.s.exhaustion if not e[1]]) if blind else 0
-        facedown = min(left, down)
-        u.run("breather", {"tokens": tokens, "cards": cards, "facedown": facedown})
-
-    have = g.s.exh_tokens + len(g.s.exhaustion)
-    if have == 0:
+    cap = edition(g.s.edition)["breather_max"]
+    blind = edition(g.s.edition)["breather_blind_facedown"]
+    rows = [("Exhaustion token", "t%d" % i) for i in range(g.s.exh_tokens)]
+    for e in g.s.exhaustion:
+        if e[1]:
+            rows.append((_exh_label(g, e), "c" + e[0]))
+        elif not blind:  # DW: "may choose any cards"
+            rows.append((e[0] + " (face-down)", "c" + e[0]))
+        else:
+            rows.append(("face-down, taken blind", "f%d" % len(rows)))
+    if not rows:
         u.notice("Nothing to regain", ["No Exhaustion tokens", "or cards."])
         return
-    u.push(NumberPick(u, "Regain Stamina", min(4, have), 1, min(4, have), go))
+
+    def go(keys):
+        u.run("breather", {"tokens": len([k for k in keys if k[0] == "t"]),
+                           "cards": [k[1:] for k in keys if k[0] == "c"],
+                           "facedown": len([k for k in keys if k[0] == "f"])})
+
+    u.push(Pick(u, "Breather: regain up to %d" % cap, rows, 1, cap, "Regain %d Stamina", go))
+
+
+def _keep_then(u, title, count, run):
+    """Rest and Seek Help keep ``count`` Exhaustion cards: the player picks
+    them when there are more than that (MD *Resting*, *Seek Help*)."""
+    g = u.game
+    if len(g.s.exhaustion) <= count:
+        u.push(Menu(u, title, [("Go ahead", lambda: run(None)), ("Not yet", lambda: None)]))
+        return
+    rows = [(_exh_label(g, e), e[0]) for e in g.s.exhaustion]
+    u.push(Pick(u, "%s: keep %d card%s" % (title, count, "s" if count != 1 else ""), rows, count, count,
+                "Keep these %d, go", run))
 
 
 def rest_flow(u):
     g = u.game
-    n = g.s.harm + g.s.wound_tokens
-    u.push(Menu(u, "Rest: keep %d worst cards" % n, [
-        ("Rest now", lambda: u.run("rest", {"keep": "worst"}, lambda r: u.notice("Rested", _wrap(r.get("say", "Rested."))))),
-        ("Not yet", lambda: None)]))
+
+    def run(keep):
+        u.run("rest", {"keep": keep} if keep is not None else {}, lambda r: u.notice("Rested", _wrap(r.get("say", "Rested."))))
+
+    _keep_then(u, "Rest", g.s.harm + g.s.wound_tokens, run)
 
 
 def seek_help_flow(u):
     g = u.game
-    items = [("Seek Help", lambda: u.run("seek_help", {"keep": "worst"}))]
+
+    def ask(hearth):
+        def run(keep):
+            args = {"hearth": True} if hearth else {}
+            if keep is not None:
+                args["keep"] = keep
+            u.run("seek_help", args, lambda r: u.notice("Helped", _wrap(r.get("say", "You are looked after."))))
+        _keep_then(u, "Seek Help", g.s.wound_tokens, run)
+
+    items = [("Seek Help", lambda: ask(False))]
     if edition(g.s.edition)["hearth_returns_wound_tokens"]:
-        items.append(("Seek Help at The Hearth", lambda: u.run("seek_help", {"keep": "worst", "hearth": True})))
+        items.append(("Seek Help at The Hearth", lambda: ask(True)))
     items.append(("Not yet", lambda: None))
     u.push(Menu(u, "Seek Help", items))
 
 
 def study_flow(u):
     moves = sorted(u.game.s.moves)
-    if not moves:
-        u.notice("No moves", ["Add moves to your sheet", "(menu > Character sheet", "or from the host)."])
+    items = [(m[:20], (lambda m=m: u.run("study", {"move": m}))) for m in moves]
+    items.append(("A new move card", lambda: u.push(NameEntry(u, "New move's name", lambda name: u.run("study", {"move": name})))))
+    u.push(Menu(u, "Study (2 XP)", items))
+
+
+class NameEntry:
+    """A name with five buttons: UP/DOWN the letter, B takes it, A rubs the
+    last one out (or leaves), C is done. Words start with a capital."""
+
+    LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ -'"
+
+    def __init__(self, ui, title, done):
+        self.ui, self.title, self.done = ui, title, done
+        self.text, self.k = "", 0
+
+    def letter(self):
+        ch = self.LETTERS[self.k]
+        return ch if not self.text or self.text[-1] == " " else ch.lower()
+
+    def view(self):
+        return {"screen": "entry", "title": self.title, "text": self.text, "letter": self.letter(),
+                "hint": "UP/DN letter B take A rub out C done"}
+
+    def press(self, b):
+        if b in ("UP", "DOWN"):
+            self.k = (self.k + (1 if b == "DOWN" else -1)) % len(self.LETTERS)
+        elif b == "B":
+            if len(self.text) < 32:
+                self.text += self.letter()
+        elif b == "A":
+            if self.text:
+                self.text = self.text[:-1]
+            else:
+                self.ui.pop()
+        elif b == "C":
+            name = self.text.strip()
+            if not name:
+                self.ui.notice("No name yet", ["Take a letter with B", "first, or A to leave."])
+                return
+            self.ui.pop()
+            self.done(name)
+
+
+def pursuit_flow(u):
+    """MD *The Pursuit Mini-game*: the rabbit's flip comes from Str + Dex
+    minus encumbrance (the engine's table); best 3 of 5 rounds."""
+    if u.pursuit is not None:
+        u.push(PursuitMenu(u))
         return
-    u.push(Menu(u, "Study (2 XP)", [(m[:20], (lambda m=m: u.run("study", {"move": m}))) for m in moves]))
+
+    def start(enc):
+        from shared_rules.minigames import Pursuit
+
+        try:
+            f = u.game.pursuit(enc)
+        except RulesError as e:
+            u.notice("Not now", _wrap(e.message))
+            return
+        u.pursuit = [Pursuit(), (f["suit"], f["net"])]
+        u.push(PursuitMenu(u))
+
+    u.push(NumberPick(u, "Items + Pack cards", 0, 0, 20, start, "carried"))
+
+
+class PursuitMenu(Menu):
+    def __init__(self, ui):
+        p, (suit, net) = ui.pursuit
+        name = suit[:1].upper() + suit[1:]
+        items = [("Round %d: %s %+d" % (p.next_round, name, net), lambda: flip_now(ui, suit=(suit, net))),
+                 ("Give up the pursuit", lambda: setattr(ui, "pursuit", None))]
+        Menu.__init__(self, ui, "Pursuit: you %d, them %d" % (p.rabbit_wins, p.pursuer_wins), items)
+
+
+class PursuitRound(Menu):
+    """After a pursuit flip: who won the round, and which attribute helped
+    (each once, not in the first or last round). The result suggests it:
+    the cursor starts on "got away" for a success or better."""
+
+    def __init__(self, ui, level):
+        p = ui.pursuit[0]
+        items = []
+        for h in [None] + p.helpers_available():
+            tag = "" if h is None else " (%s helped)" % h.upper()
+            items.append(("I got away" + tag, (lambda h=h: self.record(True, h))))
+            items.append(("They gained" + tag, (lambda h=h: self.record(False, h))))
+        Menu.__init__(self, ui, "Round %d: who won it?" % p.next_round, items)
+        self.cursor = 0 if level >= 3 else 1
+
+    def record(self, won, helper):
+        u = self.ui
+        p = u.pursuit[0]
+        try:
+            winner = p.record_round(won, helper)
+        except RulesError as e:
+            u.notice("Not now", _wrap(e.message))
+            return
+        if winner is not None:
+            u.pursuit = None
+            u.notice("Pursuit over", ["You got away!" if winner == "rabbit" else "They caught you."])
+            return
+        u.push(PursuitMenu(u))
+        if p.pursuers_two_in_a_row:
+            u.notice("Two in a row", ["The pursuers won two", "rounds in a row: the", "GM may make a move."])
 
 
 class Sheet:

@@ -114,13 +114,19 @@ def test_reveal_then_take_it():
 
 
 def test_breather_and_rest_flows():
+    """MD *Taking a Breather*, *Resting*: the player picks what comes back
+    and what stays (issue 10: not the device's "worst")."""
     app = with_game(make_app(), stacked(exhaustion=["2", "^11", "3"], exh_tokens=1, harm=1, campaign="9h"))
     v = choose(app, "Hurt", "Take a Breather")
-    assert v["screen"] == "number" and v["value"] == 4
-    press(app, "DOWN", "B")  # regain 3: a token, the face-up card, one face-down blind
-    assert app.game.s.exh_tokens == 0 and len(app.game.s.exhaustion) == 1
-    v = choose(app, "Hurt", "Rest")
-    assert v["title"] == "Rest: keep 1 worst cards"
+    assert v["title"] == "Breather: regain up to 4"
+    assert v["items"] == ["[ ] Exhaustion token", "[ ] face-down, taken blind", "[ ] 11  VVV VVV VVV VVV",
+                          "[ ] face-down, taken blind", "Regain 0 Stamina"]
+    v = press(app, "B", "DOWN", "DOWN", "B", "DOWN", "B")  # the token, card 11, one face-down blind
+    assert v["items"][-1] == "Regain 3 Stamina"
+    press(app, "DOWN", "B")
+    assert app.game.s.exh_tokens == 0 and len(app.game.s.exhaustion) == 1 and "11" in app.game.s.discard
+    v = choose(app, "Hurt", "Rest")  # 1 Harm, 1 Exhaustion card: nothing to choose
+    assert v["title"] == "Rest" and v["items"][0] == "Go ahead"
     press(app, "B")
     assert len(app.game.s.exhaustion) == 1 and app.game.s.harm == 0
 

@@ -91,6 +91,10 @@ def walk(root):
     while todo:
         path, depth = todo.pop()
         app, v = _replay(root, path)
+        if v["screen"] == "entry":  # a name: a letter changed, taken, then done
+            if depth < MAX_DEPTH:
+                todo.append((path + ["DOWN", "B", "C"], depth + 1))
+            continue
         if v["screen"] == "number":
             for b in ("UP", "DOWN"):
                 _replay(root, path + [b])
@@ -115,10 +119,14 @@ def test_every_menu_row_from_home():
     titles = set(t for t, _ in chosen)
     for t in ("Menu", "Hurt & recover", "Special flips", "XP & cards", "Mini-games", "Settings", "Help",
               "Reveal", "Teamwork", "Edition (* = now)", "Switch rules mid-game?", "Campaign", "Seek Help",
-              "Flip with which move?", "Study (2 XP)", "Start over? Deck is lost"):
+              "Flip with which move?", "Study (2 XP)", "Start over? Deck is lost",
+              "Breather: regain up to 4", "Rest: keep 1 card", "Pursuit: you 0, them 0"):
         assert t in titles, "the walk never reached the %r menu" % t
     rows = set(r for _, r in chosen)
-    assert "Odds of next flip" in rows and len(chosen) >= 50
+    for r in ("Odds of next flip", "FAST flip (miss: +2)", "Flip vs a player", "Pursuit", "A new move card",
+              "Give up the pursuit", "All as Stamina (1)", "Regain 0 Stamina", "Keep these 0, go"):
+        assert r in rows, "the walk never chose %r" % r
+    assert len(chosen) >= 50
     assert screens.get("message", 0) >= 1  # the odds and refusals are shown as messages
 
 

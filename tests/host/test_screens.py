@@ -401,6 +401,8 @@ def test_render_views_to_pngs(tmp_path, screens):
 DIGESTS = {
     "bad_flip": "63c16951d955f75aea3735674b8ac41c17a31ae10cbf1c92b6954b1c41092f6c",
     "bad_types": "19928ccd25c65d5f5fa69cbb5abdabef1faf53b5c04efded4ea43908cf55b5d1",
+    "entry": "d57a243285c03bae29520d60a5956eee9704f391c89d5203d906d85954e71d8f",
+    "entry_long": "e1f9583fd49b6dd8480363bc5d5f278a5cde8689461236dbe7434486deeb1404",
     "flip_advantage": "1d2269517aba5962663a37372b6a29423dce22467c59f96fc326d56ae9fc774a",
     "flip_blessings": "8930d96d95068989e861feba1787424ab538efd1460da6ff50df1760dedf014e",
     "flip_choose_tie": "556a59701d9f46109ea6ee27051ff2746a1ccb0ec74d04831411d6818d633653",
