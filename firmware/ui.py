@@ -512,18 +512,17 @@ class Shown:
         self.ui.pop()
 
 
-HELP = (
-    ("The footer", ["Deck: cards left to flip", "Disc: the discard pile", "Exh: Exhaustion cards", "XP: to spend",
-                    "H, W: Harm and Wound", "tokens you carry"]),
-    ("Buttons at home", ["A: next attribute", "UP/DOWN: advantage; it", "stays set after a flip", "B: flip  C: menu",
-                         "After a flip: A done,", "B again, C more"]),
-    ("Menus", ["UP/DOWN move, B choose,", "A back. In a card list", "B marks a card, the", "last row confirms.",
-               "* marks what is set now."]),
-)
-
-
 def help_menu(u):
-    u.push(Menu(u, "Help", [(t, (lambda t=t, lines=lines: u.notice(t, lines))) for t, lines in HELP]))
+    """Three pages, made when asked (not kept on the heap)."""
+    pages = (
+        ("The footer", ["Deck: cards left to flip", "Disc: the discard pile", "Exh: Exhaustion cards", "XP: to spend",
+                        "H, W: Harm and Wound", "tokens you carry"]),
+        ("Buttons at home", ["A: next attribute", "UP/DOWN: advantage; it", "stays set after a flip", "B: flip  C: menu",
+                             "After a flip: A done,", "B again, C more"]),
+        ("Menus", ["UP/DOWN move, B choose,", "A back. In a card list", "B marks a card, the", "last row confirms.",
+                   "* marks what is set now."]),
+    )
+    u.push(Menu(u, "Help", [(t, (lambda t=t, lines=lines: u.notice(t, lines))) for t, lines in pages]))
 
 
 def edition_menu(u):

@@ -92,3 +92,18 @@ def test_knocked_out_by_the_gms_damage_is_said_plainly():
     assert v["screen"] == "message" and v["title"] == "KNOCKED OUT"
     v = press(app, "C", "B")  # the old result is still the last flip
     assert v["screen"] == "flip" and v["cards"] == ["4"]
+
+
+def test_a_level_up_after_a_critical_success_is_confirmed():
+    """MD *Critical Success*: XP spent to level up the move just resolved."""
+    g = stacked(["11", "2"], xp=2)
+    g.s.moves = {"Sneak": 0}
+    app = with_game(make_app(), g)
+    app.ui.move = "Sneak"
+    v = press(app, "B", "A")
+    assert v["title"] == "Critical success!"
+    v = press(app, "B")  # Level up a move: the move just resolved
+    assert v["screen"] == "number" and v["title"] == "Levels up: Sneak"
+    v = press(app, "UP", "B")
+    assert v["screen"] == "message" and v["title"] == "Levelled up" and v["lines"] == ["Sneak is now +2."]
+    assert app.game.s.moves["Sneak"] == 2 and app.game.s.xp == 0
