@@ -26,12 +26,12 @@ Common rows of every screen with a status line::
 
 The status line, left to right::
 
-    D14 X4 E2 XP3 H1 W0 S2        ...name   [skull INCAP] [battery]
+    Deck14 Disc4 Exh2 XP3 H1 W0       ...name   [skull INCAP] [battery]
 
-    D  cards in the draw pile      X  cards in the discard pile
-    E  cards in the Exhaustion pile (Stamina lost)
-    XP experience                  H  Harm tokens     W  Wound tokens
-    S  the GM's Shadow points (the Bad Bank in Deckahedron World)
+    Deck cards in the draw pile    Disc cards in the discard pile
+    Exh  cards in the Exhaustion pile (Stamina lost)
+    XP   experience                H  Harm tokens     W  Wound tokens
+    (no Shadow: the GM's points, and an "S" reads as Stamina)
     skull + INCAP (inverted) when the player is incapacitated; the battery
     (15 x 7, four bars from BATTERY_VOLTS[0] to [1]) when the board reports
     a voltage. The player's name is right-aligned in what room is left.
@@ -175,6 +175,7 @@ HOME_ATTR = (4, 16, 4)  # "STR" at 4x: x, y, scale
 HOME_SUIT_SYM = (106, 14, 3)  # suit symbol at 3x (39 px)
 HOME_SUIT_NAME = (4, 56, 2)  # suit name at 2x
 HOME_MOVE = (4, 78)  # move name (2x if it fits, else 1x) / incapacitated
+HOME_NOTE_Y = 99  # "+1 kept from the last flip", 1x, under the move
 HOME_NET_BOX = (196, 12, 98, 80)  # framed box: net at 5x, card count under it
 HOME_NET_SCALE = 5
 
@@ -192,6 +193,8 @@ NUMBER_TITLE = (4, 4, 2)  # x, y, scale
 NUMBER_VALUE_Y = 32
 NUMBER_SCALE = 6  # 48 px digits
 NUMBER_UNIT_SCALE = 2
+ENTRY_TEXT = (6, 50, 2)  # a name being spelled: x, y, scale (16 px letters)
+ENTRY_CHARS = 18  # letters shown at once (the last ones), the cursor letter included
 
 # ---------------------------------------------------------------- message
 MESSAGE_TITLE = (4, 3, 2)
@@ -215,7 +218,8 @@ MINI_SLOTS = {
 MINI_MAX_CARDS = 5
 MINI_MARK_Y = 84
 MINI_MARK_H = 4
-MINI_INFO_Y = 94  # "solvable" line
+MINI_INFO_Y = 94  # "solved" line
+MINI_LABEL = (26, 18, 12)  # a corner label's box w, h and the 2x letters' advance (squeezed)
 
 # ---------------------------------------------------------------- sheet
 SHEET_ATTR_X = 2

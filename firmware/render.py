@@ -36,7 +36,6 @@ except ImportError:  # installed flat on a board (lib/layout.py, lib/glyphs.py)
 from shared_rules.cards import CARDS, SUITS
 from shared_rules.editions import EDITIONS
 
-EDITION_LABELS = {"md": "1kFA", "v093": "1kFA 0.93", "dw-lucky": "DW Lucky", "dw-heroic": "DW Heroic"}
 ATTRS = ("str", "dex", "int")
 MINIGAME_TITLES = {"pick_locks": "PICK LOCKS", "magic": "FUNDAMENTAL MAGIC"}
 
@@ -404,14 +403,22 @@ class Renderer:
         self._frame(x, y, w, h, 3 if selected else 1)
         card = CARDS.get(_str(cid))
         corners = card.corners if card is not None else ("?", "?", "?", "?")
-        i = 4
-        lw, lh = 18, 10
+        lw, lh, adv = L.MINI_LABEL
+        big = w >= 2 * lw + 8  # 2x letters when two labels fit across, else 1x
+        if not big:
+            lw, lh = 18, 10
+        i = 4 if w >= 2 * lw + 8 else 2
         cx, cy = x + w // 2, y + h // 2
         pos = ((x + i, y + i), (x + w - i - lw, y + i), (x + w - i - lw, y + h - i - lh), (x + i, y + h - i - lh))
         for k in range(4):
             px, py = pos[k]
             fb.fill_rect(px, py, lw, lh, 1)
-            self.text(G.zodiac_label(corners[k]), px + 1, py + 1, 0)
+            lab = G.zodiac_label(corners[k])
+            if big:
+                for j in range(len(lab[:2])):
+                    self.text_big(lab[j], px + j * adv, py + 2, 2, 0)
+            else:
+                self.text(lab, px + 1, py + 1, 0)
         fb.line(x + i + lw, y + i + lh, cx - 8, cy - 6, 1)
         fb.line(x + w - i - lw - 1, y + i + lh, cx + 8, cy - 6, 1)
         fb.line(x + w - i - lw - 1, y + h - i - lh - 1, cx + 8, cy + 6, 1)
@@ -459,10 +466,10 @@ class Renderer:
         fb = self.fb
         st = _dict(st)
         fb.hline(0, L.STATUS_RULE_Y, L.WIDTH, 1)
-        s = "D%d X%d E%d XP%d H%d W%d S%d" % (
+        s = "Deck%d Disc%d Exh%d XP%d H%d W%d" % (
             _int(st.get("draw")), _int(st.get("discard")), _int(st.get("exhaustion")), _int(st.get("xp")),
-            _int(st.get("harm")), _int(st.get("wounds")), _int(st.get("shadow")))
-        s = s[:28]
+            _int(st.get("harm")), _int(st.get("wounds")))
+        s = s[:32]
         self.text(s, L.STATUS_TEXT_X, L.STATUS_Y, 1)
         right = L.WIDTH
         volts = st.get("battery")
@@ -513,7 +520,7 @@ class Renderer:
     def _home(self, v):
         fb = self.fb
         st = _dict(v.get("status"))
-        ed_label = EDITION_LABELS.get(_str(st.get("edition")), "")
+        ed_label = self.edition["label"]
         if ed_label:
             self.text(ed_label, L.HOME_EDITION_RIGHT - len(ed_label) * L.FONT, L.HOME_NAME[1], 1)
         self.text(_clip(_str(st.get("name"), 24), 190), L.HOME_NAME[0], L.HOME_NAME[1], 1)
@@ -532,6 +539,9 @@ class Renderer:
         if move:
             self._text_fit(move, mx, my, room, (2, 1))
         incap = st.get("incapacitated")
+        note = _str(v.get("note"), 36)
+        if note and not incap:
+            self.text(note, mx, L.HOME_NOTE_Y, 1)
         if incap:
             y = my + 16
             w = self._tag("INCAPACITATED", mx, y)
@@ -592,7 +602,19 @@ class Renderer:
         note = _str(v.get("note"), 60)
         self._flip_side(v, side, suit, hint if note else "")
         wx, wy, ww, wh = L.FLIP_WORDS
-        self._words(_str(v.get("words"), 60), wx, wy, ww)
+        used = self._words(_str(v.get("words"), 60), wx, wy, ww)
+        if note and hint and side[2] < 100:
+            # no room beside the cards: the buttons go right of the words,
+            # one per line ("A done", "B again", "C more")
+            parts = [p for p in hint.split("  ") if p]
+            n = 0
+            for p in parts:
+                n = max(n, len(p))
+            if len(parts) * 8 <= wh and used + 8 + n * L.FONT <= ww:
+                for k in range(len(parts)):
+                    self.text(parts[k], L.WIDTH - n * L.FONT, wy + k * 8, 1)
+            else:
+                note = note + "  " + hint
         nx, ny, nw, nh = L.FLIP_NOTE
         s = note or hint
         if s:
@@ -646,12 +668,11 @@ class Renderer:
         or at 1x on up to three lines."""
         s = s.strip()
         if not s:
-            return
+            return 0
         sc = L.WORDS_SCALE
         cw = L.FONT * sc
         if len(s) * cw <= w:
-            self.text_big(s, x, y, sc)
-            return
+            return self.text_big(s, x, y, sc)
         k = s.find(" + ")
         if k > 0:
             main, rest = s[:k], s[k + 1:]
@@ -665,20 +686,20 @@ class Renderer:
             rest = "+" + rest[2:]
         room = w - used
         if not rest or room < L.FONT:
-            return
+            return used
         if len(rest) * L.FONT * 2 <= room:
-            self.text_big(rest, x + used, y + 4, 2)
-            return
+            return used + self.text_big(rest, x + used, y + 4, 2)
         if len(rest) * 14 <= room + 2:  # 2x squeezed to 14 px a character
             for ch in rest:
                 self.text_big(ch, x + used - 1, y + 4, 2)
                 used += 14
-            return
+            return used
         lines = _wrap(rest, room // L.FONT, 3)
         yy = y + (3 - len(lines)) * 4
         for line in lines:
             self.text(line, x + used, yy, 1)
             yy += 8
+        return w
 
     # menu -------------------------------------------------------------------
 
@@ -748,6 +769,23 @@ class Renderer:
         if unit:
             self.text_big(unit, x + 8, L.NUMBER_VALUE_Y + 7 * sc - 7 * us, us)
 
+    # entry ------------------------------------------------------------------
+
+    def _entry(self, v):
+        """A name being spelled: the letters so far at 2x, the letter under
+        UP/DOWN inverted after them (the last ones shown if it is long)."""
+        tx, ty, ts = L.NUMBER_TITLE
+        self._text_fit(_str(v.get("title"), 40), tx, ty, L.WIDTH - tx, (ts, 1))
+        text = _str(v.get("text"), 32)
+        letter = _str(v.get("letter"), 1) or " "
+        n = L.ENTRY_CHARS - 1
+        if len(text) > n:
+            text = text[len(text) - n:]
+        x = self.text_big(text, L.ENTRY_TEXT[0], L.ENTRY_TEXT[1], L.ENTRY_TEXT[2])
+        step = L.FONT * L.ENTRY_TEXT[2]
+        self.fb.fill_rect(L.ENTRY_TEXT[0] + x - 2, L.ENTRY_TEXT[1] - 2, step + 2, step + 2, 1)
+        self.text_big(letter, L.ENTRY_TEXT[0] + x, L.ENTRY_TEXT[1], L.ENTRY_TEXT[2], 0)
+
     # minigame ---------------------------------------------------------------
 
     def _minigame(self, v):
@@ -770,7 +808,7 @@ class Renderer:
                 self._corner_card(cards[i], x, y, w, h, chosen)
                 if chosen:
                     fb.fill_rect(x, L.MINI_MARK_Y, w, L.MINI_MARK_H, 1)
-        s = "SOLVABLE" if v.get("solvable") else "NOT SOLVABLE"
+        s = "SOLVED! B done" if v.get("solvable") else "NOT YET: C swap"
         self.text_big(s, (L.WIDTH - len(s) * 16) // 2, L.MINI_INFO_Y, 2)
 
     # sheet ------------------------------------------------------------------
@@ -822,5 +860,6 @@ _SCREENS = {
     "menu": Renderer._menu,
     "number": Renderer._number,
     "minigame": Renderer._minigame,
+    "entry": Renderer._entry,
     "sheet": Renderer._sheet,
 }

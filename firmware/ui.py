@@ -12,6 +12,7 @@ draws, see render.py) and press(button).
 """
 
 from shared_rules import cards as C
+from shared_rules.advancement import level_cap
 from shared_rules.editions import EDITION_KEYS, CAMPAIGNS, edition
 from shared_rules.errors import RulesError
 from shared_rules.state import ATTRS, MOVE_LEVELS
@@ -35,6 +36,10 @@ class Ui:
         self.last_power = 1
         self._base = None
         self.result = None  # a flip the host resolved, shown until a press
+        self.last = None  # the last finished flip, as its screen
+        self.flipped_with = 0  # the advantage the last flip used (it stays set)
+        self.pursuit = None  # [Pursuit, (suit, net)] while one runs (not saved: lost on a restart)
+        self.pursuit_flip = False  # the open flip is a pursuit round
 
     # -- helpers shared by the screens ----------------------------------
     @property
@@ -85,6 +90,11 @@ class Ui:
             kind = FlipScreen
         elif g is not None and g.s.minigame:
             kind = MiniGame
+        elif g is not None and g.s.incapacitated:
+            if self.result is not None:
+                self.last, self.result = ResultScreen(self).view(), None
+                self.last["hint"] = "any button: back"
+            kind = KnockedOut
         elif self.result is not None:
             kind = ResultScreen
         if not isinstance(self._base, kind):
@@ -128,8 +138,11 @@ class Home:
         u = self.ui
         g = u.game
         suit = g.s.attrs[u.attr] if g else "anvil"
-        return {"screen": "home", "attr": u.attr, "suit": suit, "net": u.net, "move": u.move,
-                "hint": "A attr  B flip  C menu"}
+        v = {"screen": "home", "attr": u.attr, "suit": suit, "net": u.net, "move": u.move,
+             "hint": "A attr B flip C menu UP/DN adv"}
+        if u.net and u.flipped_with == u.net:
+            v["note"] = "%+d kept from the last flip" % u.net
+        return v
 
     def press(self, b):
         u = self.ui
@@ -145,15 +158,24 @@ class Home:
             u.push(MainMenu(u))
 
 
-def flip_now(u, team=None):
+def flip_now(u, team=None, fast=False, pvp=False, suit=None):
     args = {"attr": u.attr, "net": u.net}
+    if fast:
+        args["fast"] = True
+    if pvp:
+        args["pvp"] = True
+    if suit is not None:  # a pursuit round: the table's suit, not an attribute
+        args = {"suit": suit[0], "net": suit[1]}
     if u.move is not None and u.game is not None and u.move in u.game.s.moves:
         args["move"] = u.move
     if team == "support":
         args = {"team": "support"}
     elif team:
         args["team"] = team
-    u.run("flip", args)
+    if u.run("flip", args) is not None:
+        u.pursuit_flip = suit is not None
+        if suit is None:
+            u.flipped_with = u.net
 
 
 class FlipScreen:
@@ -227,8 +249,21 @@ def finish_flip(u, again=False, crit=None, extra=None):
     args = dict(extra or {})
     if crit and crit != "decline":
         args.update(crit)
+    last = FlipScreen(u).view()
     u.home()
-    if u.run("end_flip", args) is not None and again:
+    r = u.run("end_flip", args)
+    if r is None:
+        return
+    last["hint"] = "any button: back"
+    u.last = last
+    if r.get("blessing"):
+        u.notice("Blessing taken", ["Blessing card %s is" % r["blessing"], "shuffled into your", "deck at the next", "reshuffle."])
+    elif r.get("crit") == "levelup":
+        u.notice("Levelled up", ["%s is now %+d." % (r["move"][0], r["move"][1])])
+    if u.pursuit is not None and u.pursuit_flip:
+        u.pursuit_flip = False
+        u.push(PursuitRound(u, r["level"]))
+    elif again:
         flip_now(u, team=f["team"])
 
 
@@ -249,9 +284,33 @@ class ResultScreen:
                 "words": WORDS[level], "note": NOTES[level], "hint": "A home  B flip  C menu"}
 
     def press(self, b):
-        self.ui.result = None
+        u = self.ui
+        v = self.view()
+        v["hint"] = "any button: back"
+        u.last = v
+        u.result = None
         if b != "A":
-            self.ui.top().press(b)
+            u.top().press(b)
+
+
+class KnockedOut:
+    """Incapacitated: said big and plainly, whatever was on the panel;
+    the menu still opens (friends can carry you to Seek Help)."""
+
+    def __init__(self, ui):
+        self.ui = ui
+
+    def view(self):
+        why = self.ui.game.s.incapacitated
+        lines = _wrap(why if isinstance(why, str) else "")[:2] + ["", "Friends can carry you", "to Seek Help: C menu"]
+        return {"screen": "message", "title": "KNOCKED OUT", "lines": lines, "hint": "C menu"}
+
+    def press(self, b):
+        u = self.ui
+        if b == "C":
+            u.push(MainMenu(u))
+        elif b == "B":
+            flip_now(u)  # refused with the rules' own sentence
 
 
 class Menu:
@@ -320,7 +379,7 @@ class CritMenu(Menu):
 
         def pick(name):
             now = u.game.s.moves[name]
-            top = min(-1 if now == -2 else 2, now + u.game.s.xp) - now
+            top = min(level_cap(now), now + u.game.s.xp) - now
             if top < 1:
                 u.notice("Not now", _wrap("%s cannot go up now (XP %d)" % (name, u.game.s.xp)))
                 return
@@ -382,42 +441,102 @@ def show_odds(u, suit, net):
 
 
 class MainMenu(Menu):
+    """Grouped, the most used first: the last flip and the sheet are the
+    first two rows (C B, C DOWN B from home)."""
+
     def __init__(self, ui):
         g = ui.game
         if g is None:
-            items = [("New character", lambda: confirm_new(ui))]
+            items = [("New character", lambda: confirm_new(ui)), ("Help", lambda: help_menu(ui))]
             Menu.__init__(self, ui, "No game", items)
             return
+        sub = lambda title, rows: (title, lambda: ui.push(Menu(ui, title, rows())))  # noqa: E731
         items = [
-            ("Take damage", lambda: damage_flow(ui)),
-            ("Reveal attack power", lambda: ui.push(Menu(ui, "Reveal", [
-                ("1d4 (triangle)", lambda: reveal(ui, "d4")),
-                ("1d6 (square)", lambda: reveal(ui, "d6")),
-                ("1d10 (both)", lambda: reveal(ui, "d10"))]))),
-            ("Take a Breather", lambda: breather_flow(ui)),
-            ("Rest", lambda: rest_flow(ui)),
-            ("Seek Help", lambda: seek_help_flow(ui)),
-            ("Reshuffle", lambda: ui.run("reshuffle", {})),
-            ("Flip with a move", lambda: choose_move(ui)),
-            ("Teamwork flip", lambda: ui.push(Menu(ui, "Teamwork", [
-                ("Lead (your attr)", lambda: flip_now(ui, "lead")),
-                ("Support (1 Anvil)", lambda: flip_now(ui, "support"))]))),
-            ("Mini-game", lambda: ui.push(Menu(ui, "Mini-game", [
-                ("Pick Locks (3)", lambda: ui.run("minigame_start", {"kind": "pick_locks"})),
-                ("Fundamental Magic (4)", lambda: ui.run("minigame_start", {"kind": "magic"}))]))),
-            ("Odds of next flip", lambda: show_odds(ui, g.s.attrs[ui.attr], ui.net)),
-            ("Take a Blessing", lambda: ui.run("take_blessing", {})),
-            ("Take a Wound", lambda: ui.run("take_wound", {})),
-            ("Study Under a Master", lambda: study_flow(ui)),
-            ("Mercy Flashback (1 XP)", lambda: ui.run("mercy_flashback", {})),
+            ("Last flip", lambda: show_last(ui)),
             ("Character sheet", lambda: ui.push(Sheet(ui))),
-            ("Edition", lambda: ui.push(Menu(ui, "Edition", [
-                (edition(k)["name"][:22], (lambda k=k: ui.run("set_edition", {"edition_key": k}))) for k in EDITION_KEYS]))),
-            ("Campaign length", lambda: ui.push(Menu(ui, "Campaign", [
-                (c, (lambda c=c: ui.run("set_edition", {"campaign": c}))) for c in CAMPAIGNS]))),
-            ("New character", lambda: confirm_new(ui)),
+            sub("Hurt & recover", lambda: [
+                ("Take damage", lambda: damage_flow(ui)),
+                ("Reveal attack power", lambda: ui.push(Menu(ui, "Reveal", [
+                    ("1d4 (triangle)", lambda: reveal(ui, "d4")),
+                    ("1d6 (square)", lambda: reveal(ui, "d6")),
+                    ("1d10 (both)", lambda: reveal(ui, "d10"))]))),
+                ("Take a Breather", lambda: breather_flow(ui)),
+                ("Rest", lambda: rest_flow(ui)),
+                ("Seek Help", lambda: seek_help_flow(ui)),
+                ("Take a Wound", lambda: ui.run("take_wound", {}))]),
+            sub("Special flips", lambda: [
+                ("Flip with a move", lambda: choose_move(ui)),
+                ("FAST flip (miss: +%d)" % edition(g.s.edition)["fast_miss_points"], lambda: flip_now(ui, fast=True)),
+                ("Flip vs a player", lambda: flip_now(ui, pvp=True)),
+                ("Teamwork flip", lambda: ui.push(Menu(ui, "Teamwork", [
+                    ("Lead (your attr)", lambda: flip_now(ui, "lead")),
+                    ("Support (1 Anvil)", lambda: flip_now(ui, "support"))]))),
+                ("Odds of next flip", lambda: show_odds(ui, g.s.attrs[ui.attr], ui.net))]),
+            sub("XP & cards", lambda: [
+                ("Study Under a Master", lambda: study_flow(ui)),
+                ("Mercy Flashback (1 XP)", lambda: ui.run("mercy_flashback", {})),
+                ("Take a Blessing", lambda: ui.run("take_blessing", {})),
+                ("Reshuffle", lambda: ui.run("reshuffle", {}))]),
+            sub("Mini-games", lambda: [
+                ("Pick Locks (3)", lambda: ui.run("minigame_start", {"kind": "pick_locks"})),
+                ("Fundamental Magic (4)", lambda: ui.run("minigame_start", {"kind": "magic"})),
+                ("Pursuit", lambda: pursuit_flow(ui))]),
+            ("Help", lambda: help_menu(ui)),
+            sub("Settings", lambda: [
+                ("Edition", lambda: edition_menu(ui)),
+                ("Campaign length", lambda: ui.push(Menu(ui, "Campaign", [
+                    (("* " if c == g.s.campaign else "  ") + c, (lambda c=c: ui.run("set_edition", {"campaign": c})))
+                    for c in CAMPAIGNS]))),
+                ("New character", lambda: confirm_new(ui))]),
         ]
         Menu.__init__(self, ui, "Menu", items)
+
+
+def show_last(u):
+    if u.last is None:
+        u.notice("No flip yet", ["Flip with B at home."])
+    else:
+        u.push(Shown(u, u.last))
+
+
+class Shown:
+    """A view kept from earlier (the last flip), until any button."""
+
+    def __init__(self, ui, v):
+        self.ui, self.v = ui, v
+
+    def view(self):
+        return dict(self.v)
+
+    def press(self, b):
+        self.ui.pop()
+
+
+def help_menu(u):
+    """Three pages, made when asked (not kept on the heap)."""
+    pages = (
+        ("The footer", ["Deck: cards left to flip", "Disc: the discard pile", "Exh: Exhaustion cards", "XP: to spend",
+                        "H, W: Harm and Wound", "tokens you carry"]),
+        ("Buttons at home", ["A: next attribute", "UP/DOWN: advantage; it", "stays set after a flip", "B: flip  C: menu",
+                             "After a flip: A done,", "B again, C more"]),
+        ("Menus", ["UP/DOWN move, B choose,", "A back. In a card list", "B marks a card, the", "last row confirms.",
+                   "* marks what is set now."]),
+    )
+    u.push(Menu(u, "Help", [(t, (lambda t=t, lines=lines: u.notice(t, lines))) for t, lines in pages]))
+
+
+def edition_menu(u):
+    now = u.game.s.edition
+
+    def ask(k):
+        if k == now:
+            return
+        u.push(Menu(u, "Switch rules mid-game?", [
+            ("No, keep " + edition(now)["label"], lambda: None),
+            ("Yes: " + edition(k)["label"], lambda: u.run("set_edition", {"edition_key": k}))]))
+
+    u.push(Menu(u, "Edition (* = now)", [
+        (("* " if k == now else "  ") + edition(k)["name"], (lambda k=k: ask(k))) for k in EDITION_KEYS]))
 
 
 def confirm_new(u):
@@ -451,69 +570,233 @@ def damage_flow(u):
 
 
 def damage_ways(u, power, title):
-    g = u.game
-    ed = edition(g.s.edition)
-    camp = g.s.campaign
     u.last_power = power
-    items = [("All as Stamina (%d)" % power, lambda: u.run("damage", {"power": power}))]
-    if camp in ed["wound_campaigns"]:
-        if ed["wound_rate"] == 0:
-            items.append(("One Wound takes it all", lambda: u.run("damage", {"power": power, "wounds": 1})))
-        elif power >= ed["wound_rate"]:
-            rest = power - ed["wound_rate"]
-            items.append(("Wound + %d Stamina" % rest, lambda: u.run("damage", {"power": power, "wounds": 1})))
-    if ed["harm_rate"] and camp in ed["harm_campaigns"]:
-        for h in (1, 2):
-            if power >= h * ed["harm_rate"]:
-                rest = power - h * ed["harm_rate"]
-                items.append(("%d Harm + %d Stamina" % (h, rest), (lambda h=h: u.run("damage", {"power": power, "harm": h}))))
+    items = []
+    for w, h, st in u.game.damage_ways(power):
+        if not w and not h:
+            label = "All as Stamina (%d)" % st
+        elif w and not h and not st and not edition(u.game.s.edition)["wound_rate"]:
+            label = "One Wound takes it all"
+        else:
+            parts = ([("%d Wound" % w) + ("s" if w > 1 else "")] if w else []) + (["%d Harm" % h] if h else [])
+            label = " + ".join(parts) + " + %d Stamina" % st
+        items.append((label, (lambda w=w, h=h: u.run("damage", {"power": power, "wounds": w, "harm": h}))))
     u.push(Menu(u, title + ": take it as", items))
 
 
+def _exh_label(g, e):
+    if not e[1]:
+        return "face-down card"
+    lv = C.CARDS[e[0]].levels
+    return "%s  %s" % (e[0], " ".join(edition(g.s.edition)["level_ascii"][k - 1] for k in lv))
+
+
+class Pick(Menu):
+    """Mark rows with B (a mark shows [x]); the last row goes on with the
+    marked keys when lo..hi are marked. Rows: [(label, key)]."""
+
+    def __init__(self, ui, title, rows, lo, hi, go, done):
+        Menu.__init__(self, ui, title, [], keep=True)
+        self.rows, self.lo, self.hi, self.go, self.done = rows, lo, hi, go, done
+        self.marked = []
+        self.view()
+
+    def view(self):
+        self.items = [(("[x] " if k in self.marked else "[ ] ") + t, None) for t, k in self.rows]
+        self.items.append((self.go % len(self.marked), None))
+        return Menu.view(self)
+
+    def press(self, b):
+        if b != "B":
+            Menu.press(self, b)
+            return
+        u = self.ui
+        if self.cursor < len(self.rows):
+            k = self.rows[self.cursor][1]
+            if k in self.marked:
+                self.marked.remove(k)
+            elif len(self.marked) < self.hi:
+                self.marked.append(k)
+            else:
+                u.notice("That is all", ["Choose at most %d." % self.hi, "B on a marked row", "unmarks it."])
+        elif self.lo <= len(self.marked) <= self.hi:
+            u.pop()
+            self.done(self.marked)
+        else:
+            u.notice("Choose more", ["Mark %d with B first." % self.lo])
+
+
 def breather_flow(u):
+    """MD *Taking a Breather*: the player picks tokens and cards, up to the
+    edition's maximum; face-down cards are taken blind where the edition
+    says so."""
     g = u.game
-
-    def go(n):
-        tokens = min(n, g.s.exh_tokens)
-        left = n - tokens
-        blind = edition(g.s.edition)["breather_blind_facedown"]
-        up = [e[0] for e in g.s.exhaustion if e[1] or not blind]
-        cards = up[-left:] if left and up else []
-        left -= len(cards)
-        down = len([e for e in g.s.exhaustion if not e[1]]) if blind else 0
-        facedown = min(left, down)
-        u.run("breather", {"tokens": tokens, "cards": cards, "facedown": facedown})
-
-    have = g.s.exh_tokens + len(g.s.exhaustion)
-    if have == 0:
+    cap = edition(g.s.edition)["breather_max"]
+    blind = edition(g.s.edition)["breather_blind_facedown"]
+    rows = [("Exhaustion token", "t%d" % i) for i in range(g.s.exh_tokens)]
+    for e in g.s.exhaustion:
+        if e[1]:
+            rows.append((_exh_label(g, e), "c" + e[0]))
+        elif not blind:  # DW: "may choose any cards"
+            rows.append((e[0] + " (face-down)", "c" + e[0]))
+        else:
+            rows.append(("face-down, taken blind", "f%d" % len(rows)))
+    if not rows:
         u.notice("Nothing to regain", ["No Exhaustion tokens", "or cards."])
         return
-    u.push(NumberPick(u, "Regain Stamina", min(4, have), 1, min(4, have), go))
+
+    def go(keys):
+        u.run("breather", {"tokens": len([k for k in keys if k[0] == "t"]),
+                           "cards": [k[1:] for k in keys if k[0] == "c"],
+                           "facedown": len([k for k in keys if k[0] == "f"])})
+
+    u.push(Pick(u, "Breather: regain up to %d" % cap, rows, 1, cap, "Regain %d Stamina", go))
+
+
+def _keep_then(u, title, count, run):
+    """Rest and Seek Help keep ``count`` Exhaustion cards: the player picks
+    them when there are more than that (MD *Resting*, *Seek Help*)."""
+    g = u.game
+    if len(g.s.exhaustion) <= count:
+        u.push(Menu(u, title, [("Go ahead", lambda: run(None)), ("Not yet", lambda: None)]))
+        return
+    rows = [(_exh_label(g, e), e[0]) for e in g.s.exhaustion]
+    u.push(Pick(u, "%s: keep %d card%s" % (title, count, "s" if count != 1 else ""), rows, count, count,
+                "Keep these %d, go", run))
 
 
 def rest_flow(u):
     g = u.game
-    n = g.s.harm + g.s.wound_tokens
-    u.push(Menu(u, "Rest: keep %d worst cards" % n, [
-        ("Rest now", lambda: u.run("rest", {"keep": "worst"}, lambda r: u.notice("Rested", _wrap(r.get("say", "Rested."))))),
-        ("Not yet", lambda: None)]))
+
+    def run(keep):
+        u.run("rest", {"keep": keep} if keep is not None else {}, lambda r: u.notice("Rested", _wrap(r.get("say", "Rested."))))
+
+    _keep_then(u, "Rest", g.s.harm + g.s.wound_tokens, run)
 
 
 def seek_help_flow(u):
     g = u.game
-    items = [("Seek Help", lambda: u.run("seek_help", {"keep": "worst"}))]
+
+    def ask(hearth):
+        def run(keep):
+            args = {"hearth": True} if hearth else {}
+            if keep is not None:
+                args["keep"] = keep
+            u.run("seek_help", args, lambda r: u.notice("Helped", _wrap(r.get("say", "You are looked after."))))
+        _keep_then(u, "Seek Help", g.s.wound_tokens, run)
+
+    items = [("Seek Help", lambda: ask(False))]
     if edition(g.s.edition)["hearth_returns_wound_tokens"]:
-        items.append(("Seek Help at The Hearth", lambda: u.run("seek_help", {"keep": "worst", "hearth": True})))
+        items.append(("Seek Help at The Hearth", lambda: ask(True)))
     items.append(("Not yet", lambda: None))
     u.push(Menu(u, "Seek Help", items))
 
 
 def study_flow(u):
     moves = sorted(u.game.s.moves)
-    if not moves:
-        u.notice("No moves", ["Add moves to your sheet", "(menu > Character sheet", "or from the host)."])
+    items = [(m[:20], (lambda m=m: u.run("study", {"move": m}))) for m in moves]
+    items.append(("A new move card", lambda: u.push(NameEntry(u, "New move's name", lambda name: u.run("study", {"move": name})))))
+    u.push(Menu(u, "Study (2 XP)", items))
+
+
+class NameEntry:
+    """A name with five buttons: UP/DOWN the letter, B takes it, A rubs the
+    last one out (or leaves), C is done. Words start with a capital."""
+
+    LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ -'"
+
+    def __init__(self, ui, title, done):
+        self.ui, self.title, self.done = ui, title, done
+        self.text, self.k = "", 0
+
+    def letter(self):
+        ch = self.LETTERS[self.k]
+        return ch if not self.text or self.text[-1] == " " else ch.lower()
+
+    def view(self):
+        return {"screen": "entry", "title": self.title, "text": self.text, "letter": self.letter(),
+                "hint": "UP/DN letter B take A rub out C done"}
+
+    def press(self, b):
+        if b in ("UP", "DOWN"):
+            self.k = (self.k + (1 if b == "DOWN" else -1)) % len(self.LETTERS)
+        elif b == "B":
+            if len(self.text) < 32:
+                self.text += self.letter()
+        elif b == "A":
+            if self.text:
+                self.text = self.text[:-1]
+            else:
+                self.ui.pop()
+        elif b == "C":
+            name = self.text.strip()
+            if not name:
+                self.ui.notice("No name yet", ["Take a letter with B", "first, or A to leave."])
+                return
+            self.ui.pop()
+            self.done(name)
+
+
+def pursuit_flow(u):
+    """MD *The Pursuit Mini-game*: the rabbit's flip comes from Str + Dex
+    minus encumbrance (the engine's table); best 3 of 5 rounds."""
+    if u.pursuit is not None:
+        u.push(PursuitMenu(u))
         return
-    u.push(Menu(u, "Study (2 XP)", [(m[:20], (lambda m=m: u.run("study", {"move": m}))) for m in moves]))
+
+    def start(enc):
+        from shared_rules.minigames import Pursuit
+
+        try:
+            f = u.game.pursuit(enc)
+        except RulesError as e:
+            u.notice("Not now", _wrap(e.message))
+            return
+        u.pursuit = [Pursuit(), (f["suit"], f["net"])]
+        u.push(PursuitMenu(u))
+
+    u.push(NumberPick(u, "Items + Pack cards", 0, 0, 20, start, "carried"))
+
+
+class PursuitMenu(Menu):
+    def __init__(self, ui):
+        p, (suit, net) = ui.pursuit
+        name = suit[:1].upper() + suit[1:]
+        items = [("Round %d: %s %+d" % (p.next_round, name, net), lambda: flip_now(ui, suit=(suit, net))),
+                 ("Give up the pursuit", lambda: setattr(ui, "pursuit", None))]
+        Menu.__init__(self, ui, "Pursuit: you %d, them %d" % (p.rabbit_wins, p.pursuer_wins), items)
+
+
+class PursuitRound(Menu):
+    """After a pursuit flip: who won the round, and which attribute helped
+    (each once, not in the first or last round). The result suggests it:
+    the cursor starts on "got away" for a success or better."""
+
+    def __init__(self, ui, level):
+        p = ui.pursuit[0]
+        items = []
+        for h in [None] + p.helpers_available():
+            tag = "" if h is None else " (%s helped)" % h.upper()
+            items.append(("I got away" + tag, (lambda h=h: self.record(True, h))))
+            items.append(("They gained" + tag, (lambda h=h: self.record(False, h))))
+        Menu.__init__(self, ui, "Round %d: who won it?" % p.next_round, items)
+        self.cursor = 0 if level >= 3 else 1
+
+    def record(self, won, helper):
+        u = self.ui
+        p = u.pursuit[0]
+        try:
+            winner = p.record_round(won, helper)
+        except RulesError as e:
+            u.notice("Not now", _wrap(e.message))
+            return
+        if winner is not None:
+            u.pursuit = None
+            u.notice("Pursuit over", ["You got away!" if winner == "rabbit" else "They caught you."])
+            return
+        u.push(PursuitMenu(u))
+        if p.pursuers_two_in_a_row:
+            u.notice("Two in a row", ["The pursuers won two", "rounds in a row: the", "GM may make a move."])
 
 
 class Sheet:
@@ -561,7 +844,7 @@ class MiniGame:
         self.cursor %= len(v["cards"])
         return {"screen": "minigame", "kind": v["kind"], "cards": v["cards"], "selected": self.cursor,
                 "solvable": v["solution"] is not None,
-                "hint": "B done  C swap card  A give up"}
+                "hint": "UP/DN card C swap B done A quit"}
 
     def press(self, b):
         u = self.ui

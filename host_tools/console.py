@@ -63,12 +63,16 @@ def status_table(hub):
         f = p.last_flip
         last = "-"
         if f and f.get("level"):
-            last = "%s %+d: %s -> %s %s" % (replies.title(f.get("suit") or "?"), f.get("net") or 0,
-                                            ",".join(str(c) for c in f.get("cards", [])), f.get("resolving"),
-                                            replies.WORDS.get(f["level"], f["level"]))
+            glyphs = replies.rules_of(s)["level_glyphs"]
+            last = "%s %+d: %s -> %s %s %s" % (replies.title(f.get("suit") or "?"), f.get("net") or 0,
+                                               ",".join(str(c) for c in f.get("cards", [])), f.get("resolving"),
+                                               replies.WORDS.get(f["level"], f["level"]),
+                                               glyphs[f["level"] - 1] if f["level"] in (1, 2, 3, 4) else "")
         tokens = s.get("tokens") or {}
         state = "INCAPACITATED (%s)" % s["incapacitated"] if s.get("incapacitated") else (
             "offline" if not p.online else "ok")
+        if s:
+            state += "\n" + replies.rules_of(s)["label"]
         if p.error and not s:
             state = p.error
         t.add_row(str(name), "%s\n%s" % (p.device, p.port), last,

@@ -126,7 +126,7 @@ def run(args):
         n.say("[red]%s[/red]" % e)
 
     odds = Table(title="Exact odds of Kresk's next Str flip (Crown) from his current deck")
-    for col in ("net", "\u2717", "\u2705", "\u2714\u2714", "\u2714\u2714\u2714"):
+    for col in ("net",) + tuple(ed["level_glyphs"]):
         odds.add_column(col, justify="right")
     for net in (-1, 0, 1):
         row = g.odds("crown", net)

@@ -13,12 +13,13 @@ import sys
 
 from shared_rules import odds
 from shared_rules.cards import CARDS, DECK_IDS, SUITS
+from shared_rules.editions import DEFAULT_EDITION, EDITIONS
 from shared_rules.errors import RulesError
 from shared_rules.flips import check_net
 
 PROG = "deckahedron odds"
 EXIT_BAD_INPUT = 2
-LEVEL_HEADERS = ("\u2717", "\u2705", "\u2714\u2714", "\u2714\u2714\u2714")  # MD glyphs, levels 1..4
+LEVEL_HEADERS = EDITIONS[DEFAULT_EDITION]["level_glyphs"]  # levels 1..4; the odds are the same in every edition
 
 
 class BadInput(Exception):

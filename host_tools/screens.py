@@ -219,10 +219,23 @@ def device_views():
     scene("flip_blessing_wound_cards", ["pb5", "pw2", "3"], ("A", "A", "DOWN", "DOWN", "B"))
     scene("flip_dw_edition", ["12", "20"], ("A", "A", "UP", "B"), lambda a, g: g.do("set_edition", {"edition_key": "dw-lucky"}))
     scene("home", presses=("UP",), setup=lambda a, g: g.do("set_move", {"name": "Defy Danger", "level": "expert"}))
+    scene("home_advantage_kept", ["9", "13"], ("UP", "B", "A"))
     scene("home_incapacitated", setup=lambda a, g: setattr(g.s, "incapacitated", "a third Wound"))
     scene("menu", presses=("C", "DOWN", "DOWN"))
-    scene("number", presses=("C", "B", "UP", "UP", "UP", "UP", "UP", "UP"))
-    scene("message", presses=("C", "UP", "UP", "UP", "UP", "UP", "UP", "UP", "UP", "UP", "B"))  # odds of next flip
+    scene("menu_edition", presses=("C", "UP", "B", "B"))  # Settings > Edition
+    scene("menu_edition_confirm", presses=("C", "UP", "B", "B", "DOWN", "DOWN", "B"))
+    scene("help_footer", presses=("C", "UP", "UP", "B", "B"))  # Help > The footer
+    scene("number", presses=("C", "DOWN", "DOWN", "B", "B", "UP", "UP", "UP", "UP", "UP", "UP"))  # Hurt > Take damage
+    scene("message", presses=("C", "DOWN", "DOWN", "DOWN", "B", "UP", "B"))  # Special flips > Odds of next flip
+    scene("message_blessing_taken", ["11"], ("B", "A", "DOWN", "B"))
+    scene("menu_special_flips", presses=("C", "DOWN", "DOWN", "DOWN", "B", "DOWN"))
+    scene("menu_damage_ways", presses=("C", "DOWN", "DOWN", "B", "B") + ("UP",) * 9 + ("B",),
+          setup=lambda a, g: g.do("set_edition", {"campaign": "30h"}))
+    scene("menu_breather_pick", presses=("C", "DOWN", "DOWN", "B", "DOWN", "DOWN", "B", "B", "DOWN", "B", "DOWN"),
+          setup=lambda a, g: [g.do("damage", {"power": 4}), setattr(g.s, "exh_tokens", 1)])
+    scene("menu_pursuit", presses=("C", "UP", "UP", "UP", "B", "UP", "B", "UP", "UP", "B"))
+    scene("entry_new_move", presses=("C",) + ("DOWN",) * 4 + ("B", "B", "B") + ("DOWN",) * 3 + ("B",) +
+          ("UP",) * 2 + ("B",) + ("DOWN",) * 10, setup=lambda a, g: setattr(g.s, "xp", 2))
     scene("minigame_pick_locks", ["4", "9", "14"], setup=lambda a, g: g.do("minigame_start", {"kind": "pick_locks"}))
     scene("minigame_magic", ["2", "7", "pb1", "pw2"], setup=lambda a, g: g.do("minigame_start", {"kind": "magic"}))
     scene("sheet", setup=lambda a, g: [g.do("set_move", {"name": m, "level": lv}) for m, lv in

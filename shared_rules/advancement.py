@@ -13,6 +13,12 @@ from shared_rules.state import ATTRS, MAX_XP, check_move_name, move_level
 MINIGAME_CARDS = {"pick_locks": 3, "magic": 4}
 
 
+def level_cap(now):
+    """The highest level a critical success raises a move at level ``now``
+    to: wild graduates only to novice (MD *Critical Success*)."""
+    return -1 if now == -2 else 2
+
+
 class Advancement:
     def spend_xp(self, n, why):
         if self.s.xp < n:
@@ -46,7 +52,7 @@ class Advancement:
             if not isinstance(levels, int) or isinstance(levels, bool) or levels < 1:
                 raise RulesError("bad_number", "level up by 1 or more")
             now = s.moves[move]
-            top = -1 if now == -2 else 2  # wild graduates only to novice
+            top = level_cap(now)
             if now + levels > top:
                 raise RulesError("max_level", "%s can go up at most %d level(s) now" % (move, top - now))
             self.spend_xp(levels, "levelling up")

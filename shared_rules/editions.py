@@ -12,6 +12,7 @@ CAMPAIGNS = ("oneshot", "9h", "30h")
 
 _BASE = {
     "name": "1kFA Player's Guide (markdown)",
+    "label": "1kFA",  # a few characters for the device's home screen and the host's tables
     "seed": "001",
     # names and glyphs
     "suit_names": ("Anvil", "Blade", "Crown", "Dragon"),
@@ -80,6 +81,7 @@ EDITIONS = {
     "md": _BASE,  # the default is the base itself: one dict less on a board's heap
     "v093": _edition({
         "name": "1kFA Player's Guide playtest 0.93",
+        "label": "1kFA 0.93",
         "seed": "000",
         "incapacitation": "exhaust10",
         "stamina_loss": "top",
@@ -90,6 +92,7 @@ EDITIONS = {
     }),
     "dw-lucky": _edition({
         "name": "Deckahedron World, Lucky mode",
+        "label": "DW Lucky",
         "seed": "004",
         "suit_names": ("Anchor", "Bulb", "Crescent", "Dart"),
         "level_glyphs": ("X", "\u2713", "\u2713\u2713", "\u2713\u2713\u2713"),
@@ -114,6 +117,7 @@ EDITIONS = {
 EDITIONS["dw-heroic"] = dict(EDITIONS["dw-lucky"])
 EDITIONS["dw-heroic"].update({
     "name": "Deckahedron World, Heroic mode",
+    "label": "DW Heroic",
     "incapacitation": "no_stamina",  # l.420-450
     "stamina_loss": "heroic",
 })

@@ -110,7 +110,7 @@ def solo_flip(app, push=None):
     the deck runs low. ``push(button)`` presses (default: through the Ui)."""
     push = push or (lambda b: press(app, b))
     if len(app.game.s.draw) < 4:
-        for b in ("C", "DOWN", "DOWN", "DOWN", "DOWN", "DOWN", "B"):  # Menu > Reshuffle
+        for b in ("C",) + ("DOWN",) * 4 + ("B",) + ("DOWN",) * 3 + ("B",):  # Menu > XP & cards > Reshuffle
             push(b)
     push("B")
     for _ in range(8):
@@ -151,3 +151,19 @@ def fetch_parts(app, first_rid, op):
         parts.append(r["data"])
         i += 1
     return "".join(parts), r
+
+
+def choose(app, *rows):
+    """From home, open the menu (C) and choose each row by its label's start
+    (DOWN until the cursor is on it, then B); returns the view reached."""
+    v = press(app, "C")
+    for row in rows:
+        assert v["screen"] == "menu", v
+        for _ in range(len(v["items"])):
+            if v["items"][v["selected"]].strip(" *").startswith(row):
+                break
+            v = press(app, "DOWN")
+        else:
+            raise AssertionError("no row %r in %r" % (row, v["items"]))
+        v = press(app, "B")
+    return v

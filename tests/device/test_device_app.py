@@ -5,7 +5,7 @@ Runs on CPython and under MicroPython (tests/mp_runner.py) with a fake board.
 
 from shared_rules import protocol as P
 from shared_rules.game import Game
-from tests.device.support import FakeBoard, fetch_parts, make_app, press, request, saved_text, with_game
+from tests.device.support import FakeBoard, choose, fetch_parts, make_app, press, request, saved_text, with_game
 from tests.rules.support import stacked
 
 
@@ -79,8 +79,11 @@ def test_critical_success_asks_before_ending():
     v = press(app, "B", "A")
     assert v["screen"] == "menu" and v["title"] == "Critical success!"
     assert v["items"][:2] == ["Level up a move", "Take a Blessing"]
-    v = press(app, "DOWN", "B")
-    assert v["screen"] == "home" and app.game.s.discard[-2].startswith("pb")
+    v = press(app, "DOWN", "B")  # the blessing taken is confirmed on screen (issue 10)
+    taken = app.game.s.discard[-2]
+    assert taken.startswith("pb") and v["screen"] == "message" and v["title"] == "Blessing taken"
+    assert ("card %s " % taken) in v["lines"][0]
+    assert press(app, "A")["screen"] == "home"
 
 
 def test_flashback_from_the_flip_menu():
@@ -94,7 +97,7 @@ def test_flashback_from_the_flip_menu():
 def test_damage_flow_from_the_menu():
     """MD *The Four Ds*: enter the attack power, choose how to take it."""
     app = with_game(make_app(), stacked(["2", "11", "3", "12"]))
-    v = press(app, "C", "B")  # Menu > Take damage
+    v = choose(app, "Hurt", "Take damage")
     assert v["screen"] == "number" and v["title"] == "Attack power"
     v = press(app, "UP", "B")  # 2
     assert v["screen"] == "menu" and v["items"][0] == "All as Stamina (2)"
@@ -105,19 +108,25 @@ def test_damage_flow_from_the_menu():
 
 def test_reveal_then_take_it():
     app = with_game(make_app(), stacked(["5"], campaign="9h"))
-    v = press(app, "C", "DOWN", "B", "DOWN", "DOWN", "B")  # Reveal > 1d10
+    v = choose(app, "Hurt", "Reveal", "1d10")
     assert v["screen"] == "menu" and v["title"].startswith("Revealed 4")
     assert "1 Harm + 1 Stamina" in v["items"]
 
 
 def test_breather_and_rest_flows():
+    """MD *Taking a Breather*, *Resting*: the player picks what comes back
+    and what stays (issue 10: not the device's "worst")."""
     app = with_game(make_app(), stacked(exhaustion=["2", "^11", "3"], exh_tokens=1, harm=1, campaign="9h"))
-    v = press(app, "C", "DOWN", "DOWN", "B")  # Take a Breather
-    assert v["screen"] == "number" and v["value"] == 4
-    press(app, "DOWN", "B")  # regain 3: a token, the face-up card, one face-down blind
-    assert app.game.s.exh_tokens == 0 and len(app.game.s.exhaustion) == 1
-    v = press(app, "C", "DOWN", "DOWN", "DOWN", "B")  # Rest
-    assert v["title"] == "Rest: keep 1 worst cards"
+    v = choose(app, "Hurt", "Take a Breather")
+    assert v["title"] == "Breather: regain up to 4"
+    assert v["items"] == ["[ ] Exhaustion token", "[ ] face-down, taken blind", "[ ] 11  VVV VVV VVV VVV",
+                          "[ ] face-down, taken blind", "Regain 0 Stamina"]
+    v = press(app, "B", "DOWN", "DOWN", "B", "DOWN", "B")  # the token, card 11, one face-down blind
+    assert v["items"][-1] == "Regain 3 Stamina"
+    press(app, "DOWN", "B")
+    assert app.game.s.exh_tokens == 0 and len(app.game.s.exhaustion) == 1 and "11" in app.game.s.discard
+    v = choose(app, "Hurt", "Rest")  # 1 Harm, 1 Exhaustion card: nothing to choose
+    assert v["title"] == "Rest" and v["items"][0] == "Go ahead"
     press(app, "B")
     assert len(app.game.s.exhaustion) == 1 and app.game.s.harm == 0
 
@@ -128,8 +137,9 @@ def test_refusals_show_the_reason_and_change_nothing():
     v = press(app, "B")
     assert v["screen"] == "message" and "incapacitated" in " ".join(v["lines"])
     assert app.game.dump() == before
-    v = press(app, "A")
-    assert v["screen"] == "home"
+    v = press(app, "A")  # knocked out is said plainly, not a home screen with a tag
+    assert v["screen"] == "message" and v["title"] == "KNOCKED OUT" and "bust on 3" in v["lines"][0]
+    assert press(app, "C")["title"] == "Menu"
 
 
 def test_minigame_screen():

@@ -8,10 +8,10 @@ screen reached is drawn where the runtime has the renderer (MicroPython's
 framebuf), so a row that crashes the firmware or draws nothing fails here.
 """
 
-from tests.device.support import FakeBoard, make_app, press, with_game
+from tests.device.support import FakeBoard, choose, make_app, press, with_game
 from tests.rules.support import stacked
 
-MAX_DEPTH = 4  # menus and pickers followed from a root
+MAX_DEPTH = 5  # menus and pickers followed from a root
 _renderer = []
 
 
@@ -91,6 +91,10 @@ def walk(root):
     while todo:
         path, depth = todo.pop()
         app, v = _replay(root, path)
+        if v["screen"] == "entry":  # a name: a letter changed, taken, then done
+            if depth < MAX_DEPTH:
+                todo.append((path + ["DOWN", "B", "C"], depth + 1))
+            continue
         if v["screen"] == "number":
             for b in ("UP", "DOWN"):
                 _replay(root, path + [b])
@@ -113,18 +117,23 @@ def walk(root):
 def test_every_menu_row_from_home():
     chosen, screens = walk(_root_home)
     titles = set(t for t, _ in chosen)
-    for t in ("Menu", "Reveal", "Teamwork", "Mini-game", "Edition", "Campaign", "Seek Help",
-              "Flip with which move?", "Study (2 XP)", "Start over? Deck is lost"):
+    for t in ("Menu", "Hurt & recover", "Special flips", "XP & cards", "Mini-games", "Settings", "Help",
+              "Reveal", "Teamwork", "Edition (* = now)", "Switch rules mid-game?", "Campaign", "Seek Help",
+              "Flip with which move?", "Study (2 XP)", "Start over? Deck is lost",
+              "Breather: regain up to 4", "Rest: keep 1 card", "Pursuit: you 0, them 0"):
         assert t in titles, "the walk never reached the %r menu" % t
     rows = set(r for _, r in chosen)
-    assert "Odds of next flip" in rows and len(chosen) >= 50
+    for r in ("Odds of next flip", "FAST flip (miss: +2)", "Flip vs a player", "Pursuit", "A new move card",
+              "Give up the pursuit", "All as Stamina (1)", "Regain 0 Stamina", "Keep these 0, go"):
+        assert r in rows, "the walk never chose %r" % r
+    assert len(chosen) >= 50
     assert screens.get("message", 0) >= 1  # the odds and refusals are shown as messages
 
 
 def test_odds_of_the_next_flip_is_shown():
     """Issue 7: this row used str.capitalize, which MicroPython lacks."""
     app, _ = _root_home()
-    v = press(app, "C", *(["DOWN"] * 9 + ["B"]))
+    v = choose(app, "Special flips", "Odds of next flip")
     assert v["screen"] == "message" and v["title"].startswith("Crown +0: 1 card"), v
     _draw(v)
     assert v["lines"][0].startswith("TRIUMPH")

@@ -82,6 +82,7 @@ def _act(hub, name, rng, counts):
         if f is not None:  # a critical success menu is open: take the Blessing (second row)
             hub.command(name, "press", button="DOWN")
             hub.command(name, "press", button="B")
+            hub.command(name, "press", button="A")  # the Blessing taken (or the refusal) is on screen until a press
     elif roll < 0.52:
         power = rng.randint(1, 7)
         how = rng.choice(({}, {}, {"wounds": 1}, {"harm": 1}))

@@ -1,0 +1,44 @@
+"""The host says levels and editions as shared_rules/editions.py has them
+(issue 10: no copies of the glyphs or labels in host_tools)."""
+
+import io
+
+from host_tools import console, odds_cmd
+from shared_rules.editions import EDITIONS
+
+
+class _Player:
+    def __init__(self, edition, level):
+        self.state = {"edition": edition, "draw": 14, "discard": 4, "exhaustion": 2, "xp": 1,
+                      "tokens": {"harm": 0, "wound": 0, "exhaustion": 0}, "held": [], "incapacitated": ""}
+        self.last_flip = {"suit": "crown", "net": 0, "cards": ["4"], "resolving": "4", "level": level}
+        self.device, self.port, self.online, self.error = "dev", "/dev/null", True, None
+
+
+class _Hub:
+    def __init__(self, players):
+        self.players = players
+
+    def shadow(self):
+        return 0, 0, 0
+
+    def supply(self):
+        return []
+
+
+def _table_text(hub):
+    out = io.StringIO()
+    c = console.make_console(file=out, width=200)
+    c.print(console.status_table(hub))
+    return out.getvalue()
+
+
+def test_the_table_shows_each_players_edition_label_and_its_level_glyph():
+    text = _table_text(_Hub({"Ann": _Player("md", 3), "Bo": _Player("dw-lucky", 3)}))
+    assert EDITIONS["md"]["label"] in text and EDITIONS["dw-lucky"]["label"] in text
+    assert "SUCCESS " + EDITIONS["md"]["level_glyphs"][2] in text
+    assert "SUCCESS " + EDITIONS["dw-lucky"]["level_glyphs"][2] in text  # DW ticks differ from MD's
+
+
+def test_the_odds_table_heads_its_columns_with_the_editions_glyphs():
+    assert tuple(odds_cmd.LEVEL_HEADERS) == tuple(EDITIONS["md"]["level_glyphs"])
