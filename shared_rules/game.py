@@ -290,7 +290,7 @@ class Game(Combat, Recovery, Advancement):
         level, tied = F.resolve(flipped, f["suit"], f["net"])
         f["level"] = level
         f["tied"] = tied
-        if F.tie_matters(flipped, tied):
+        if F.tie_matters(flipped, tied, self.ed["blessing_returns"]):
             f["phase"] = "choose"
             f["resolving"] = -1
         else:
@@ -380,6 +380,11 @@ class Game(Combat, Recovery, Advancement):
         level = f["level"]
         out = {"level": level, "resolving": card.id, "xp": 0, "shadow": 0}
         if resolved and card.crit == "success":
+            # MD *Critical Success*: "go up levels in the move that was just
+            # resolved"; only a flip made without naming a move lets the
+            # player name it now.
+            if move is not None and f["move"] is not None and move != f["move"]:
+                raise RulesError("bad_move", "a critical success levels up the move just resolved (%s), not %s" % (f["move"], move))
             self._critical(crit, move if move is not None else f["move"], levels, f["pvp"], out)
         elif crit is not None:
             raise RulesError("no_crit", "only a flip resolved by the Critical Success card offers that choice")
