@@ -45,14 +45,28 @@ class Advancement:
                 raise RulesError("bad_move", "name the move on your sheet that the critical success levels up")
             if not isinstance(levels, int) or isinstance(levels, bool) or levels < 1:
                 raise RulesError("bad_number", "level up by 1 or more")
+            if levels > self.levels_to_top(move):
+                raise RulesError("max_level", "%s can go up at most %d level(s) now" % (move, self.levels_to_top(move)))
             now = s.moves[move]
-            top = -1 if now == -2 else 2  # wild graduates only to novice
-            if now + levels > top:
-                raise RulesError("max_level", "%s can go up at most %d level(s) now" % (move, top - now))
             self.spend_xp(levels, "levelling up")
             s.moves[move] = now + levels
             out["move"] = [move, s.moves[move]]
             self.event(move, "levels up")
+
+    def levels_to_top(self, move):
+        """How many levels a critical success may raise ``move`` (on the
+        sheet): to master, but from wild only to novice (MD *Decreased Move
+        Levels*). A query."""
+        now = self.s.moves[move]
+        return (-1 if now == -2 else 2) - now
+
+    def levelup_max(self, move):
+        """The most levels a critical success can buy for ``move`` now: the
+        level cap and the XP at hand (XP 1-for-1). A query for the UI."""
+        if move not in self.s.moves:
+            raise RulesError("bad_move", "no move named %r on your sheet" % (move,))
+        n = self.levels_to_top(move)
+        return n if n < self.s.xp else self.s.xp
 
     def set_attr(self, attr, suit):
         """Which suit each of Str, Dex and Int flips (the character sheet)."""
@@ -157,9 +171,14 @@ class Advancement:
         view["result"] = "abandoned: read it as a miss" if abandon else "success"
         return view
 
-    def pursuit(self, encumbrance=0):
-        """The pursuit flip from the sheet's Str + Dex ranks (a query)."""
+    def pursuit(self, encumbrance=None):
+        """The pursuit flip from the sheet's Str + Dex ranks (a query); the
+        encumbrance is the Item and Pack cards carried unless given."""
         from shared_rules.minigames import pursuit_flip
 
         s = self.s
+        if encumbrance is None:
+            from shared_rules.gear import encumbrance as carried
+
+            encumbrance = carried(s)
         return pursuit_flip(C.SUITS.index(s.attrs["str"]) + 1, C.SUITS.index(s.attrs["dex"]) + 1, encumbrance)

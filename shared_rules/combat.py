@@ -18,6 +18,81 @@ def _count(value, name, hi):
     return value
 
 
+GOOD_CARDIO = "Good Cardio"
+
+
+def cardio_slots(s):
+    """Good Cardio's slots: the first, and one more for each level the move
+    went up from base (MD *Good Cardio*); none without the move."""
+    if GOOD_CARDIO not in s.moves:
+        return 0
+    level = s.moves[GOOD_CARDIO]
+    return 1 + level if level > 0 else 1
+
+
+def cardio_free(s):
+    return cardio_slots(s) - s.cardio
+
+
+def armour_free(s):
+    """(empty Harm-only slots, empty Harm-or-Wound slots) on the armour."""
+    h = w = 0
+    for item in s.gear:
+        if item[1] == "armour":
+            for i in range(len(item[2])):
+                if item[3][i] == "-":
+                    if item[2][i] == "h":
+                        h += 1
+                    else:
+                        w += 1
+    return h, w
+
+
+def damage_ways(game, power):
+    """Every way the edition lets this character reduce ``power``: a list of
+    ``damage`` argument dicts (power included), each with the Stamina it
+    leaves as "stamina" (drop that key before sending). All as Stamina
+    first; then each count of Wounds and Harm the edition and campaign
+    allow (Harm stops at 3: a third Harm is the last one that counts, MD
+    *Third Phase*); each with armour taking as many of those tokens as its
+    empty slots can, and Good Cardio's empty slots taking Stamina points."""
+    s, ed = game.s, game.ed
+    _count(power, "attack power", MAX_POWER)
+    combos = [(0, 0)]
+    wounds_ok = s.campaign in ed["wound_campaigns"]
+    harm_ok = ed["harm_rate"] and s.campaign in ed["harm_campaigns"]
+    if wounds_ok and ed["wound_rate"] == 0:
+        combos.append((1, 0))  # one Wound takes it all, alone
+    for w in range(4 if wounds_ok and ed["wound_rate"] else 1):
+        for h in range(4 if harm_ok else 1):
+            rest = power - w * ed["wound_rate"] - h * (ed["harm_rate"] or 0)
+            if (w or h) and rest >= 0:
+                combos.append((w, h))
+    hfree, wfree = armour_free(s)
+    out = []
+    for w, h in combos:
+        left = 0 if w and not ed["wound_rate"] else power - w * ed["wound_rate"] - h * (ed["harm_rate"] or 0)
+        ways = [(0, 0)]
+        aw = w if w < wfree else wfree
+        ah = h if h < hfree + wfree - aw else hfree + wfree - aw
+        if aw or ah:
+            ways.append((aw, ah))
+        for aw, ah in ways:
+            args = {"power": power}
+            for k, v in (("wounds", w), ("harm", h), ("armour_wounds", aw), ("armour_harm", ah)):
+                if v:
+                    args[k] = v
+            args["stamina"] = left
+            out.append(args)
+            c = left if left < cardio_free(s) else cardio_free(s)
+            if c > 0:
+                more = dict(args)
+                more["cardio"] = c
+                more["stamina"] = left - c
+                out.append(more)
+    return out
+
+
 class Combat:
     def reveal(self, kind="d10"):
         """Reveal attack power (MD *Denominate / Reveal*): "d4" reads the
@@ -61,21 +136,29 @@ class Combat:
         self.event("attack power", power, "from", "exhaustion" if from_exh else "deck")
         return {"power": power, "cards": revealed, "pile": "exhaustion" if from_exh else "deck"}
 
-    def damage(self, power, wounds=0, harm=0, absorb=0, reshuffle_first=False):
+    def damage(self, power, wounds=0, harm=0, absorb=0, reshuffle_first=False, armour_wounds=0, armour_harm=0, cardio=0):
         """Reduce and distribute attack power (the second and third D).
 
         ``absorb``: points taken on move or item cards as Exhaustion tokens;
-        ``wounds``: a Wound absorbs everything (MD, 0.93) or exactly 6 (DW);
-        ``harm``: exactly 3 attack power per Harm token (longer campaigns);
-        the rest is lost as Stamina."""
+        ``cardio``: points taken as Exhaustion tokens in Good Cardio's empty
+        slots (one token a slot); ``wounds``: a Wound absorbs everything (MD,
+        0.93) or exactly 6 (DW); ``harm``: exactly 3 attack power per Harm
+        token (longer campaigns); ``armour_wounds`` / ``armour_harm`` of those
+        go into empty slots of the armour cards instead of onto the body (MD
+        *Armour*); the rest is lost as Stamina. ``damage_ways`` lists them."""
         s = self.s
         ed = self.ed
         _count(power, "attack power", MAX_POWER)
         _count(wounds, "wounds", 3)
         _count(harm, "harm", 20)
         _count(absorb, "absorbed points", MAX_POWER)
+        _count(armour_wounds, "wounds on armour", wounds)
+        _count(armour_harm, "Harm on armour", harm)
+        _count(cardio, "points on Good Cardio", MAX_POWER)
         self.require_able("take damage")
         self.require_idle("take damage")
+        if cardio > cardio_free(s):
+            raise RulesError("no_slot", "Good Cardio has %d empty slot(s), not %d" % (cardio_free(s), cardio))
         left = power
         if wounds:
             self._wounds_allowed()
@@ -92,22 +175,46 @@ class Combat:
             if harm * ed["harm_rate"] > left:
                 raise RulesError("bad_reduce", "Harm takes exactly %d attack power each; %d is not enough for %d Harm" % (ed["harm_rate"], left, harm))
             left -= harm * ed["harm_rate"]
-        if absorb > left:
-            raise RulesError("bad_reduce", "cannot absorb %d of %d attack power" % (absorb, left))
-        left -= absorb
-        s.exh_tokens += absorb
+        if absorb + cardio > left:
+            raise RulesError("bad_reduce", "cannot absorb %d of %d attack power" % (absorb + cardio, left))
+        left -= absorb + cardio
+        s.exh_tokens += absorb + cardio
+        s.cardio += cardio
+        # Into the armour first (refused as a whole if the slots are not
+        # there), then onto the body.
+        for _ in range(armour_wounds):
+            self._armour_takes("w")
+        for _ in range(armour_harm):
+            self._armour_takes("h")
         if reshuffle_first is True and left:
             self.shuffle_in("before losing Stamina")
-        for _ in range(wounds):
+        for _ in range(wounds - armour_wounds):
             if not s.incapacitated:
                 self._wound()
-        for _ in range(harm):
+        for _ in range(harm - armour_harm):
             if not s.incapacitated:
                 self._harm()
         lost = 0
         if left and not s.incapacitated:
             lost = self.stamina_loss(left)
-        return {"power": power, "absorbed": absorb, "wounds": wounds, "harm": harm, "stamina": left, "cards_lost": lost}
+        return {"power": power, "absorbed": absorb + cardio, "wounds": wounds, "harm": harm,
+                "armour": armour_wounds + armour_harm, "stamina": left, "cards_lost": lost}
+
+    def _armour_takes(self, token):
+        """Put a Harm ("h") or Wound ("w") token into an empty armour slot
+        that takes it: a Harm fills a Harm-only slot before a Harm-or-Wound
+        one, so the slots that can stop a Wound stay open for one."""
+        s = self.s
+        for want in (("h", "w") if token == "h" else ("w",)):
+            for item in s.gear:
+                if item[1] == "armour":
+                    slots, tokens = item[2], item[3]
+                    for i in range(len(slots)):
+                        if slots[i] == want and tokens[i] == "-":
+                            item[3] = tokens[:i] + token + tokens[i + 1:]
+                            self.event("armour", item[0], "takes the", "Wound" if token == "w" else "Harm")
+                            return item[0]
+        raise RulesError("no_slot", "no armour slot is empty for a %s" % ("Wound" if token == "w" else "Harm token"))
 
     def lose_stamina(self, points=1, reshuffle_first=False):
         """Lose or expend Stamina as the edition says (see stamina_loss)."""
@@ -195,11 +302,14 @@ class Combat:
         if not self.ed["harm_rate"] or self.s.campaign not in self.ed["harm_campaigns"]:
             raise RulesError("no_harm", "this edition has no Harm tokens in a %s campaign" % self.s.campaign)
 
-    def take_wound(self):
-        """Take a Wound when the rules demand one (MD *Taking Wounds*)."""
+    def take_wound(self, armour=False):
+        """Take a Wound when the rules demand one (MD *Taking Wounds*), or
+        put it into an empty armour slot (MD *Armour*)."""
         self.require_able("take a Wound")
         self.require_idle("take a Wound")
         self._wounds_allowed()
+        if armour is True:
+            return {"card": None, "armour": self._armour_takes("w")}
         return {"card": self._wound()}
 
     def _wound(self):
@@ -216,12 +326,16 @@ class Combat:
             self.event("no wound card left in the supply")
         return cid
 
-    def take_harm(self):
-        """Take a Harm token (MD *Third Phase*; DW *FOURTH PHASE: HARM*)."""
+    def take_harm(self, armour=False):
+        """Take a Harm token (MD *Third Phase*; DW *FOURTH PHASE: HARM*), or
+        put it into an empty armour slot (MD *Armour*)."""
         self.require_able("take Harm")
         self.require_idle("take Harm")
         self._harm_allowed()
-        self._harm()
+        if armour is True:
+            self._armour_takes("h")
+        else:
+            self._harm()
         return {"harm": self.s.harm, "wound_tokens": self.s.wound_tokens}
 
     def _harm(self):

@@ -64,6 +64,9 @@ _BASE = {
     # 7.19 Seek Help step 6: "all_wound_cards" or "one_wound_each"
     "seek_help_wounds": "all_wound_cards",
     "hearth_returns_wound_tokens": True,
+    # MD *Armour*: the starting armour "has 1 slot that can absorb a Harm or
+    # a Wound"; DW (l.698): Leather Armour "has 2 slots for Harm tokens"
+    "starting_armour": "w",
     # 7.20 / 7.21 mini-games
     "pursuit_table": True,
     "corner_games": True,
@@ -109,6 +112,7 @@ EDITIONS = {
         "rest_blame_step": False,
         "seek_help_wounds": "one_wound_each",  # l.628-653
         "hearth_returns_wound_tokens": False,
+        "starting_armour": "hh",
     }),
 }
 EDITIONS["dw-heroic"] = dict(EDITIONS["dw-lucky"])

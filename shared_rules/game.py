@@ -39,7 +39,7 @@ def _copy(v):
 # dicts; flip is a dict or None); the rest are replaced, never changed, so a
 # plain copy of the field dict keeps them (tests/rules/test_game.py checks
 # this list against PlayerState).
-MUTABLE_FIELDS = ("draw", "discard", "exhaustion", "table", "supply", "elsewhere", "attrs", "moves", "flip")
+MUTABLE_FIELDS = ("draw", "discard", "exhaustion", "table", "supply", "elsewhere", "attrs", "moves", "flip", "gear")
 
 
 def _snapshot(s):
@@ -67,6 +67,8 @@ class Game(Combat, Recovery, Advancement):
         "minigame_start", "minigame_exhaust", "minigame_end", "set_edition",
         "supply_sync",
     )
+    # Commands that live in shared_rules/gear.py, loaded on first use.
+    GEAR_COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing")
 
     def __init__(self, state):
         self.s = state
@@ -111,14 +113,22 @@ class Game(Combat, Recovery, Advancement):
     # -- the command entry ---------------------------------------------
     def do(self, op, args=None):
         """Apply one command atomically; returns its result dict."""
-        if op not in self.COMMANDS:
+        if op in self.COMMANDS:
+            fn = getattr(self, op)
+        elif op in self.GEAR_COMMANDS:
+            from shared_rules import gear
+
+            fn = getattr(gear, op)
+            args = dict(args or {})
+            args["g"] = self
+        else:
             raise RulesError("bad_op", "unknown command %r" % (op,))
         # A snapshot of the state's fields, to put back if the command fails:
         # far cheaper than a dump, which a board would pay on every press.
         before = _snapshot(self.s)
         self.events = []
         try:
-            result = getattr(self, op)(**(args or {}))
+            result = fn(**(args or {}))
             self._settle()
             self.s.check()
         except RulesError:
@@ -480,6 +490,9 @@ class Game(Combat, Recovery, Advancement):
             "held": self.held_supply_cards(),
             "game": s.game,
             "count": s.count,
+            "gear": [list(item) for item in s.gear],
+            "pack": {"regular": s.pack, "precious": s.precious},
+            "cardio": s.cardio,
         }
 
     def odds(self, suit, net=0):

@@ -66,6 +66,9 @@ class Recovery:
             moved.append(s.exhaustion.pop(hidden[s.rng.below(len(hidden))])[0])
         s.discard.extend(moved)
         s.exh_tokens -= tokens
+        # The tokens come off Good Cardio's slots first, so it can take the
+        # next blow (docs/rules.md).
+        s.cardio = s.cardio - tokens if s.cardio > tokens else 0
         self.event("breather: regained", total, "Stamina")
         return {"regained": total, "cards": moved, "tokens": tokens}
 
@@ -105,19 +108,30 @@ class Recovery:
         s.discard.extend(e[0] for e in moved)
         return [e[0] for e in moved]
 
-    def rest(self, keep=None):
+    def rest(self, keep=None, sharpen=None):
         """MD *Resting*: 1 return all Exhaustion tokens; 2-3 keep as many
         Exhaustion cards as Harm + Wound tokens, the rest to discard; 4 return
-        one Harm token; 5 say whom you blame."""
+        one Harm token; 5 say whom you blame. The armour is girded (its
+        tokens removed); ``sharpen`` names items Sharpen and Stitch repairs
+        alongside the Rest (one Pack card each)."""
         s = self.s
         self.require_able("Rest")
         self.require_idle("Rest")
+        out = {}
+        if s.gear or sharpen:
+            from shared_rules import gear
+
+            if sharpen:
+                out["repaired"] = gear.sharpen(self, sharpen)
+            gear.gird(s)
         s.exh_tokens = 0
+        s.cardio = 0
         moved = self._keep(s.harm + s.wound_tokens, keep)
         if s.harm:
             s.harm -= 1
         self.event("rested:", len(moved), "cards back")
-        out = {"recovered": moved, "kept": [e[0] for e in s.exhaustion]}
+        out["recovered"] = moved
+        out["kept"] = [e[0] for e in s.exhaustion]
         if self.ed["rest_blame_step"]:
             out["say"] = "Say who you blame for your injuries."
         return out
@@ -133,7 +147,12 @@ class Recovery:
         if hearth and not self.ed["hearth_returns_wound_tokens"]:
             raise RulesError("no_hearth", "this edition has no Hearth step")
         self.require_idle("Seek Help")
+        if s.gear:
+            from shared_rules import gear
+
+            gear.gird(s)
         s.exh_tokens = 0
+        s.cardio = 0
         s.harm = 0
         moved = self._keep(s.wound_tokens, keep)
         returned = []

@@ -30,6 +30,14 @@ _DUMP = FORMAT + ("\nedition %s\ncampaign %s\nsupply_set %s\nrng %s\ndraw %s\ndi
                   "\nexhaustion %s\ntable %s\nsupply %s\nelsewhere %s\ntokens %d %d %d\nxp %d"
                   "\nshadow %d\nattrs %s %s %s\nmoves %s\nincapacitated %s\nflip %s\nminigame %s"
                   "\nbonus %d\ncount %d\n")
+# Fields of an item card, in save order: its name, kind (GEAR_KINDS), armour
+# slots ("h" takes a Harm token, "w" a Harm or a Wound), the token in each
+# slot ("-" for none), damage (red cards, 0-2), magic charges and capacity,
+# and how many items it counts as for encumbrance (MD *Armour*: Padded
+# Armour "counts as 2 items").
+GEAR_FIELDS = ("name", "kind", "slots", "tokens", "damage", "charges", "capacity", "weight")
+GEAR_KINDS = ("item", "weapon", "armour", "shield", "magic")
+MAX_GEAR = 16
 # Fields of a flip in progress, in save order.
 FLIP_FIELDS = ("suit", "net", "phase", "resolving", "level", "tied", "fast",
                "pvp", "move", "team", "flashback", "bumps", "base")
@@ -87,6 +95,13 @@ class PlayerState:
         self.bonus_adv = 0  # DW: advantage bought with a critical success
         self.count = 0  # commands applied, for the link and the log
         self.game = ""  # the game's id (Game.new makes it); "" in a save older than game ids
+        # Equipment (shared_rules/gear.py): item cards as GEAR_FIELDS lists,
+        # anonymous Pack cards (regular, precious), and how many of the
+        # Exhaustion tokens sit in Good Cardio's slots.
+        self.gear = []
+        self.pack = 0
+        self.precious = 0
+        self.cardio = 0
 
     # -- the invariant -------------------------------------------------
     def all_card_ids(self):
@@ -132,6 +147,10 @@ class PlayerState:
         err = self.conservation_error()
         if err:
             raise RulesError("conservation", "card conservation broken: " + err)
+        if self.cardio > self.exh_tokens:
+            raise RulesError("conservation", "token conservation broken: %d tokens on Good Cardio but %d Exhaustion tokens" % (self.cardio, self.exh_tokens))
+        if len(self.gear) > MAX_GEAR:
+            raise RulesError("conservation", "more than %d item cards" % MAX_GEAR)
 
     # -- text form -----------------------------------------------------
     def dump(self):
@@ -155,6 +174,14 @@ class PlayerState:
             a["str"], a["dex"], a["int"], moves,
             json.dumps(self.incapacitated) if self.incapacitated else '""',
             flip, self.minigame or "-", self.bonus_adv, self.count)
+        # Lines a save made before equipment lacks: written only when they
+        # say something, so an older save dumps (and digests) as it did.
+        if self.gear:
+            body += "gear %s\n" % json.dumps(self.gear)
+        if self.pack or self.precious:
+            body += "pack %d %d\n" % (self.pack, self.precious)
+        if self.cardio:
+            body += "cardio %d\n" % self.cardio
         if self.game:
             body += "game %s\n" % self.game
         return "%scheck %s\n" % (body, text_digest(body))
@@ -247,6 +274,14 @@ class PlayerState:
         self.bonus_adv = _int(f["bonus"], 0, 1)
         self.count = _int(f["count"], 0, 1 << 30)
         self.game = check_game_id(f["game"]) if "game" in f else ""
+        self.gear = []
+        for item in json.loads(f.get("gear", "[]")):
+            self.gear.append(check_gear(item))
+        pack = f.get("pack", "0 0").split()
+        if len(pack) != 2:
+            raise RulesError("bad_save", "pack needs two numbers")
+        self.pack, self.precious = _int(pack[0], 0, MAX_TOKENS), _int(pack[1], 0, MAX_TOKENS)
+        self.cardio = _int(f.get("cardio", "0"), 0, MAX_TOKENS)
         self.check()
 
 
@@ -287,3 +322,30 @@ def move_level(value):
     if isinstance(value, int) and not isinstance(value, bool) and -2 <= value <= 2:
         return value
     raise RulesError("bad_level", "move level must be wild, novice, base, expert or master (-2..2), not %r" % (value,))
+
+
+def check_gear(item):
+    """An item card as saved (GEAR_FIELDS), or a RulesError saying what is
+    wrong: slots only on armour, one token per slot and the right kind of
+    token in it, damage 0-2, charges within capacity."""
+    if not isinstance(item, list) or len(item) != len(GEAR_FIELDS):
+        raise RulesError("bad_item", "an item card has %d fields" % len(GEAR_FIELDS))
+    name, kind, slots, tokens, damage, charges, capacity, weight = item
+    check_move_name(name)
+    if kind not in GEAR_KINDS:
+        raise RulesError("bad_item", "an item is one of %s, not %r" % (", ".join(GEAR_KINDS), kind))
+    if not isinstance(slots, str) or len(slots) > 3 or (slots and kind != "armour"):
+        raise RulesError("bad_item", "only armour has slots, at most 3")
+    if not isinstance(tokens, str) or len(tokens) != len(slots):
+        raise RulesError("bad_item", "one token place per armour slot")
+    for i in range(len(slots)):
+        if slots[i] not in "hw" or tokens[i] not in "-hw" or (tokens[i] == "w" and slots[i] != "w"):
+            raise RulesError("bad_item", "a slot takes Harm (h) or Harm or Wound (w)")
+    for n in (damage, charges, capacity, weight):
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise RulesError("bad_item", "item numbers are whole and 0 or more")
+    if weight > 9:
+        raise RulesError("bad_item", "an item counts as at most 9 items")
+    if damage > 2 or capacity > 9 or charges > capacity or (capacity and kind != "magic"):
+        raise RulesError("bad_item", "damage is 0-2, and only a magic item holds charges (0-9, within its capacity)")
+    return item

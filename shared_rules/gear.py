@@ -1,0 +1,148 @@
+"""Equipment: item cards, armour slots, item damage, Pack cards.
+
+Sources: MD *Equipment*, *Pack - Precious and regular*, *Good Thing I
+Brought...*, *Item Damage*, *Sharpen and Stitch*, *Armour*, *Shields*; DW
+*Armour* (l.696-720). Loaded only when an equipment command runs (Game.do
+finds these commands here), so a board that never uses them pays no heap.
+Each command takes the Game first; Game.do makes it atomic.
+"""
+
+from shared_rules.errors import RulesError
+from shared_rules.state import GEAR_KINDS, MAX_GEAR, MAX_TOKENS, check_gear, check_move_name
+
+COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing")
+
+
+def find(s, name):
+    for item in s.gear:
+        if item[0] == name:
+            return item
+    raise RulesError("no_item", "no item card named %r" % (name,))
+
+
+def _whole(value, name, lo, hi):
+    if not isinstance(value, int) or isinstance(value, bool) or value < lo or value > hi:
+        raise RulesError("bad_number", "%s must be a whole number from %d to %d, not %r" % (name, lo, hi, value))
+    return value
+
+
+def gear_add(g, name, kind="item", slots=None, capacity=0, weight=1):
+    """Write a new item card. Armour gets the slots drawn on it ("h" = 1
+    Harm, "w" = 1 Harm or Wound, up to 3); without slots, the edition's
+    starting armour (MD: 1 Harm/Wound; DW: 2 Harm). A magic item holds up
+    to ``capacity`` charges and starts full."""
+    s = g.s
+    check_move_name(name)
+    if kind not in GEAR_KINDS:
+        raise RulesError("bad_item", "an item is one of %s, not %r" % (", ".join(GEAR_KINDS), kind))
+    for item in s.gear:
+        if item[0] == name:
+            raise RulesError("dup_item", "there is already an item card named %s" % name)
+    if len(s.gear) >= MAX_GEAR:
+        raise RulesError("too_many", "a character carries at most %d item cards" % MAX_GEAR)
+    if slots is None:
+        slots = g.ed["starting_armour"] if kind == "armour" else ""
+    if not isinstance(slots, str):
+        raise RulesError("bad_item", "slots are written as letters: h (Harm) or w (Harm or Wound)")
+    item = check_gear([name, kind, slots, "-" * len(slots), 0, capacity, capacity, weight])
+    s.gear.append(item)
+    return {"item": list(item)}
+
+
+def gear_drop(g, name):
+    """Drop an item "at any time that makes sense in the fiction" (MD
+    *Equipment*); its damage cards go back to the supply with it."""
+    item = find(g.s, name)
+    g.s.gear.remove(item)
+    return {"dropped": name}
+
+
+def item_damage(g, name):
+    """MD *Item Damage* (Bust-on-3): the first two times a red card on the
+    item; the third destroys it (item and red cards back to the supply).
+    Mundane items only."""
+    s = g.s
+    item = find(s, name)
+    if item[1] == "magic":
+        raise RulesError("magic_item", "only mundane (non-magical) items can be damaged")
+    if item[4] >= 2:
+        s.gear.remove(item)
+        g.event(name, "is destroyed")
+        return {"item": name, "damage": 3, "destroyed": True}
+    item[4] += 1
+    g.event(name, "damaged", item[4])
+    return {"item": name, "damage": item[4], "destroyed": False}
+
+
+def pack_gain(g, regular=0, precious=0):
+    """Take Pack cards (character creation gives 2; the fiction gives more);
+    negative numbers hand them back to the supply."""
+    s = g.s
+    _whole(regular, "regular Pack cards", -MAX_TOKENS, MAX_TOKENS)
+    _whole(precious, "precious Pack cards", -MAX_TOKENS, MAX_TOKENS)
+    if s.pack + regular < 0 or s.precious + precious < 0:
+        raise RulesError("no_pack", "you have %d regular and %d precious Pack cards" % (s.pack, s.precious))
+    if s.pack + regular > MAX_TOKENS or s.precious + precious > MAX_TOKENS:
+        raise RulesError("bad_number", "at most %d Pack cards of a kind" % MAX_TOKENS)
+    s.pack += regular
+    s.precious += precious
+    return {"pack": s.pack, "precious": s.precious}
+
+
+def good_thing(g, pack=1, precious=0, keep=None):
+    """MD *Good Thing I Brought...*: spend 1 or 2 Pack cards for the item
+    that solves the problem. If it can go back into the backpack, ``keep``
+    names it: a blank Item card with that name replaces the Pack card(s);
+    otherwise the Pack cards just return to the supply."""
+    s = g.s
+    _whole(pack, "regular Pack cards", 0, 2)
+    _whole(precious, "precious Pack cards", 0, 2)
+    if not 1 <= pack + precious <= 2:
+        raise RulesError("bad_pack", "Good Thing I Brought... costs 1 or 2 Pack cards")
+    if pack > s.pack or precious > s.precious:
+        raise RulesError("no_pack", "you have %d regular and %d precious Pack cards" % (s.pack, s.precious))
+    s.pack -= pack
+    s.precious -= precious
+    out = {"pack": s.pack, "precious": s.precious, "item": None}
+    if keep is not None:
+        out["item"] = gear_add(g, keep)["item"]
+    return out
+
+
+def encumbrance(s):
+    """Item and Pack cards carried, each item by its weight (MD *Armour*:
+    "counts as 2 items"): the penalty the pursuit subtracts."""
+    n = s.pack + s.precious
+    for item in s.gear:
+        n += item[7]
+    return n
+
+
+def sharpen(g, names):
+    """MD *Sharpen and Stitch*, alongside a Rest: each name spends one Pack
+    card and takes one red card off that item (docs/rules.md)."""
+    s = g.s
+    if isinstance(names, str):
+        names = [names]
+    if not isinstance(names, (list, tuple)):
+        raise RulesError("bad_args", "sharpen names the items to repair")
+    if len(names) > s.pack + s.precious:
+        raise RulesError("no_pack", "Sharpen and Stitch costs a Pack card per repair; you have %d" % (s.pack + s.precious))
+    for name in names:
+        item = find(s, name)
+        if not item[4]:
+            raise RulesError("not_damaged", "%s has no damage to repair" % name)
+        item[4] -= 1
+        if s.pack:
+            s.pack -= 1
+        else:
+            s.precious -= 1
+    return list(names)
+
+
+def gird(s):
+    """Rest and Seek Help: "You may gird all your armour": every Harm and
+    Wound token comes off the armour cards."""
+    for item in s.gear:
+        if item[1] == "armour":
+            item[3] = "-" * len(item[2])

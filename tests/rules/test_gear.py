@@ -1,0 +1,241 @@
+"""Equipment: armour slots, Good Cardio's slots, item damage, Pack cards,
+Sharpen and Stitch, encumbrance; and damage_ways, the reduce step's menu.
+
+Cards: 11-20 show the Stamina symbol; 1-10 do not.
+"""
+
+from shared_rules.combat import damage_ways
+from shared_rules.game import Game
+from tests.rules.support import do, raises, refused, stacked
+
+
+def test_armour_takes_the_wound():
+    """MD *Armour*: "the player may put the Harm or Wound token into an
+    appropriate empty slot on their Armour card": the Wound absorbs the
+    attack power, and no Wound token or wound card reaches the character."""
+    g = stacked(campaign="9h")
+    do(g, "gear_add", name="Leather", kind="armour")  # MD: 1 Harm/Wound slot
+    out = do(g, "damage", power=7, wounds=1, armour_wounds=1)
+    assert out["stamina"] == 0 and out["armour"] == 1
+    assert g.s.wound_tokens == 0 and g.s.gear[0][3] == "w" and "pw1" in g.s.supply and "pw2" in g.s.supply
+    refused(g, "damage", "no_slot", power=7, wounds=1, armour_wounds=1)  # the slot is full
+    refused(g, "take_wound", "no_slot", armour=True)
+
+
+def test_harm_only_slots_refuse_a_wound():
+    """MD *Armour*: a slot receives "1 Harm token" or "1 Harm *or* Wound
+    token". DW's starting Leather Armour "has 2 slots for Harm tokens and
+    cannot absorb a Wound" (l.698)."""
+    g = stacked(edition="dw-lucky", campaign="9h")
+    do(g, "gear_add", name="Leather", kind="armour")
+    assert g.s.gear[0][2] == "hh"
+    refused(g, "take_wound", "no_slot", armour=True)
+    do(g, "take_harm", armour=True)
+    assert g.s.harm == 0 and g.s.gear[0][3] == "h-" and len(g.s.exhaustion) == 0
+
+
+def test_harm_fills_harm_only_slots_first():
+    """Padded Armour (MD: 2 Harm, 1 Harm/Wound): two Harm leave the slot
+    that can stop a Wound open."""
+    g = stacked(campaign="30h")
+    do(g, "gear_add", name="Padded", kind="armour", slots="whh", weight=2)
+    do(g, "damage", power=6, harm=2, armour_harm=2)
+    assert g.s.gear[0][3] == "-hh" and g.s.harm == 0
+    do(g, "damage", power=5, wounds=1, armour_wounds=1)
+    assert g.s.gear[0][3] == "whh"
+
+
+def test_rest_and_seek_help_gird_the_armour():
+    """MD *Resting* / *Seek Help*: "Remove all Harm and Wound tokens from
+    your armour cards"."""
+    g = stacked(campaign="9h")
+    do(g, "gear_add", name="Leather", kind="armour")
+    do(g, "take_wound", armour=True)
+    do(g, "rest")
+    assert g.s.gear[0][3] == "-"
+    do(g, "take_harm", armour=True)
+    do(g, "seek_help")
+    assert g.s.gear[0][3] == "-"
+
+
+def test_armour_slots_are_checked():
+    g = stacked()
+    refused(g, "gear_add", "bad_item", name="Plate", kind="armour", slots="hhhh")
+    refused(g, "gear_add", "bad_item", name="Plate", kind="armour", slots="x")
+    refused(g, "gear_add", "bad_item", name="Rope", kind="item", slots="h")
+    refused(g, "gear_add", "bad_item", name="Rope", kind="sack")
+    do(g, "gear_add", name="Rope")
+    refused(g, "gear_add", "dup_item", name="Rope")
+    refused(g, "damage", "bad_number", power=5, wounds=0, armour_wounds=1)
+
+
+def test_good_cardio_slots_take_stamina_points():
+    """MD *Good Cardio*: "Instead of losing a point of Stamina, an Exhaustion
+    token can be placed in the first slot... a new slot opens up for each
+    level the move is increased. Only one token can be placed in a slot."""
+    g = stacked(["1", "2", "3"])
+    refused(g, "damage", "no_slot", power=2, cardio=1)  # no Good Cardio on the sheet
+    do(g, "set_move", name="Good Cardio", level="base")
+    refused(g, "damage", "no_slot", power=2, cardio=2)  # one slot at base level
+    out = do(g, "damage", power=1, cardio=1)
+    assert out["stamina"] == 0 and g.s.exh_tokens == 1 and g.s.cardio == 1 and not g.s.exhaustion
+    refused(g, "damage", "no_slot", power=1, cardio=1)
+    do(g, "set_move", name="Good Cardio", level="master")  # two levels up: three slots
+    do(g, "damage", power=2, cardio=2)
+    assert g.s.cardio == 3 and g.s.exh_tokens == 3
+    do(g, "breather", tokens=2)
+    assert g.s.cardio == 1 and g.s.exh_tokens == 1
+    do(g, "rest")
+    assert g.s.cardio == 0 and g.s.exh_tokens == 0
+
+
+def test_item_damage_is_bust_on_three():
+    """MD *Item Damage*: "The first two times an item is damaged, place a
+    red card on the Item card... If an item already has 2 red cards on it,
+    and it is damaged again, it is destroyed." Magic items are not."""
+    g = stacked()
+    do(g, "gear_add", name="Sword", kind="weapon")
+    assert do(g, "item_damage", name="Sword")["damage"] == 1
+    assert do(g, "item_damage", name="Sword")["damage"] == 2
+    out = do(g, "item_damage", name="Sword")
+    assert out["destroyed"] and g.s.gear == []
+    refused(g, "item_damage", "no_item", name="Sword")
+    do(g, "gear_add", name="Wand", kind="magic", capacity=3)
+    refused(g, "item_damage", "magic_item", name="Wand")
+
+
+def test_sharpen_and_stitch_repairs_alongside_a_rest():
+    """MD *Sharpen and Stitch*: "repair damaged items by spending Pack
+    cards. This move must be executed alongside the Rest move"."""
+    g = stacked()
+    do(g, "gear_add", name="Sword", kind="weapon")
+    do(g, "item_damage", name="Sword")
+    do(g, "item_damage", name="Sword")
+    refused(g, "rest", "no_pack", sharpen=["Sword"])
+    do(g, "pack_gain", regular=1)
+    refused(g, "rest", "no_item", sharpen=["Bow"])
+    out = do(g, "rest", sharpen=["Sword"])
+    assert out["repaired"] == ["Sword"] and g.s.gear[0][4] == 1 and g.s.pack == 0
+
+
+def test_good_thing_i_brought_spends_pack_cards():
+    """MD *Good Thing I Brought...*: 1 or 2 Pack cards; an item that can go
+    back into the backpack is written on a blank card replacing them; a
+    consumed one just returns them to the supply."""
+    g = stacked()
+    do(g, "pack_gain", regular=2, precious=1)
+    refused(g, "good_thing", "bad_pack", pack=2, precious=1)
+    refused(g, "good_thing", "bad_pack", pack=0)
+    out = do(g, "good_thing", pack=1, keep="Rope")
+    assert out["item"][0] == "Rope" and g.s.pack == 1 and g.s.gear[0][1] == "item"
+    do(g, "good_thing", pack=0, precious=1)
+    assert g.s.precious == 0 and len(g.s.gear) == 1
+    refused(g, "good_thing", "no_pack", pack=2)
+    refused(g, "pack_gain", "no_pack", regular=-2)
+
+
+def test_encumbrance_feeds_the_pursuit():
+    """MD *The Pursuit Mini-game*: "Add the rabbit's Str + Dex, then
+    subtract their encumbrance penalty"; Item and Pack cards count, Padded
+    Armour "counts as 2 items" (*Armour*)."""
+    g = stacked()
+    light = g.pursuit()
+    assert light == g.pursuit(0)
+    do(g, "pack_gain", regular=2)
+    do(g, "gear_add", name="Padded", kind="armour", slots="whh", weight=2)
+    from shared_rules.gear import encumbrance
+
+    assert encumbrance(g.s) == 4
+    assert g.pursuit() == g.pursuit(4) != light
+
+
+def test_equipment_survives_the_save_and_old_saves_still_load():
+    g = stacked(campaign="9h")
+    old = g.dump()
+    assert "gear" not in old and "pack" not in old  # nothing to say: no new lines
+    assert Game.load(old).dump() == old
+    do(g, "set_move", name="Good Cardio", level="base")
+    do(g, "gear_add", name="Leather", kind="armour")
+    do(g, "gear_add", name="Wand", kind="magic", capacity=2)
+    do(g, "pack_gain", regular=1, precious=2)
+    do(g, "take_wound", armour=True)
+    do(g, "damage", power=1, cardio=1)
+    h = Game.load(g.dump())
+    assert h.dump() == g.dump() and h.s.gear == g.s.gear and (h.s.pack, h.s.precious, h.s.cardio) == (1, 2, 1)
+
+
+def test_a_save_with_bad_equipment_is_refused():
+    from shared_rules.errors import RulesError
+    from shared_rules.state import PlayerState, text_digest
+
+    g = stacked()
+    do(g, "gear_add", name="Leather", kind="armour")
+    text = g.dump()
+    body = text[:text.rfind("check ")].replace('"w", "-"', '"h", "w"')
+    assert body != text[:text.rfind("check ")]
+    e = raises(RulesError, PlayerState.load, body + "check %s\n" % text_digest(body))
+    assert e.code == "bad_save"
+
+
+def _ways(g, power):
+    out = []
+    for w in damage_ways(g, power):
+        args = dict(w)
+        left = args.pop("stamina")
+        out.append((args.get("wounds", 0), args.get("harm", 0), args.get("armour_wounds", 0) + args.get("armour_harm", 0), args.get("cardio", 0), left))
+    return out
+
+
+def test_damage_ways_one_shot_md():
+    """MD *Deduct / Reduce*: all as Stamina, or one Wound for the entire
+    amount; no Harm in the One-Shot."""
+    g = stacked()
+    assert _ways(g, 7) == [(0, 0, 0, 0, 7), (1, 0, 0, 0, 0)]
+
+
+def test_damage_ways_longer_campaign_md_every_harm_count():
+    """MD *Second Phase*: "there are 4 ways to handle an attack power of 7":
+    7 Stamina, 1 Harm + 4, 2 Harm + 1, 1 Wound."""
+    g = stacked(campaign="9h")
+    assert _ways(g, 7) == [(0, 0, 0, 0, 7), (1, 0, 0, 0, 0), (0, 1, 0, 0, 4), (0, 2, 0, 0, 1)]
+    assert (0, 3, 0, 0, 0) in _ways(g, 9)  # the third Harm, which becomes a Wound
+    for args in damage_ways(g, 7):  # each way is a damage command the engine takes
+        h = Game.load(g.dump())
+        args = dict(args)
+        left = args.pop("stamina")
+        assert h.do("damage", args)["stamina"] == left
+
+
+def test_damage_ways_dw_wounds_of_six_with_harm():
+    """DW: a Wound takes exactly 6, Harm 3 (l.373-384); combinations too."""
+    g = stacked(edition="dw-lucky", campaign="9h")
+    ways = _ways(g, 12)
+    assert (2, 0, 0, 0, 0) in ways and (1, 2, 0, 0, 0) in ways and (1, 1, 0, 0, 3) in ways
+    assert (3, 0, 0, 0, 0) not in ways
+
+
+def test_damage_ways_offer_the_armour_and_good_cardio():
+    g = stacked(campaign="9h")
+    do(g, "gear_add", name="Leather", kind="armour")
+    do(g, "set_move", name="Good Cardio", level="base")
+    ways = _ways(g, 7)
+    assert (1, 0, 1, 0, 0) in ways  # the armour takes the Wound
+    assert (0, 1, 1, 0, 4) in ways and (0, 1, 1, 1, 3) in ways
+    assert (0, 0, 0, 1, 6) in ways
+    for args in damage_ways(g, 7):
+        h = Game.load(g.dump())
+        args = dict(args)
+        left = args.pop("stamina")
+        assert h.do("damage", args)["stamina"] == left
+
+
+def test_levelup_max_is_the_cap_and_the_xp():
+    """MD *Critical Success* (XP 1-for-1) and *Decreased Move Levels* (wild
+    graduates to novice only): what the UI may offer."""
+    g = stacked(xp=1)
+    do(g, "set_move", name="Parley", level="base")
+    do(g, "set_move", name="Goreography", level="wild")
+    assert g.levelup_max("Parley") == 1 and g.levelup_max("Goreography") == 1
+    g.s.xp = 5
+    assert g.levelup_max("Parley") == 2 and g.levelup_max("Goreography") == 1
+    raises(Exception, g.levelup_max, "Nope")
