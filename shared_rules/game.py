@@ -68,7 +68,7 @@ class Game(Combat, Recovery, Advancement):
         "supply_sync",
     )
     # Commands that live in shared_rules/gear.py, loaded on first use.
-    GEAR_COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing")
+    GEAR_COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing", "magic_stop", "magic_capacity")
 
     def __init__(self, state):
         self.s = state
@@ -235,12 +235,13 @@ class Game(Combat, Recovery, Advancement):
         return cid
 
     # -- flipping ---------------------------------------------------------
-    def flip(self, suit=None, net=0, attr=None, move=None, fast=False, pvp=False, team=None):
+    def flip(self, suit=None, net=0, attr=None, move=None, fast=False, pvp=False, team=None, item=None):
         """Flip 1 + |net| cards (at most 3) for a suit (or an attribute's suit).
 
         MD *Flipping*, *Advantage / Disadvantage*, *Complete Flip Rule*,
         *A Wound Card*; a supporter of a teamwork flip flips one Anvil
-        (MD *Teamwork Flips*)."""
+        (MD *Teamwork Flips*). ``item`` names the magic item of a Use a
+        Magic Item flip: Int, and the item must have a charge."""
         s = self.s
         self.require_able("flip")
         self.require_idle("flip again")
@@ -248,6 +249,13 @@ class Game(Combat, Recovery, Advancement):
         fast, pvp = _flag(fast, "fast"), _flag(pvp, "pvp")
         if team not in TEAM_ROLES:
             raise RulesError("bad_team", "team must be lead or support")
+        if item is not None:
+            from shared_rules.gear import check_usable
+
+            check_usable(s, item)
+            if team is not None or (attr not in (None, "int")) or (suit is not None and suit != s.attrs["int"]):
+                raise RulesError("bad_attr", "Use a Magic Item flips Int")
+            attr = "int"
         if team == "support":
             if suit not in (None, self.ed["teamwork_suit"]) or attr is not None or move is not None or net:
                 raise RulesError("bad_team", "a supporter flips exactly one %s card" % self.ed["teamwork_suit"])
@@ -274,7 +282,7 @@ class Game(Combat, Recovery, Advancement):
             self.shuffle_in("5 or fewer cards")
         s.flip = {"suit": suit, "net": net, "phase": "", "resolving": -1, "level": 0,
                   "tied": [], "fast": fast, "pvp": pvp, "move": move, "team": team,
-                  "flashback": False, "bumps": 0, "base": base}
+                  "flashback": False, "bumps": 0, "base": base, "item": item}
         return self._deal()
 
     def _deal(self):
@@ -373,7 +381,7 @@ class Game(Combat, Recovery, Advancement):
         f["bumps"] += 1
         return self.flip_view()
 
-    def end_flip(self, crit=None, move=None, levels=1, resolved=True):
+    def end_flip(self, crit=None, move=None, levels=1, resolved=True, spare=None, ongoing=False):
         """Resolve and clear the flip: XP, GM points, critical success, the
         cards to the discard pile (a resolving blessing to the supply).
 
@@ -389,6 +397,13 @@ class Game(Combat, Recovery, Advancement):
         card = C.CARDS[s.table[f["resolving"]]]
         level = f["level"]
         out = {"level": level, "resolving": card.id, "xp": 0, "shadow": 0}
+        ongoing = _flag(ongoing, "ongoing")
+        if f.get("item"):
+            from shared_rules.gear import activate
+
+            activate(self, f["item"], level, spare, ongoing, out)
+        elif spare is not None or ongoing:
+            raise RulesError("no_item", "only a Use a Magic Item flip spares a charge or keeps magic flowing")
         if resolved and card.crit == "success":
             # MD *Critical Success*: "go up levels in the move that was just
             # resolved"; only a flip made without naming a move lets the

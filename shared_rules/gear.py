@@ -10,7 +10,10 @@ Each command takes the Game first; Game.do makes it atomic.
 from shared_rules.errors import RulesError
 from shared_rules.state import GEAR_KINDS, MAX_GEAR, MAX_TOKENS, check_gear, check_move_name
 
-COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing")
+COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing", "magic_stop", "magic_capacity")
+# MD *Use a Magic Item*: "This loss can be avoided with moves like Entreat
+# the Blood-Bound and Channel the Living Light."
+SPARING_MOVES = ("Entreat the Blood-Bound", "Channel the Living Light")
 
 
 def find(s, name):
@@ -26,11 +29,14 @@ def _whole(value, name, lo, hi):
     return value
 
 
-def gear_add(g, name, kind="item", slots=None, capacity=0, weight=1):
+def gear_add(g, name, kind="item", slots=None, capacity=None, weight=1):
     """Write a new item card. Armour gets the slots drawn on it ("h" = 1
     Harm, "w" = 1 Harm or Wound, up to 3); without slots, the edition's
     starting armour (MD: 1 Harm/Wound; DW: 2 Harm). A magic item holds up
-    to ``capacity`` charges and starts full."""
+    to ``capacity`` charges ("By default, magic items have capacity for 3
+    charges") and starts full."""
+    if capacity is None:
+        capacity = 3 if kind == "magic" else 0
     s = g.s
     check_move_name(name)
     if kind not in GEAR_KINDS:
@@ -44,7 +50,7 @@ def gear_add(g, name, kind="item", slots=None, capacity=0, weight=1):
         slots = g.ed["starting_armour"] if kind == "armour" else ""
     if not isinstance(slots, str):
         raise RulesError("bad_item", "slots are written as letters: h (Harm) or w (Harm or Wound)")
-    item = check_gear([name, kind, slots, "-" * len(slots), 0, capacity, capacity, weight])
+    item = check_gear([name, kind, slots, "-" * len(slots), 0, capacity, capacity, weight, 0])
     s.gear.append(item)
     return {"item": list(item)}
 
@@ -146,3 +152,96 @@ def gird(s):
     for item in s.gear:
         if item[1] == "armour":
             item[3] = "-" * len(item[2])
+
+
+# -- magic items (MD *Magic*) -------------------------------------------
+def magic_item(s, name):
+    item = find(s, name)
+    if item[1] != "magic":
+        raise RulesError("not_magic", "%s is not a magic item" % name)
+    return item
+
+
+def check_usable(s, name):
+    """Before the Int flip of Use a Magic Item: a depleted item "cannot be
+    used"."""
+    item = magic_item(s, name)
+    if not item[5]:
+        raise RulesError("depleted", "%s is depleted: no charges left until a Rest" % name)
+    return item
+
+
+def activate(g, name, level, spare, ongoing, out):
+    """End of a Use a Magic Item flip (MD *Use a Magic Item*): on any result
+    but ✗ the item activates and loses a charge, unless ``spare`` names a
+    move on the sheet that avoids the loss; ✅ and ✔✔ add a further cost
+    (chosen by the GM, or by the player on ✔✔); an ONGOING item keeps
+    magical energy flowing until magic_stop."""
+    s = g.s
+    item = magic_item(s, name)
+    if spare is not None and (spare not in SPARING_MOVES or spare not in s.moves):
+        raise RulesError("bad_spare", "only %s on your sheet can spare the charge" % " or ".join(SPARING_MOVES))
+    if level <= 1:
+        if spare is not None or ongoing:
+            raise RulesError("not_active", "on a miss the item does not activate")
+        out["magic"] = "does not activate"
+        return
+    if spare is None:
+        item[5] -= 1
+        g.event(name, "loses a charge:", item[5], "left")
+    if ongoing:
+        item[8] = 1
+    out["magic"] = "activates"
+    out["charges"] = item[5]
+    if level == 2:
+        out["cost"] = "the GM chooses a further cost"
+    elif level == 3:
+        out["cost"] = "choose a further cost"
+
+
+def magic_stop(g, name):
+    """The player declares that the flow of magical energy ceases."""
+    item = magic_item(g.s, name)
+    if not item[8]:
+        raise RulesError("not_flowing", "no magical energy flows into %s" % name)
+    item[8] = 0
+    return {"item": name}
+
+
+def magic_capacity(g, name, change):
+    """Charge capacity gained or lost; below 1 "all the bonds that held the
+    item together dissipate": the card leaves."""
+    s = g.s
+    item = magic_item(s, name)
+    _whole(change, "capacity change", -9, 9)
+    cap = item[6] + change
+    if cap < 1:
+        s.gear.remove(item)
+        g.event(name, "dissipates")
+        return {"item": name, "capacity": 0, "gone": True}
+    if cap > 9:
+        raise RulesError("bad_number", "a capacity of at most 9")
+    item[6] = cap
+    if item[5] > cap:
+        item[5] = cap
+    return {"item": name, "capacity": cap, "charges": item[5], "gone": False}
+
+
+def flowing(s):
+    """Names of the items magical energy flows into (MD *The ONGOING tag*:
+    the character is then not idle for Rest and Seek Help)."""
+    return [item[0] for item in s.gear if item[8]]
+
+
+def recharge(s):
+    """Rest and Seek Help: "magic items that are not being used regain all
+    charges, up to their charge capacity"."""
+    for item in s.gear:
+        if item[1] == "magic" and not item[8]:
+            item[5] = item[6]
+
+
+def require_idle_magic(s, what):
+    busy = flowing(s)
+    if busy:
+        raise RulesError("magic_flowing", "magical energy still flows into %s: stop it before you %s" % (", ".join(busy), what))

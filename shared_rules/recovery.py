@@ -121,9 +121,11 @@ class Recovery:
         if s.gear or sharpen:
             from shared_rules import gear
 
+            gear.require_idle_magic(s, "Rest")
             if sharpen:
                 out["repaired"] = gear.sharpen(self, sharpen)
             gear.gird(s)
+            gear.recharge(s)
         s.exh_tokens = 0
         s.cardio = 0
         moved = self._keep(s.harm + s.wound_tokens, keep)
@@ -150,7 +152,9 @@ class Recovery:
         if s.gear:
             from shared_rules import gear
 
+            gear.require_idle_magic(s, "Seek Help")
             gear.gird(s)
+            gear.recharge(s)
         s.exh_tokens = 0
         s.cardio = 0
         s.harm = 0

@@ -33,14 +33,15 @@ _DUMP = FORMAT + ("\nedition %s\ncampaign %s\nsupply_set %s\nrng %s\ndraw %s\ndi
 # Fields of an item card, in save order: its name, kind (GEAR_KINDS), armour
 # slots ("h" takes a Harm token, "w" a Harm or a Wound), the token in each
 # slot ("-" for none), damage (red cards, 0-2), magic charges and capacity,
-# and how many items it counts as for encumbrance (MD *Armour*: Padded
-# Armour "counts as 2 items").
-GEAR_FIELDS = ("name", "kind", "slots", "tokens", "damage", "charges", "capacity", "weight")
+# how many items it counts as for encumbrance (MD *Armour*: Padded Armour
+# "counts as 2 items"), and 1 while magical energy flows into an ONGOING
+# magic item (MD *The ONGOING tag*).
+GEAR_FIELDS = ("name", "kind", "slots", "tokens", "damage", "charges", "capacity", "weight", "flowing")
 GEAR_KINDS = ("item", "weapon", "armour", "shield", "magic")
 MAX_GEAR = 16
 # Fields of a flip in progress, in save order.
 FLIP_FIELDS = ("suit", "net", "phase", "resolving", "level", "tied", "fast",
-               "pvp", "move", "team", "flashback", "bumps", "base")
+               "pvp", "move", "team", "flashback", "bumps", "base", "item")
 
 
 # Imported once here: on a board an import inside a function searches
@@ -158,7 +159,10 @@ class PlayerState:
         # for every allocation, and a press dumps the state once.
         flip = "-"
         if self.flip is not None:
-            flip = json.dumps([self.flip[k] for k in FLIP_FIELDS])
+            values = [self.flip[k] for k in FLIP_FIELDS]
+            if values[-1] is None:  # no magic item: the record as before it existed
+                values.pop()
+            flip = json.dumps(values)
         moves = "[]"
         if self.moves:
             moves = json.dumps([[name, self.moves[name]] for name in sorted(self.moves)])
@@ -259,6 +263,8 @@ class PlayerState:
         self.flip = None
         if f["flip"] != "-":
             values = json.loads(f["flip"])
+            if isinstance(values, list) and len(values) == len(FLIP_FIELDS) - 1:
+                values.append(None)  # a flip without a magic item
             if not isinstance(values, list) or len(values) != len(FLIP_FIELDS):
                 raise RulesError("bad_save", "flip record has the wrong shape")
             self.flip = {}
@@ -330,7 +336,7 @@ def check_gear(item):
     token in it, damage 0-2, charges within capacity."""
     if not isinstance(item, list) or len(item) != len(GEAR_FIELDS):
         raise RulesError("bad_item", "an item card has %d fields" % len(GEAR_FIELDS))
-    name, kind, slots, tokens, damage, charges, capacity, weight = item
+    name, kind, slots, tokens, damage, charges, capacity, weight, flowing = item
     check_move_name(name)
     if kind not in GEAR_KINDS:
         raise RulesError("bad_item", "an item is one of %s, not %r" % (", ".join(GEAR_KINDS), kind))
@@ -341,11 +347,13 @@ def check_gear(item):
     for i in range(len(slots)):
         if slots[i] not in "hw" or tokens[i] not in "-hw" or (tokens[i] == "w" and slots[i] != "w"):
             raise RulesError("bad_item", "a slot takes Harm (h) or Harm or Wound (w)")
-    for n in (damage, charges, capacity, weight):
+    for n in (damage, charges, capacity, weight, flowing):
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise RulesError("bad_item", "item numbers are whole and 0 or more")
     if weight > 9:
         raise RulesError("bad_item", "an item counts as at most 9 items")
+    if flowing not in (0, 1) or (flowing and kind != "magic"):
+        raise RulesError("bad_item", "only a magic item has magical energy flowing into it")
     if damage > 2 or capacity > 9 or charges > capacity or (capacity and kind != "magic"):
         raise RulesError("bad_item", "damage is 0-2, and only a magic item holds charges (0-9, within its capacity)")
     return item

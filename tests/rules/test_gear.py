@@ -239,3 +239,97 @@ def test_levelup_max_is_the_cap_and_the_xp():
     g.s.xp = 5
     assert g.levelup_max("Parley") == 2 and g.levelup_max("Goreography") == 1
     raises(Exception, g.levelup_max, "Nope")
+
+
+# -- magic items (MD *Magic*) --------------------------------------------
+# Card levels (anvil blade crown dragon): 1 = 1111, 4 = 2234, 5 = 2323,
+# 14 = 3434; the sheet's Int flips Anvil.
+
+
+def test_use_a_magic_item_flips_int_and_costs_a_charge():
+    """MD *Use a Magic Item*: "the player flips Int, and on any result other
+    than ✗, the item activates... Using a magic item causes it to lose a
+    charge"; ✅ and ✔✔ "cause a further cost"; *Charges and Capacity*: by
+    default 3 charges, and a depleted item "cannot be used"."""
+    g = stacked(["14", "4", "1", "18", "13"])
+    do(g, "gear_add", name="Wand", kind="magic")
+    assert g.s.gear[0][5:7] == [3, 3]
+    refused(g, "flip", "bad_attr", attr="dex", item="Wand")
+    r = do(g, "flip", item="Wand")
+    assert r["suit"] == "anvil"
+    out = do(g, "end_flip")  # 14: ✔✔ on Anvil
+    assert out["magic"] == "activates" and out["charges"] == 2 and out["cost"] == "choose a further cost"
+    do(g, "flip", item="Wand")
+    assert do(g, "end_flip")["cost"] == "the GM chooses a further cost"  # 4: ✅
+    do(g, "flip", item="Wand")
+    out = do(g, "end_flip")  # 1: ✗
+    assert out["magic"] == "does not activate" and g.s.gear[0][5] == 1
+    do(g, "flip", item="Wand")
+    do(g, "end_flip")
+    assert g.s.gear[0][5] == 0
+    refused(g, "flip", "depleted", item="Wand")
+    do(g, "rest")  # "rechargeable during Rest"
+    assert g.s.gear[0][5] == 3
+
+
+def test_entreat_or_channel_spares_the_charge():
+    """MD *Use a Magic Item*: "This loss can be avoided with moves like
+    Entreat the Blood-Bound and Channel the Living Light"."""
+    g = stacked(["14"])
+    do(g, "gear_add", name="Sigil", kind="magic")
+    do(g, "flip", item="Sigil")
+    refused(g, "end_flip", "bad_spare", spare="Channel the Living Light")  # not on the sheet
+    do(g, "set_move", name="Channel the Living Light")
+    out = do(g, "end_flip", spare="Channel the Living Light")
+    assert out["charges"] == 3
+
+
+def test_ongoing_magic_blocks_rest_and_seek_help():
+    """MD *The ONGOING tag*: "If the flow of magical energy continues, they
+    are not considered idle for the purposes of the Rest and Seek Help
+    moves"; only items "not being used" recharge."""
+    g = stacked(["14"])
+    do(g, "gear_add", name="Cloak", kind="magic")
+    do(g, "flip", item="Cloak")
+    do(g, "end_flip", ongoing=True)
+    assert g.s.gear[0][8] == 1
+    refused(g, "rest", "magic_flowing")
+    refused(g, "seek_help", "magic_flowing")
+    assert Game.load(g.dump()).s.gear == g.s.gear
+    do(g, "magic_stop", name="Cloak")
+    refused(g, "magic_stop", "not_flowing", name="Cloak")
+    do(g, "rest")
+    assert g.s.gear[0][5] == 3
+
+
+def test_magic_capacity_below_one_dissipates_the_item():
+    """MD *Charges and Capacity*: "If the charge capacity decreases below 1,
+    all the bonds that held the item together dissipate"."""
+    g = stacked()
+    do(g, "gear_add", name="Ring", kind="magic")
+    out = do(g, "magic_capacity", name="Ring", change=-1)
+    assert out["capacity"] == 2 and g.s.gear[0][5] == 2
+    assert do(g, "magic_capacity", name="Ring", change=-2)["gone"] and g.s.gear == []
+    do(g, "gear_add", name="Rope")
+    refused(g, "magic_capacity", "not_magic", name="Rope", change=1)
+
+
+def test_a_plain_flip_cannot_spare_a_charge():
+    g = stacked(["14"])
+    do(g, "flip", suit="anvil")
+    refused(g, "end_flip", "no_item", ongoing=True)
+
+
+def test_a_flip_saved_before_magic_items_still_loads():
+    """A save with a flip in progress written before the flip record had an
+    item field loads, and dumps the same."""
+    from shared_rules.state import text_digest
+
+    g = stacked(["14"])
+    do(g, "flip", suit="anvil")
+    text = g.dump()
+    assert Game.load(text).dump() == text
+    h = Game.load(text)
+    assert h.s.flip["item"] is None
+    do(h, "end_flip")
+    assert text_digest(text) == g.digest()
