@@ -104,6 +104,9 @@ class Combat:
         if kind not in ("d4", "d6", "d10"):
             raise RulesError("bad_reveal", "reveal d4, d6 or d10, not %r" % (kind,))
         self.require_idle("reveal attack power")
+        if "P" in s.spot:
+            # MD *Player vs Player*: "Attack power is not rolled"
+            raise RulesError("pvp", "against another player attack power is not rolled: the defender says what they suffer")
         from_exh = len(s.exhaustion) > len(s.draw)
         if not s.draw and not s.exhaustion:
             raise RulesError("empty_deck", "there are no cards to reveal")

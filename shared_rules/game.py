@@ -65,7 +65,7 @@ class Game(Combat, Recovery, Advancement):
         "take_blessing", "breather", "rest", "seek_help", "set_attr",
         "set_move", "study", "mercy_flashback", "gain_xp", "revive",
         "minigame_start", "minigame_exhaust", "minigame_end", "set_edition",
-        "supply_sync",
+        "supply_sync", "spotlight",
     )
     # Commands that live in shared_rules/gear.py, loaded on first use.
     GEAR_COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing", "magic_stop", "magic_capacity")
@@ -274,6 +274,19 @@ class Game(Combat, Recovery, Advancement):
             if move not in s.moves:
                 raise RulesError("bad_move", "no move named %r on your sheet" % (move,))
             net += s.moves[move]
+        if team != "support":
+            # MD *Moves tagged FAST*: "at most one FAST move during their
+            # moment in the spotlight"; a move that is not FAST opens a new
+            # moment (the spotlight "follows a single character's actions
+            # until they trigger, then resolve a move").
+            if fast:
+                if "F" in s.spot:
+                    raise RulesError("fast_used", "only one FAST move in a moment in the spotlight: pass the spotlight first")
+                s.spot = "F" + s.spot
+            else:
+                s.spot = ""
+            if pvp and "P" not in s.spot:
+                s.spot += "P"
         if s.bonus_adv and team != "support":
             net += s.bonus_adv
             s.bonus_adv = 0
@@ -437,6 +450,12 @@ class Game(Combat, Recovery, Advancement):
         s.table = []
         s.flip = None
         return out
+
+    def spotlight(self):
+        """The spotlight moves on: a new moment may have its FAST move, and
+        attack power may be revealed again."""
+        self.s.spot = ""
+        return {}
 
     def reshuffle(self):
         """The optional reshuffle, any time other than during a flip."""

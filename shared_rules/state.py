@@ -103,6 +103,10 @@ class PlayerState:
         self.pack = 0
         self.precious = 0
         self.cardio = 0
+        # This player's moment in the spotlight (MD *Moves tagged FAST*,
+        # *Player vs Player*): "F" once a FAST move was flipped in it, "P"
+        # while its last flip was against another player.
+        self.spot = ""
 
     # -- the invariant -------------------------------------------------
     def all_card_ids(self):
@@ -186,6 +190,8 @@ class PlayerState:
             body += "pack %d %d\n" % (self.pack, self.precious)
         if self.cardio:
             body += "cardio %d\n" % self.cardio
+        if self.spot:
+            body += "spot %s\n" % self.spot
         if self.game:
             body += "game %s\n" % self.game
         return "%scheck %s\n" % (body, text_digest(body))
@@ -288,6 +294,9 @@ class PlayerState:
             raise RulesError("bad_save", "pack needs two numbers")
         self.pack, self.precious = _int(pack[0], 0, MAX_TOKENS), _int(pack[1], 0, MAX_TOKENS)
         self.cardio = _int(f.get("cardio", "0"), 0, MAX_TOKENS)
+        self.spot = f.get("spot", "")
+        if self.spot not in ("", "F", "P", "FP"):
+            raise RulesError("bad_save", "unknown spotlight marks")
         self.check()
 
 
