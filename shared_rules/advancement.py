@@ -94,6 +94,11 @@ class Advancement:
             raise RulesError("max_level", "%s is already at master level" % move)
         if move not in s.moves and len(s.moves) >= 40:
             raise RulesError("too_many", "a sheet holds at most 40 moves")
+        if move not in s.moves and s.campaign == "30h":
+            from shared_rules.campaign import sealed
+
+            if sealed(self, move):
+                raise RulesError("sealed", "%s is still in its green-ring envelope: open_envelope first" % move)
         self.spend_xp(2, "Study Under a Master")
         s.moves[move] = s.moves[move] + 1 if move in s.moves else 0
         return {"move": [move, s.moves[move]]}

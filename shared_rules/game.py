@@ -39,7 +39,7 @@ def _copy(v):
 # dicts; flip is a dict or None); the rest are replaced, never changed, so a
 # plain copy of the field dict keeps them (tests/rules/test_game.py checks
 # this list against PlayerState).
-MUTABLE_FIELDS = ("draw", "discard", "exhaustion", "table", "supply", "elsewhere", "attrs", "moves", "flip", "gear")
+MUTABLE_FIELDS = ("draw", "discard", "exhaustion", "table", "supply", "elsewhere", "attrs", "moves", "flip", "gear", "unsealed", "level_cards")
 
 
 def _snapshot(s):
@@ -68,7 +68,11 @@ class Game(Combat, Recovery, Advancement):
         "supply_sync", "spotlight",
     )
     # Commands that live in shared_rules/gear.py, loaded on first use.
-    GEAR_COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing", "magic_stop", "magic_capacity")
+    GEAR_COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing", "magic_stop",
+                     "magic_capacity", "wealth_gain")
+    # ... and in shared_rules/campaign.py.
+    CAMPAIGN_COMMANDS = ("set_rings", "open_envelope", "take_level_card", "new_session")
+    LAZY_COMMANDS = GEAR_COMMANDS + CAMPAIGN_COMMANDS
 
     def __init__(self, state):
         self.s = state
@@ -115,10 +119,13 @@ class Game(Combat, Recovery, Advancement):
         """Apply one command atomically; returns its result dict."""
         if op in self.COMMANDS:
             fn = getattr(self, op)
-        elif op in self.GEAR_COMMANDS:
-            from shared_rules import gear
-
-            fn = getattr(gear, op)
+        elif op in self.LAZY_COMMANDS:
+            # Modules a board loads only when one of their commands runs.
+            if op in self.CAMPAIGN_COMMANDS:
+                from shared_rules import campaign as module
+            else:
+                from shared_rules import gear as module
+            fn = getattr(module, op)
             args = dict(args or {})
             args["g"] = self
         else:
@@ -235,7 +242,7 @@ class Game(Combat, Recovery, Advancement):
         return cid
 
     # -- flipping ---------------------------------------------------------
-    def flip(self, suit=None, net=0, attr=None, move=None, fast=False, pvp=False, team=None, item=None):
+    def flip(self, suit=None, net=0, attr=None, move=None, fast=False, pvp=False, team=None, item=None, unencumbered=False):
         """Flip 1 + |net| cards (at most 3) for a suit (or an attribute's suit).
 
         MD *Flipping*, *Advantage / Disadvantage*, *Complete Flip Rule*,
@@ -249,6 +256,10 @@ class Game(Combat, Recovery, Advancement):
         fast, pvp = _flag(fast, "fast"), _flag(pvp, "pvp")
         if team not in TEAM_ROLES:
             raise RulesError("bad_team", "team must be lead or support")
+        if _flag(unencumbered, "unencumbered"):
+            from shared_rules.gear import check_unencumbered
+
+            check_unencumbered(self)
         if item is not None:
             from shared_rules.gear import check_usable
 
@@ -527,6 +538,11 @@ class Game(Combat, Recovery, Advancement):
             "gear": [list(item) for item in s.gear],
             "pack": {"regular": s.pack, "precious": s.precious},
             "cardio": s.cardio,
+            "spot": s.spot,
+            "rings": s.rings,
+            "unsealed": list(s.unsealed),
+            "level_cards": list(s.level_cards),
+            "wealth": s.wealth,
         }
 
     def odds(self, suit, net=0):

@@ -10,7 +10,8 @@ Each command takes the Game first; Game.do makes it atomic.
 from shared_rules.errors import RulesError
 from shared_rules.state import GEAR_KINDS, MAX_GEAR, MAX_TOKENS, check_gear, check_move_name
 
-COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing", "magic_stop", "magic_capacity")
+COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing", "magic_stop",
+            "magic_capacity", "wealth_gain")
 # MD *Use a Magic Item*: "This loss can be avoided with moves like Entreat
 # the Blood-Bound and Channel the Living Light."
 SPARING_MOVES = ("Entreat the Blood-Bound", "Channel the Living Light")
@@ -52,6 +53,7 @@ def gear_add(g, name, kind="item", slots=None, capacity=None, weight=1):
         raise RulesError("bad_item", "slots are written as letters: h (Harm) or w (Harm or Wound)")
     item = check_gear([name, kind, slots, "-" * len(slots), 0, capacity, capacity, weight, 0])
     s.gear.append(item)
+    check_load(g)
     return {"item": list(item)}
 
 
@@ -92,7 +94,50 @@ def pack_gain(g, regular=0, precious=0):
         raise RulesError("bad_number", "at most %d Pack cards of a kind" % MAX_TOKENS)
     s.pack += regular
     s.precious += precious
+    check_load(g)
     return {"pack": s.pack, "precious": s.precious}
+
+
+def wealth_gain(g, change):
+    """DW Wealth tokens on the sheet (they weigh like Pack tokens)."""
+    s = g.s
+    if g.ed["speed_tokens"] is None:
+        raise RulesError("no_speed", "this edition has no Speed / Wealth / Pack tokens")
+    _whole(change, "Wealth change", -MAX_TOKENS, MAX_TOKENS)
+    if s.wealth + change < 0:
+        raise RulesError("no_wealth", "you have %d Wealth tokens" % s.wealth)
+    s.wealth += change
+    check_load(g)
+    return {"wealth": s.wealth, "speed": speed(g)}
+
+
+def speed(g):
+    """DW *SPEED/WEALTH/PACK*: the 6 tokens not on Pack, Wealth or item
+    cards are on Speed. None in an edition without Speed."""
+    if g.ed["speed_tokens"] is None:
+        return None
+    s = g.s
+    n = g.ed["speed_tokens"] - s.pack - s.precious - s.wealth
+    for item in s.gear:
+        n -= item[7]
+    return n
+
+
+def check_load(g):
+    """DW: more tokens than the 6 cannot be placed."""
+    v = speed(g)
+    if v is not None and v < 0:
+        raise RulesError("too_heavy", "that needs %d more token(s) than your %d: drop something first" % (-v, g.ed["speed_tokens"]))
+
+
+def check_unencumbered(g):
+    """DW: "When your speed goes below 4, you may not perform any
+    UNENCUMBERED moves"."""
+    v = speed(g)
+    if v is None:
+        raise RulesError("no_speed", "UNENCUMBERED is a Deckahedron World tag; this edition has no Speed")
+    if v < g.ed["unencumbered_speed"]:
+        raise RulesError("encumbered", "your Speed is %d: UNENCUMBERED moves need %d or more" % (v, g.ed["unencumbered_speed"]))
 
 
 def good_thing(g, pack=1, precious=0, keep=None):

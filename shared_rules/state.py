@@ -39,6 +39,7 @@ _DUMP = FORMAT + ("\nedition %s\ncampaign %s\nsupply_set %s\nrng %s\ndraw %s\ndi
 GEAR_FIELDS = ("name", "kind", "slots", "tokens", "damage", "charges", "capacity", "weight", "flowing")
 GEAR_KINDS = ("item", "weapon", "armour", "shield", "magic")
 MAX_GEAR = 16
+MAX_RINGS = 20
 # Fields of a flip in progress, in save order.
 FLIP_FIELDS = ("suit", "net", "phase", "resolving", "level", "tied", "fast",
                "pvp", "move", "team", "flashback", "bumps", "base", "item")
@@ -107,6 +108,16 @@ class PlayerState:
         # *Player vs Player*): "F" once a FAST move was flipped in it, "P"
         # while its last flip was against another player.
         self.spot = ""
+        # Advancement by green rings (shared_rules/campaign.py): the rings the
+        # player's move cards show, the enveloped moves taken out of their
+        # envelopes (MD 30-hour campaign), the level cards (DW) and whether
+        # one was taken this session; DW's Wealth tokens (Pack tokens are
+        # ``pack``).
+        self.rings = 0
+        self.unsealed = []
+        self.level_cards = []
+        self.level_taken = 0
+        self.wealth = 0
 
     # -- the invariant -------------------------------------------------
     def all_card_ids(self):
@@ -192,6 +203,14 @@ class PlayerState:
             body += "cardio %d\n" % self.cardio
         if self.spot:
             body += "spot %s\n" % self.spot
+        if self.rings or self.level_taken:
+            body += "rings %d %d\n" % (self.rings, self.level_taken)
+        if self.unsealed:
+            body += "unsealed %s\n" % json.dumps(self.unsealed)
+        if self.level_cards:
+            body += "level_cards %s\n" % json.dumps(self.level_cards)
+        if self.wealth:
+            body += "wealth %d\n" % self.wealth
         if self.game:
             body += "game %s\n" % self.game
         return "%scheck %s\n" % (body, text_digest(body))
@@ -297,6 +316,13 @@ class PlayerState:
         self.spot = f.get("spot", "")
         if self.spot not in ("", "F", "P", "FP"):
             raise RulesError("bad_save", "unknown spotlight marks")
+        rings = f.get("rings", "0 0").split()
+        if len(rings) != 2:
+            raise RulesError("bad_save", "rings needs two numbers")
+        self.rings, self.level_taken = _int(rings[0], 0, MAX_RINGS), _int(rings[1], 0, 1)
+        self.unsealed = [check_move_name(m) for m in json.loads(f.get("unsealed", "[]"))]
+        self.level_cards = [check_move_name(m) for m in json.loads(f.get("level_cards", "[]"))]
+        self.wealth = _int(f.get("wealth", "0"), 0, MAX_TOKENS)
         self.check()
 
 
