@@ -39,7 +39,7 @@ def _copy(v):
 # dicts; flip is a dict or None); the rest are replaced, never changed, so a
 # plain copy of the field dict keeps them (tests/rules/test_game.py checks
 # this list against PlayerState).
-MUTABLE_FIELDS = ("draw", "discard", "exhaustion", "table", "supply", "elsewhere", "attrs", "moves", "flip", "gear", "unsealed", "level_cards")
+MUTABLE_FIELDS = ("draw", "discard", "exhaustion", "table", "supply", "elsewhere", "attrs", "moves", "flip", "gear", "unsealed", "level_cards", "pursuit")
 
 
 def _snapshot(s):
@@ -70,9 +70,10 @@ class Game(Combat, Recovery, Advancement):
     # Commands that live in shared_rules/gear.py, loaded on first use.
     GEAR_COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing", "magic_stop",
                      "magic_capacity", "wealth_gain")
-    # ... and in shared_rules/campaign.py.
+    # ... in shared_rules/campaign.py, and in shared_rules/minigames.py.
     CAMPAIGN_COMMANDS = ("set_rings", "open_envelope", "take_level_card", "new_session")
-    LAZY_COMMANDS = GEAR_COMMANDS + CAMPAIGN_COMMANDS
+    PURSUIT_COMMANDS = ("pursuit_start", "pursuit_round", "pursuit_end")
+    LAZY_COMMANDS = GEAR_COMMANDS + CAMPAIGN_COMMANDS + PURSUIT_COMMANDS
 
     def __init__(self, state):
         self.s = state
@@ -123,6 +124,8 @@ class Game(Combat, Recovery, Advancement):
             # Modules a board loads only when one of their commands runs.
             if op in self.CAMPAIGN_COMMANDS:
                 from shared_rules import campaign as module
+            elif op in self.PURSUIT_COMMANDS:
+                from shared_rules import minigames as module
             else:
                 from shared_rules import gear as module
             fn = getattr(module, op)
@@ -543,6 +546,7 @@ class Game(Combat, Recovery, Advancement):
             "unsealed": list(s.unsealed),
             "level_cards": list(s.level_cards),
             "wealth": s.wealth,
+            "pursuit": [list(r) for r in s.pursuit] if s.pursuit is not None else None,
         }
 
     def odds(self, suit, net=0):

@@ -72,6 +72,31 @@ class Recovery:
         self.event("breather: regained", total, "Stamina")
         return {"regained": total, "cards": moved, "tokens": tokens}
 
+    # -- queries for the device's pickers (they change nothing) -----------
+    def breather_options(self):
+        """What a Breather may take: ``max`` is the edition's cap ("regain up
+        to 4 Stamina") within what there is to take; ``cards`` the Exhaustion
+        cards the player may pick by id (all in DW, the face-up ones in MD);
+        ``facedown`` how many more are taken blind; ``tokens`` the
+        Exhaustion tokens."""
+        s = self.s
+        blind = self.ed["breather_blind_facedown"]
+        cards = [e[0] for e in s.exhaustion if e[1] or not blind]
+        facedown = len(s.exhaustion) - len(cards)
+        have = s.exh_tokens + len(s.exhaustion)
+        cap = self.ed["breather_max"]
+        return {"max": cap if cap < have else have, "cards": cards, "facedown": facedown, "tokens": s.exh_tokens}
+
+    def keep_count(self, what):
+        """How many Exhaustion cards ``what`` ("rest" or "seek_help") keeps:
+        the player names that many (keep=[...]) when there are more."""
+        s = self.s
+        if what == "rest":
+            return s.harm + s.wound_tokens
+        if what == "seek_help":
+            return s.wound_tokens
+        raise RulesError("bad_args", "keep_count is for rest or seek_help, not %r" % (what,))
+
     def worst_exhausted(self, count):
         """The ``count`` Exhaustion cards with the lowest results (sum of the
         four suits): the ones a player keeps out of the deck."""

@@ -118,6 +118,7 @@ class PlayerState:
         self.level_cards = []
         self.level_taken = 0
         self.wealth = 0
+        self.pursuit = None  # while a pursuit runs: its rounds, [[won 1/0, helper or ""], ...]
 
     # -- the invariant -------------------------------------------------
     def all_card_ids(self):
@@ -211,6 +212,8 @@ class PlayerState:
             body += "level_cards %s\n" % json.dumps(self.level_cards)
         if self.wealth:
             body += "wealth %d\n" % self.wealth
+        if self.pursuit is not None:
+            body += "pursuit %s\n" % json.dumps(self.pursuit)
         if self.game:
             body += "game %s\n" % self.game
         return "%scheck %s\n" % (body, text_digest(body))
@@ -323,6 +326,11 @@ class PlayerState:
         self.unsealed = [check_move_name(m) for m in json.loads(f.get("unsealed", "[]"))]
         self.level_cards = [check_move_name(m) for m in json.loads(f.get("level_cards", "[]"))]
         self.wealth = _int(f.get("wealth", "0"), 0, MAX_TOKENS)
+        self.pursuit = None
+        if "pursuit" in f:
+            from shared_rules.minigames import Pursuit
+
+            self.pursuit = Pursuit.from_list(json.loads(f["pursuit"])).to_list()
         self.check()
 
 

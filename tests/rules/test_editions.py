@@ -105,3 +105,14 @@ def test_switching_edition_between_scenes():
     refused(g, "set_edition", "bad_edition", edition_key="d20")
     refused(g, "set_edition", "bad_campaign", campaign="forever")
     assert raises(RulesError, edition, "5e").code == "bad_edition"
+
+
+def test_short_edition_names_fit_a_device_line():
+    """The device lists editions by their short name with a marker for the
+    current one on a 24-character line; the names stay distinct."""
+    from shared_rules.editions import EDITION_KEYS, edition
+
+    shorts = [edition(k)["short"] for k in EDITION_KEYS]
+    assert len(set(shorts)) == len(shorts)
+    for s in shorts:
+        assert 0 < len(s) <= 22, s
