@@ -10,7 +10,6 @@ from shared_rules.editions import ENVELOPES
 from shared_rules.errors import RulesError
 from shared_rules.state import MAX_RINGS, check_move_name
 
-COMMANDS = ("set_rings", "open_envelope", "take_level_card", "new_session")
 
 
 def _rules(g, kind):

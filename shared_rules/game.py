@@ -58,6 +58,14 @@ def _flag(value, name):
 
 
 class Game(Combat, Recovery, Advancement):
+    # Commands that live in shared_rules/gear.py, campaign.py and
+    # minigames.py, loaded on first use: a board that never runs one pays
+    # no heap for them.
+    GEAR_COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing", "magic_stop",
+                     "magic_capacity", "wealth_gain")
+    CAMPAIGN_COMMANDS = ("set_rings", "open_envelope", "take_level_card", "new_session")
+    PURSUIT_COMMANDS = ("pursuit_start", "pursuit_round", "pursuit_end")
+    LAZY_COMMANDS = GEAR_COMMANDS + CAMPAIGN_COMMANDS + PURSUIT_COMMANDS
     # op name -> method name; everything a player or GM can do to a device.
     COMMANDS = (
         "flip", "choose", "flashback", "bump", "end_flip", "reshuffle",
@@ -66,14 +74,7 @@ class Game(Combat, Recovery, Advancement):
         "set_move", "study", "mercy_flashback", "gain_xp", "revive",
         "minigame_start", "minigame_exhaust", "minigame_end", "set_edition",
         "supply_sync", "spotlight",
-    )
-    # Commands that live in shared_rules/gear.py, loaded on first use.
-    GEAR_COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing", "magic_stop",
-                     "magic_capacity", "wealth_gain")
-    # ... in shared_rules/campaign.py, and in shared_rules/minigames.py.
-    CAMPAIGN_COMMANDS = ("set_rings", "open_envelope", "take_level_card", "new_session")
-    PURSUIT_COMMANDS = ("pursuit_start", "pursuit_round", "pursuit_end")
-    LAZY_COMMANDS = GEAR_COMMANDS + CAMPAIGN_COMMANDS + PURSUIT_COMMANDS
+    ) + LAZY_COMMANDS
 
     def __init__(self, state):
         self.s = state
@@ -118,21 +119,12 @@ class Game(Combat, Recovery, Advancement):
     # -- the command entry ---------------------------------------------
     def do(self, op, args=None):
         """Apply one command atomically; returns its result dict."""
-        if op in self.COMMANDS:
-            fn = getattr(self, op)
-        elif op in self.LAZY_COMMANDS:
-            # Modules a board loads only when one of their commands runs.
-            if op in self.CAMPAIGN_COMMANDS:
-                from shared_rules import campaign as module
-            elif op in self.PURSUIT_COMMANDS:
-                from shared_rules import minigames as module
-            else:
-                from shared_rules import gear as module
-            fn = getattr(module, op)
+        fn = self.command_function(op)
+        if op in self.LAZY_COMMANDS:
             args = dict(args or {})
             args["g"] = self
         else:
-            raise RulesError("bad_op", "unknown command %r" % (op,))
+            fn = getattr(self, op)
         # A snapshot of the state's fields, to put back if the command fails:
         # far cheaper than a dump, which a board would pay on every press.
         before = _snapshot(self.s)
@@ -152,6 +144,24 @@ class Game(Combat, Recovery, Advancement):
             result = {}
         result["events"] = self.events
         return result
+
+    @classmethod
+    def command_function(cls, op):
+        """The code of command ``op``: a method of Game, or for a command
+        loaded on first use the module function (its first argument the
+        Game). Unknown ops are refused."""
+        if op not in cls.COMMANDS:
+            raise RulesError("bad_op", "unknown command %r" % (op,))
+        if op not in cls.LAZY_COMMANDS:
+            return getattr(cls, op)
+        # Modules a board loads only when one of their commands runs.
+        if op in cls.CAMPAIGN_COMMANDS:
+            from shared_rules import campaign as module
+        elif op in cls.PURSUIT_COMMANDS:
+            from shared_rules import minigames as module
+        else:
+            from shared_rules import gear as module
+        return getattr(module, op)
 
     def _restore(self, before):
         s = self.s

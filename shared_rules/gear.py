@@ -10,8 +10,6 @@ Each command takes the Game first; Game.do makes it atomic.
 from shared_rules.errors import RulesError
 from shared_rules.state import GEAR_KINDS, MAX_GEAR, MAX_TOKENS, check_gear, check_move_name
 
-COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing", "magic_stop",
-            "magic_capacity", "wealth_gain")
 # MD *Use a Magic Item*: "This loss can be avoided with moves like Entreat
 # the Blood-Bound and Channel the Living Light."
 SPARING_MOVES = ("Entreat the Blood-Bound", "Channel the Living Light")
