@@ -6,9 +6,14 @@ physical move cards, so the player enters the count (set_rings). Loaded
 only when one of these commands runs.
 """
 
-from shared_rules.editions import ENVELOPES
 from shared_rules.errors import RulesError
 from shared_rules.state import MAX_RINGS, check_move_name
+
+# MD *Green rings*: the moves in the envelopes, by the rings they need.
+ENVELOPES = (
+    (1, ("Mystic Breathwork", "Fury", "Slide", "Not On My Turf", "Void Transfusion")),
+    (2, ("Goreography", "Derring-Do", "Fundamental Magic", "Breach the Dam")),
+)
 
 
 

@@ -18,79 +18,12 @@ def _count(value, name, hi):
     return value
 
 
-GOOD_CARDIO = "Good Cardio"
-
-
-def cardio_slots(s):
-    """Good Cardio's slots: the first, and one more for each level the move
-    went up from base (MD *Good Cardio*); none without the move."""
-    if GOOD_CARDIO not in s.moves:
-        return 0
-    level = s.moves[GOOD_CARDIO]
-    return 1 + level if level > 0 else 1
-
-
-def cardio_free(s):
-    return cardio_slots(s) - s.cardio
-
-
-def armour_free(s):
-    """(empty Harm-only slots, empty Harm-or-Wound slots) on the armour."""
-    h = w = 0
-    for item in s.gear:
-        if item[1] == "armour":
-            for i in range(len(item[2])):
-                if item[3][i] == "-":
-                    if item[2][i] == "h":
-                        h += 1
-                    else:
-                        w += 1
-    return h, w
-
-
 def damage_ways(game, power):
-    """Every way the edition lets this character reduce ``power``: a list of
-    ``damage`` argument dicts (power included), each with the Stamina it
-    leaves as "stamina" (drop that key before sending). All as Stamina
-    first; then each count of Wounds and Harm the edition and campaign
-    allow (Harm stops at 3: a third Harm is the last one that counts, MD
-    *Third Phase*); each with armour taking as many of those tokens as its
-    empty slots can, and Good Cardio's empty slots taking Stamina points."""
-    s, ed = game.s, game.ed
-    _count(power, "attack power", MAX_POWER)
-    combos = [(0, 0)]
-    wounds_ok = s.campaign in ed["wound_campaigns"]
-    harm_ok = ed["harm_rate"] and s.campaign in ed["harm_campaigns"]
-    if wounds_ok and ed["wound_rate"] == 0:
-        combos.append((1, 0))  # one Wound takes it all, alone
-    for w in range(4 if wounds_ok and ed["wound_rate"] else 1):
-        for h in range(4 if harm_ok else 1):
-            rest = power - w * ed["wound_rate"] - h * (ed["harm_rate"] or 0)
-            if (w or h) and rest >= 0:
-                combos.append((w, h))
-    hfree, wfree = armour_free(s)
-    out = []
-    for w, h in combos:
-        left = 0 if w and not ed["wound_rate"] else power - w * ed["wound_rate"] - h * (ed["harm_rate"] or 0)
-        ways = [(0, 0)]
-        aw = w if w < wfree else wfree
-        ah = h if h < hfree + wfree - aw else hfree + wfree - aw
-        if aw or ah:
-            ways.append((aw, ah))
-        for aw, ah in ways:
-            args = {"power": power}
-            for k, v in (("wounds", w), ("harm", h), ("armour_wounds", aw), ("armour_harm", ah)):
-                if v:
-                    args[k] = v
-            args["stamina"] = left
-            out.append(args)
-            c = left if left < cardio_free(s) else cardio_free(s)
-            if c > 0:
-                more = dict(args)
-                more["cardio"] = c
-                more["stamina"] = left - c
-                out.append(more)
-    return out
+    """Every way to reduce ``power`` (shared_rules/gear.py has it: a board
+    loads it when the damage menu opens)."""
+    from shared_rules.gear import damage_ways as ways
+
+    return ways(game, power)
 
 
 class Combat:
@@ -160,8 +93,11 @@ class Combat:
         _count(cardio, "points on Good Cardio", MAX_POWER)
         self.require_able("take damage")
         self.require_idle("take damage")
-        if cardio > cardio_free(s):
-            raise RulesError("no_slot", "Good Cardio has %d empty slot(s), not %d" % (cardio_free(s), cardio))
+        if cardio or armour_wounds or armour_harm:
+            from shared_rules import gear
+
+            if cardio > gear.cardio_free(s):
+                raise RulesError("no_slot", "Good Cardio has %d empty slot(s), not %d" % (gear.cardio_free(s), cardio))
         left = power
         if wounds:
             self._wounds_allowed()
@@ -186,9 +122,9 @@ class Combat:
         # Into the armour first (refused as a whole if the slots are not
         # there), then onto the body.
         for _ in range(armour_wounds):
-            self._armour_takes("w")
+            gear.armour_takes(self, "w")
         for _ in range(armour_harm):
-            self._armour_takes("h")
+            gear.armour_takes(self, "h")
         if reshuffle_first is True and left:
             self.shuffle_in("before losing Stamina")
         for _ in range(wounds - armour_wounds):
@@ -202,22 +138,6 @@ class Combat:
             lost = self.stamina_loss(left)
         return {"power": power, "absorbed": absorb + cardio, "wounds": wounds, "harm": harm,
                 "armour": armour_wounds + armour_harm, "stamina": left, "cards_lost": lost}
-
-    def _armour_takes(self, token):
-        """Put a Harm ("h") or Wound ("w") token into an empty armour slot
-        that takes it: a Harm fills a Harm-only slot before a Harm-or-Wound
-        one, so the slots that can stop a Wound stay open for one."""
-        s = self.s
-        for want in (("h", "w") if token == "h" else ("w",)):
-            for item in s.gear:
-                if item[1] == "armour":
-                    slots, tokens = item[2], item[3]
-                    for i in range(len(slots)):
-                        if slots[i] == want and tokens[i] == "-":
-                            item[3] = tokens[:i] + token + tokens[i + 1:]
-                            self.event("armour", item[0], "takes the", "Wound" if token == "w" else "Harm")
-                            return item[0]
-        raise RulesError("no_slot", "no armour slot is empty for a %s" % ("Wound" if token == "w" else "Harm token"))
 
     def lose_stamina(self, points=1, reshuffle_first=False):
         """Lose or expend Stamina as the edition says (see stamina_loss)."""
@@ -312,7 +232,9 @@ class Combat:
         self.require_idle("take a Wound")
         self._wounds_allowed()
         if armour is True:
-            return {"card": None, "armour": self._armour_takes("w")}
+            from shared_rules.gear import armour_takes
+
+            return {"card": None, "armour": armour_takes(self, "w")}
         return {"card": self._wound()}
 
     def _wound(self):
@@ -336,7 +258,9 @@ class Combat:
         self.require_idle("take Harm")
         self._harm_allowed()
         if armour is True:
-            self._armour_takes("h")
+            from shared_rules.gear import armour_takes
+
+            armour_takes(self, "h")
         else:
             self._harm()
         return {"harm": self.s.harm, "wound_tokens": self.s.wound_tokens}

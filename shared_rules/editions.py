@@ -140,12 +140,6 @@ EDITIONS["dw-heroic"].update({
     "stamina_loss": "heroic",
 })
 
-# MD *Green rings*: the moves in the envelopes, by the rings they need.
-ENVELOPES = (
-    (1, ("Mystic Breathwork", "Fury", "Slide", "Not On My Turf", "Void Transfusion")),
-    (2, ("Goreography", "Derring-Do", "Fundamental Magic", "Breach the Dam")),
-)
-
 DEFAULT_EDITION = "md"
 EDITION_KEYS = ("md", "v093", "dw-lucky", "dw-heroic")
 

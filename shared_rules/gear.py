@@ -7,8 +7,19 @@ finds these commands here), so a board that never uses them pays no heap.
 Each command takes the Game first; Game.do makes it atomic.
 """
 
+from shared_rules.combat import MAX_POWER
 from shared_rules.errors import RulesError
-from shared_rules.state import GEAR_KINDS, MAX_GEAR, MAX_TOKENS, check_gear, check_move_name
+from shared_rules.state import MAX_TOKENS, check_move_name
+
+# Fields of an item card, in save order: its name, kind (KINDS), armour
+# slots ("h" takes a Harm token, "w" a Harm or a Wound), the token in each
+# slot ("-" for none), damage (red cards, 0-2), magic charges and capacity,
+# how many items it counts as for encumbrance (MD *Armour*: Padded Armour
+# "counts as 2 items"), and 1 while magical energy flows into an ONGOING
+# magic item (MD *The ONGOING tag*).
+FIELDS = ("name", "kind", "slots", "tokens", "damage", "charges", "capacity", "weight", "flowing")
+KINDS = ("item", "weapon", "armour", "shield", "magic")
+MAX_GEAR = 16
 
 # MD *Use a Magic Item*: "This loss can be avoided with moves like Entreat
 # the Blood-Bound and Channel the Living Light."
@@ -38,8 +49,8 @@ def gear_add(g, name, kind="item", slots=None, capacity=None, weight=1):
         capacity = 3 if kind == "magic" else 0
     s = g.s
     check_move_name(name)
-    if kind not in GEAR_KINDS:
-        raise RulesError("bad_item", "an item is one of %s, not %r" % (", ".join(GEAR_KINDS), kind))
+    if kind not in KINDS:
+        raise RulesError("bad_item", "an item is one of %s, not %r" % (", ".join(KINDS), kind))
     for item in s.gear:
         if item[0] == name:
             raise RulesError("dup_item", "there is already an item card named %s" % name)
@@ -288,3 +299,133 @@ def require_idle_magic(s, what):
     busy = flowing(s)
     if busy:
         raise RulesError("magic_flowing", "magical energy still flows into %s: stop it before you %s" % (", ".join(busy), what))
+
+
+# -- the reduce step: armour slots and Good Cardio (MD *Armour*, *Good Cardio*)
+GOOD_CARDIO = "Good Cardio"
+
+
+def cardio_slots(s):
+    """Good Cardio's slots: the first, and one more for each level the move
+    went up from base (MD *Good Cardio*); none without the move."""
+    if GOOD_CARDIO not in s.moves:
+        return 0
+    level = s.moves[GOOD_CARDIO]
+    return 1 + level if level > 0 else 1
+
+
+def cardio_free(s):
+    return cardio_slots(s) - s.cardio
+
+
+def armour_free(s):
+    """(empty Harm-only slots, empty Harm-or-Wound slots) on the armour."""
+    h = w = 0
+    for item in s.gear:
+        if item[1] == "armour":
+            for i in range(len(item[2])):
+                if item[3][i] == "-":
+                    if item[2][i] == "h":
+                        h += 1
+                    else:
+                        w += 1
+    return h, w
+
+
+def damage_ways(game, power):
+    """Every way the edition lets this character reduce ``power``: a list of
+    ``damage`` argument dicts (power included), each with the Stamina it
+    leaves as "stamina" (drop that key before sending). All as Stamina
+    first; then each count of Wounds and Harm the edition and campaign
+    allow (Harm stops at 3: a third Harm is the last one that counts, MD
+    *Third Phase*); each with armour taking as many of those tokens as its
+    empty slots can, and Good Cardio's empty slots taking Stamina points."""
+    s, ed = game.s, game.ed
+    if not isinstance(power, int) or isinstance(power, bool) or not 0 <= power <= MAX_POWER:
+        raise RulesError("bad_number", "attack power must be a whole number from 0 to %d, not %r" % (MAX_POWER, power))
+    combos = [(0, 0)]
+    wounds_ok = s.campaign in ed["wound_campaigns"]
+    harm_ok = ed["harm_rate"] and s.campaign in ed["harm_campaigns"]
+    if wounds_ok and ed["wound_rate"] == 0:
+        combos.append((1, 0))  # one Wound takes it all, alone
+    for w in range(4 if wounds_ok and ed["wound_rate"] else 1):
+        for h in range(4 if harm_ok else 1):
+            rest = power - w * ed["wound_rate"] - h * (ed["harm_rate"] or 0)
+            if (w or h) and rest >= 0:
+                combos.append((w, h))
+    hfree, wfree = armour_free(s)
+    out = []
+    for w, h in combos:
+        left = 0 if w and not ed["wound_rate"] else power - w * ed["wound_rate"] - h * (ed["harm_rate"] or 0)
+        ways = [(0, 0)]
+        aw = w if w < wfree else wfree
+        ah = h if h < hfree + wfree - aw else hfree + wfree - aw
+        if aw or ah:
+            ways.append((aw, ah))
+        for aw, ah in ways:
+            args = {"power": power}
+            for k, v in (("wounds", w), ("harm", h), ("armour_wounds", aw), ("armour_harm", ah)):
+                if v:
+                    args[k] = v
+            args["stamina"] = left
+            out.append(args)
+            c = left if left < cardio_free(s) else cardio_free(s)
+            if c > 0:
+                more = dict(args)
+                more["cardio"] = c
+                more["stamina"] = left - c
+                out.append(more)
+    return out
+
+
+def armour_takes(g, token):
+    """Put a Harm ("h") or Wound ("w") token into an empty armour slot
+    that takes it: a Harm fills a Harm-only slot before a Harm-or-Wound
+    one, so the slots that can stop a Wound stay open for one."""
+    s = g.s
+    for want in (("h", "w") if token == "h" else ("w",)):
+        for item in s.gear:
+            if item[1] == "armour":
+                slots, tokens = item[2], item[3]
+                for i in range(len(slots)):
+                    if slots[i] == want and tokens[i] == "-":
+                        item[3] = tokens[:i] + token + tokens[i + 1:]
+                        g.event("armour", item[0], "takes the", "Wound" if token == "w" else "Harm")
+                        return item[0]
+    raise RulesError("no_slot", "no armour slot is empty for a %s" % ("Wound" if token == "w" else "Harm token"))
+
+
+def check_gear(item):
+    """An item card as saved (FIELDS), or a RulesError saying what is
+    wrong: slots only on armour, one token per slot and the right kind of
+    token in it, damage 0-2, charges within capacity."""
+    if not isinstance(item, list) or len(item) != len(FIELDS):
+        raise RulesError("bad_item", "an item card has %d fields" % len(FIELDS))
+    name, kind, slots, tokens, damage, charges, capacity, weight, flowing = item
+    check_move_name(name)
+    if kind not in KINDS:
+        raise RulesError("bad_item", "an item is one of %s, not %r" % (", ".join(KINDS), kind))
+    if not isinstance(slots, str) or len(slots) > 3 or (slots and kind != "armour"):
+        raise RulesError("bad_item", "only armour has slots, at most 3")
+    if not isinstance(tokens, str) or len(tokens) != len(slots):
+        raise RulesError("bad_item", "one token place per armour slot")
+    for i in range(len(slots)):
+        if slots[i] not in "hw" or tokens[i] not in "-hw" or (tokens[i] == "w" and slots[i] != "w"):
+            raise RulesError("bad_item", "a slot takes Harm (h) or Harm or Wound (w)")
+    for n in (damage, charges, capacity, weight, flowing):
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise RulesError("bad_item", "item numbers are whole and 0 or more")
+    if weight > 9:
+        raise RulesError("bad_item", "an item counts as at most 9 items")
+    if flowing not in (0, 1) or (flowing and kind != "magic"):
+        raise RulesError("bad_item", "only a magic item has magical energy flowing into it")
+    if damage > 2 or capacity > 9 or charges > capacity or (capacity and kind != "magic"):
+        raise RulesError("bad_item", "damage is 0-2, and only a magic item holds charges (0-9, within its capacity)")
+    return item
+
+
+def check_gear_list(items):
+    """The item cards of a save, each checked."""
+    if not isinstance(items, list) or len(items) > MAX_GEAR:
+        raise RulesError("bad_item", "at most %d item cards" % MAX_GEAR)
+    return [check_gear(item) for item in items]

@@ -30,15 +30,6 @@ _DUMP = FORMAT + ("\nedition %s\ncampaign %s\nsupply_set %s\nrng %s\ndraw %s\ndi
                   "\nexhaustion %s\ntable %s\nsupply %s\nelsewhere %s\ntokens %d %d %d\nxp %d"
                   "\nshadow %d\nattrs %s %s %s\nmoves %s\nincapacitated %s\nflip %s\nminigame %s"
                   "\nbonus %d\ncount %d\n")
-# Fields of an item card, in save order: its name, kind (GEAR_KINDS), armour
-# slots ("h" takes a Harm token, "w" a Harm or a Wound), the token in each
-# slot ("-" for none), damage (red cards, 0-2), magic charges and capacity,
-# how many items it counts as for encumbrance (MD *Armour*: Padded Armour
-# "counts as 2 items"), and 1 while magical energy flows into an ONGOING
-# magic item (MD *The ONGOING tag*).
-GEAR_FIELDS = ("name", "kind", "slots", "tokens", "damage", "charges", "capacity", "weight", "flowing")
-GEAR_KINDS = ("item", "weapon", "armour", "shield", "magic")
-MAX_GEAR = 16
 MAX_RINGS = 20
 # Fields of a flip in progress, in save order.
 FLIP_FIELDS = ("suit", "net", "phase", "resolving", "level", "tied", "fast",
@@ -97,7 +88,7 @@ class PlayerState:
         self.bonus_adv = 0  # DW: advantage bought with a critical success
         self.count = 0  # commands applied, for the link and the log
         self.game = ""  # the game's id (Game.new makes it); "" in a save older than game ids
-        # Equipment (shared_rules/gear.py): item cards as GEAR_FIELDS lists,
+        # Equipment (shared_rules/gear.py): item cards as gear.FIELDS lists,
         # anonymous Pack cards (regular, precious), and how many of the
         # Exhaustion tokens sit in Good Cardio's slots.
         self.gear = []
@@ -166,8 +157,6 @@ class PlayerState:
             raise RulesError("conservation", "card conservation broken: " + err)
         if self.cardio > self.exh_tokens:
             raise RulesError("conservation", "token conservation broken: %d tokens on Good Cardio but %d Exhaustion tokens" % (self.cardio, self.exh_tokens))
-        if len(self.gear) > MAX_GEAR:
-            raise RulesError("conservation", "more than %d item cards" % MAX_GEAR)
 
     # -- text form -----------------------------------------------------
     def dump(self):
@@ -309,8 +298,10 @@ class PlayerState:
         self.count = _int(f["count"], 0, 1 << 30)
         self.game = check_game_id(f["game"]) if "game" in f else ""
         self.gear = []
-        for item in json.loads(f.get("gear", "[]")):
-            self.gear.append(check_gear(item))
+        if "gear" in f:
+            from shared_rules.gear import check_gear_list
+
+            self.gear = check_gear_list(json.loads(f["gear"]))
         pack = f.get("pack", "0 0").split()
         if len(pack) != 2:
             raise RulesError("bad_save", "pack needs two numbers")
@@ -372,31 +363,3 @@ def move_level(value):
         return value
     raise RulesError("bad_level", "move level must be wild, novice, base, expert or master (-2..2), not %r" % (value,))
 
-
-def check_gear(item):
-    """An item card as saved (GEAR_FIELDS), or a RulesError saying what is
-    wrong: slots only on armour, one token per slot and the right kind of
-    token in it, damage 0-2, charges within capacity."""
-    if not isinstance(item, list) or len(item) != len(GEAR_FIELDS):
-        raise RulesError("bad_item", "an item card has %d fields" % len(GEAR_FIELDS))
-    name, kind, slots, tokens, damage, charges, capacity, weight, flowing = item
-    check_move_name(name)
-    if kind not in GEAR_KINDS:
-        raise RulesError("bad_item", "an item is one of %s, not %r" % (", ".join(GEAR_KINDS), kind))
-    if not isinstance(slots, str) or len(slots) > 3 or (slots and kind != "armour"):
-        raise RulesError("bad_item", "only armour has slots, at most 3")
-    if not isinstance(tokens, str) or len(tokens) != len(slots):
-        raise RulesError("bad_item", "one token place per armour slot")
-    for i in range(len(slots)):
-        if slots[i] not in "hw" or tokens[i] not in "-hw" or (tokens[i] == "w" and slots[i] != "w"):
-            raise RulesError("bad_item", "a slot takes Harm (h) or Harm or Wound (w)")
-    for n in (damage, charges, capacity, weight, flowing):
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise RulesError("bad_item", "item numbers are whole and 0 or more")
-    if weight > 9:
-        raise RulesError("bad_item", "an item counts as at most 9 items")
-    if flowing not in (0, 1) or (flowing and kind != "magic"):
-        raise RulesError("bad_item", "only a magic item has magical energy flowing into it")
-    if damage > 2 or capacity > 9 or charges > capacity or (capacity and kind != "magic"):
-        raise RulesError("bad_item", "damage is 0-2, and only a magic item holds charges (0-9, within its capacity)")
-    return item
