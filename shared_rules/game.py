@@ -261,7 +261,8 @@ class Game(Combat, Recovery, Advancement):
         MD *Flipping*, *Advantage / Disadvantage*, *Complete Flip Rule*,
         *A Wound Card*; a supporter of a teamwork flip flips one Anvil
         (MD *Teamwork Flips*). ``item`` names the magic item of a Use a
-        Magic Item flip: Int, and the item must have a charge."""
+        Magic Item flip (Int; the item must have a charge) or the shield
+        that blocks (Dex, a FAST move)."""
         s = self.s
         self.require_able("flip")
         self.require_idle("flip again")
@@ -276,10 +277,12 @@ class Game(Combat, Recovery, Advancement):
         if item is not None:
             from shared_rules.gear import check_usable
 
-            check_usable(s, item)
-            if team is not None or (attr not in (None, "int")) or (suit is not None and suit != s.attrs["int"]):
-                raise RulesError("bad_attr", "Use a Magic Item flips Int")
-            attr = "int"
+            need = check_usable(s, item)  # Int for a magic item, Dex for a shield
+            if team is not None or (attr not in (None, need)) or (suit is not None and suit != s.attrs[need]):
+                raise RulesError("bad_attr", "%s flips %s" % (item, "Int" if need == "int" else "Dex"))
+            attr = need
+            if need == "dex":
+                fast = True  # MD *Shields*: "Blocking attack power with a shield is a FAST move"
         if team == "support":
             if suit not in (None, self.ed["teamwork_suit"]) or attr is not None or move is not None or net:
                 raise RulesError("bad_team", "a supporter flips exactly one %s card" % self.ed["teamwork_suit"])
@@ -418,7 +421,7 @@ class Game(Combat, Recovery, Advancement):
         f["bumps"] += 1
         return self.flip_view()
 
-    def end_flip(self, crit=None, move=None, levels=1, resolved=True, spare=None, ongoing=False):
+    def end_flip(self, crit=None, move=None, levels=1, resolved=True, spare=None, ongoing=False, cost=None):
         """Resolve and clear the flip: XP, GM points, critical success, the
         cards to the discard pile (a resolving blessing to the supply).
 
@@ -436,11 +439,11 @@ class Game(Combat, Recovery, Advancement):
         out = {"level": level, "resolving": card.id, "xp": 0, "shadow": 0}
         ongoing = _flag(ongoing, "ongoing")
         if f.get("item"):
-            from shared_rules.gear import activate
+            from shared_rules.gear import use_item
 
-            activate(self, f["item"], level, spare, ongoing, out)
-        elif spare is not None or ongoing:
-            raise RulesError("no_item", "only a Use a Magic Item flip spares a charge or keeps magic flowing")
+            use_item(self, f["item"], level, spare, ongoing, cost, out)
+        elif spare is not None or ongoing or cost is not None:
+            raise RulesError("no_item", "only a magic item's or a shield's flip takes spare, ongoing or cost")
         if resolved and card.crit == "success":
             # MD *Critical Success*: "go up levels in the move that was just
             # resolved"; only a flip made without naming a move lets the

@@ -17,6 +17,8 @@ from shared_rules.state import MAX_TOKENS, check_move_name
 # how many items it counts as for encumbrance (MD *Armour*: Padded Armour
 # "counts as 2 items"), and 1 while magical energy flows into an ONGOING
 # magic item (MD *The ONGOING tag*).
+# A shield's slots field is what it avoids ("h" Harm, "w" Harm or Wound) and
+# its first effect in SHIELD_EFFECTS (1 or 2), e.g. "w1".
 FIELDS = ("name", "kind", "slots", "tokens", "damage", "charges", "capacity", "weight", "flowing")
 KINDS = ("item", "weapon", "armour", "shield", "magic")
 MAX_GEAR = 16
@@ -39,14 +41,22 @@ def _whole(value, name, lo, hi):
     return value
 
 
-def gear_add(g, name, kind="item", slots=None, capacity=None, weight=1):
+def gear_add(g, name, kind="item", slots=None, capacity=None, weight=1, avoids=None, first=None):
     """Write a new item card. Armour gets the slots drawn on it ("h" = 1
     Harm, "w" = 1 Harm or Wound, up to 3); without slots, the edition's
     starting armour (MD: 1 Harm/Wound; DW: 2 Harm). A magic item holds up
     to ``capacity`` charges ("By default, magic items have capacity for 3
-    charges") and starts full."""
+    charges") and starts full. A shield says what it ``avoids`` ("harm" or
+    "wound": Harm or Wound) and its ✔✔✔ effect, the ``first`` (1) or
+    second (2) of MD's list."""
     if capacity is None:
         capacity = 3 if kind == "magic" else 0
+    if (kind == "shield") != (avoids is not None and first is not None):
+        raise RulesError("bad_item", "a shield, and only a shield, says what it avoids (harm or wound) and its first effect (1 or 2)")
+    if kind == "shield":
+        if avoids not in ("harm", "wound") or first not in (1, 2) or slots is not None:
+            raise RulesError("bad_item", "a shield avoids harm or wound, starting at effect 1 or 2")
+        slots = avoids[0] + str(first)  # "h1" .. "w2"
     s = g.s
     check_move_name(name)
     if kind not in KINDS:
@@ -60,7 +70,7 @@ def gear_add(g, name, kind="item", slots=None, capacity=None, weight=1):
         slots = g.ed["starting_armour"] if kind == "armour" else ""
     if not isinstance(slots, str):
         raise RulesError("bad_item", "slots are written as letters: h (Harm) or w (Harm or Wound)")
-    item = check_gear([name, kind, slots, "-" * len(slots), 0, capacity, capacity, weight, 0])
+    item = check_gear([name, kind, slots, "" if kind == "shield" else "-" * len(slots), 0, capacity, capacity, weight, 0])
     s.gear.append(item)
     check_load(g)
     return {"item": list(item)}
@@ -217,12 +227,59 @@ def magic_item(s, name):
 
 
 def check_usable(s, name):
-    """Before the Int flip of Use a Magic Item: a depleted item "cannot be
-    used"."""
+    """Before an item's flip: the attribute it flips. Use a Magic Item flips
+    Int, and a depleted item "cannot be used"; a shield blocks with Dex
+    (MD *Shields*: "they test a character's Dex")."""
+    item = find(s, name)
+    if item[1] == "shield":
+        return "dex"
     item = magic_item(s, name)
     if not item[5]:
         raise RulesError("depleted", "%s is depleted: no charges left until a Rest" % name)
-    return item
+    return "int"
+
+
+def use_item(g, name, level, spare, ongoing, cost, out):
+    """End of an item's flip: a shield's block or a magic item's use."""
+    if find(g.s, name)[1] == "shield":
+        if spare is not None or ongoing:
+            raise RulesError("not_magic", "a shield spares no charge and keeps no magic flowing")
+        block(g, name, level, cost, out)
+    else:
+        if cost is not None:
+            raise RulesError("bad_cost", "only a shield's block takes a cost choice")
+        activate(g, name, level, spare, ongoing, out)
+
+
+# MD *Shields*: the effects a shield's ✔✔✔, ✔✔ and ✅ take, three in a row
+# from this list, starting at the first or the second.
+SHIELD_EFFECTS = ("avoid", "avoid, lose 1 Stamina or the item takes 1 damage",
+                  "avoid, lose 1 Stamina", "avoid, lose 1 Stamina and the item takes 1 damage")
+
+
+def block(g, name, level, cost, out):
+    """A shield's Dex flip resolved: ✔✔✔ gives its first effect, ✔✔ the
+    next, ✅ the third; ✗ avoids nothing. The Stamina and the item damage an
+    effect costs are taken here; on the choice effect ``cost`` says which
+    ("stamina" or "damage")."""
+    item = find(g.s, name)
+    avoids = "Harm or Wound" if item[2][0] == "w" else "Harm"
+    if level <= 1:
+        if cost is not None:
+            raise RulesError("bad_cost", "a ✗ block avoids nothing and costs nothing more")
+        out["shield"] = "avoids nothing"
+        return
+    effect = int(item[2][1]) - 1 + (4 - level)
+    choice = effect == 1
+    if choice and cost not in ("stamina", "damage"):
+        raise RulesError("choose_cost", "choose: lose 1 Stamina (cost=stamina) or %s takes 1 damage (cost=damage)" % name)
+    if not choice and cost is not None:
+        raise RulesError("bad_cost", "this result leaves no cost to choose")
+    out["shield"] = "avoid the " + avoids
+    if effect >= 2 or cost == "stamina":
+        out["stamina_lost"] = g.stamina_loss(1)
+    if effect == 3 or cost == "damage":
+        out["item"] = item_damage(g, name)
 
 
 def activate(g, name, level, spare, ongoing, out):
@@ -405,6 +462,11 @@ def check_gear(item):
     check_move_name(name)
     if kind not in KINDS:
         raise RulesError("bad_item", "an item is one of %s, not %r" % (", ".join(KINDS), kind))
+    if kind == "shield":
+        # A shield's slots field says what it avoids and its first effect.
+        if slots not in ("h1", "h2", "w1", "w2") or tokens != "":
+            raise RulesError("bad_item", "a shield avoids h (Harm) or w (Harm or Wound) from effect 1 or 2")
+        slots = tokens = ""
     if not isinstance(slots, str) or len(slots) > 3 or (slots and kind != "armour"):
         raise RulesError("bad_item", "only armour has slots, at most 3")
     if not isinstance(tokens, str) or len(tokens) != len(slots):

@@ -333,3 +333,57 @@ def test_a_flip_saved_before_magic_items_still_loads():
     assert h.s.flip["item"] is None
     do(h, "end_flip")
     assert text_digest(text) == g.digest()
+
+
+# -- shields (MD *Shields*) ----------------------------------------------
+# Dex flips Blade on the default sheet: 3 = 1434 (blade 4), 14 = 3434
+# (blade 4), 4 = 2234 (blade 2), 5 = 2323 (blade 3), 2 = 1232 (blade 2),
+# 1 = 1111.
+
+
+def test_shield_blocks_with_dex_as_a_fast_move():
+    """MD *Shields*: "they test a character's Dex"; the GM picks "3
+    sequential effects" for ✔✔✔, ✔✔, ✅ from the list; "Blocking attack
+    power with a shield is a FAST move, and players may not make more than
+    one FAST move per turn in the spotlight"."""
+    g = stacked(["3", "5", "4"])
+    do(g, "gear_add", name="Buckler", kind="shield", avoids="wound", first=1)
+    r = do(g, "flip", item="Buckler")
+    assert r["suit"] == "blade" and g.s.flip["fast"]
+    out = do(g, "end_flip")  # ✔✔✔: the first effect, avoid
+    assert out["shield"] == "avoid the Harm or Wound" and "stamina_lost" not in out and g.s.gear[0][4] == 0
+    refused(g, "flip", "fast_used", item="Buckler")  # one FAST move a moment
+    do(g, "spotlight")
+    do(g, "flip", item="Buckler")  # ✔✔: the second, a choice
+    refused(g, "end_flip", "choose_cost")
+    out = do(g, "end_flip", cost="damage")
+    assert out["item"]["damage"] == 1 and g.s.gear[0][4] == 1
+    do(g, "spotlight")
+    do(g, "flip", item="Buckler")  # ✅: lose 1 Stamina
+    refused(g, "end_flip", "bad_cost", cost="damage")
+    out = do(g, "end_flip")
+    assert out["stamina_lost"] >= 1 and g.s.gear[0][4] == 1
+    g = stacked(["1"])
+    do(g, "gear_add", name="Buckler", kind="shield", avoids="wound", first=1)
+    do(g, "flip", item="Buckler")  # ✗
+    assert do(g, "end_flip")["shield"] == "avoids nothing"
+
+
+def test_a_shield_from_the_second_effect_costs_more():
+    """Starting at the second effect, a ✅ is the fourth: lose 1 Stamina and
+    the shield takes 1 damage."""
+    g = stacked(["4"])
+    do(g, "gear_add", name="Tower", kind="shield", avoids="harm", first=2)
+    do(g, "flip", item="Tower")
+    out = do(g, "end_flip")
+    assert out["shield"] == "avoid the Harm" and out["stamina_lost"] >= 1 and out["item"]["damage"] == 1
+
+
+def test_shield_cards_are_checked():
+    g = stacked()
+    refused(g, "gear_add", "bad_item", name="Buckler", kind="shield")
+    refused(g, "gear_add", "bad_item", name="Buckler", kind="shield", avoids="fire", first=1)
+    refused(g, "gear_add", "bad_item", name="Buckler", kind="shield", avoids="harm", first=3)
+    refused(g, "gear_add", "bad_item", name="Rope", avoids="harm", first=1)
+    do(g, "gear_add", name="Buckler", kind="shield", avoids="harm", first=2)
+    assert Game.load(g.dump()).s.gear == [["Buckler", "shield", "h2", "", 0, 0, 0, 1, 0]]
