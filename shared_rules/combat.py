@@ -27,13 +27,18 @@ def damage_ways(game, power):
 
 
 class Combat:
-    def reveal(self, kind="d10"):
+    def reveal(self, kind="d10", item=None):
         """Reveal attack power (MD *Denominate / Reveal*): "d4" reads the
         triangle, "d6" the square (the guide's "1d5": the square holds 1-6),
         both skipping a blank card; "d10" adds both (a blank counts 0). The
         top card of the Deckahedron or the Exhaustion pile, whichever is
-        larger; revealed cards go to the discard pile."""
+        larger; revealed cards go to the discard pile. ``item`` names the
+        weapon whose power gauge says the die (MD *More Power*)."""
         s = self.s
+        if item is not None:
+            from shared_rules.gear import attack_power
+
+            kind = attack_power(s, item)
         if kind not in ("d4", "d6", "d10"):
             raise RulesError("bad_reveal", "reveal d4, d6 or d10, not %r" % (kind,))
         self.require_idle("reveal attack power")

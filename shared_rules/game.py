@@ -62,7 +62,7 @@ class Game(Combat, Recovery, Advancement):
     # minigames.py, loaded on first use: a board that never runs one pays
     # no heap for them.
     GEAR_COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing", "magic_stop",
-                     "magic_capacity", "wealth_gain")
+                     "magic_capacity", "wealth_gain", "item_power", "contemplate")
     CAMPAIGN_COMMANDS = ("set_rings", "open_envelope", "take_level_card", "new_session")
     PURSUIT_COMMANDS = ("pursuit_start", "pursuit_round", "pursuit_end")
     LAZY_COMMANDS = GEAR_COMMANDS + CAMPAIGN_COMMANDS + PURSUIT_COMMANDS

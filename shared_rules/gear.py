@@ -16,10 +16,12 @@ from shared_rules.state import MAX_TOKENS, check_move_name
 # slot ("-" for none), damage (red cards, 0-2), magic charges and capacity,
 # how many items it counts as for encumbrance (MD *Armour*: Padded Armour
 # "counts as 2 items"), and 1 while magical energy flows into an ONGOING
-# magic item (MD *The ONGOING tag*).
+# magic item (MD *The ONGOING tag*), and the power gauge of a weapon or
+# magic item ("", "d4", "d6" or "d10": MD *More Power*).
 # A shield's slots field is what it avoids ("h" Harm, "w" Harm or Wound) and
 # its first effect in SHIELD_EFFECTS (1 or 2), e.g. "w1".
-FIELDS = ("name", "kind", "slots", "tokens", "damage", "charges", "capacity", "weight", "flowing")
+FIELDS = ("name", "kind", "slots", "tokens", "damage", "charges", "capacity", "weight", "flowing", "power")
+POWERS = ("d4", "d6", "d10")
 KINDS = ("item", "weapon", "armour", "shield", "magic")
 MAX_GEAR = 16
 
@@ -41,14 +43,17 @@ def _whole(value, name, lo, hi):
     return value
 
 
-def gear_add(g, name, kind="item", slots=None, capacity=None, weight=1, avoids=None, first=None):
+def gear_add(g, name, kind="item", slots=None, capacity=None, weight=1, avoids=None, first=None, power=None):
     """Write a new item card. Armour gets the slots drawn on it ("h" = 1
     Harm, "w" = 1 Harm or Wound, up to 3); without slots, the edition's
     starting armour (MD: 1 Harm/Wound; DW: 2 Harm). A magic item holds up
     to ``capacity`` charges ("By default, magic items have capacity for 3
     charges") and starts full. A shield says what it ``avoids`` ("harm" or
     "wound": Harm or Wound) and its ✔✔✔ effect, the ``first`` (1) or
-    second (2) of MD's list."""
+    second (2) of MD's list. A weapon's ``power`` is d4 unless given ("an
+    armed PC will be rolling 1d4 for their attack power")."""
+    if power is None:
+        power = "d4" if kind == "weapon" else ""
     if capacity is None:
         capacity = 3 if kind == "magic" else 0
     if (kind == "shield") != (avoids is not None and first is not None):
@@ -70,7 +75,7 @@ def gear_add(g, name, kind="item", slots=None, capacity=None, weight=1, avoids=N
         slots = g.ed["starting_armour"] if kind == "armour" else ""
     if not isinstance(slots, str):
         raise RulesError("bad_item", "slots are written as letters: h (Harm) or w (Harm or Wound)")
-    item = check_gear([name, kind, slots, "" if kind == "shield" else "-" * len(slots), 0, capacity, capacity, weight, 0])
+    item = check_gear([name, kind, slots, "" if kind == "shield" else "-" * len(slots), 0, capacity, capacity, weight, 0, power])
     s.gear.append(item)
     check_load(g)
     return {"item": list(item)}
@@ -458,7 +463,7 @@ def check_gear(item):
     token in it, damage 0-2, charges within capacity."""
     if not isinstance(item, list) or len(item) != len(FIELDS):
         raise RulesError("bad_item", "an item card has %d fields" % len(FIELDS))
-    name, kind, slots, tokens, damage, charges, capacity, weight, flowing = item
+    name, kind, slots, tokens, damage, charges, capacity, weight, flowing, power = item
     check_move_name(name)
     if kind not in KINDS:
         raise RulesError("bad_item", "an item is one of %s, not %r" % (", ".join(KINDS), kind))
@@ -479,6 +484,8 @@ def check_gear(item):
             raise RulesError("bad_item", "item numbers are whole and 0 or more")
     if weight > 9:
         raise RulesError("bad_item", "an item counts as at most 9 items")
+    if power not in ("",) + POWERS or (power and kind not in ("weapon", "magic")):
+        raise RulesError("bad_item", "a weapon's or magic item's power is d4, d6 or d10")
     if flowing not in (0, 1) or (flowing and kind != "magic"):
         raise RulesError("bad_item", "only a magic item has magical energy flowing into it")
     if damage > 2 or capacity > 9 or charges > capacity or (capacity and kind != "magic"):
@@ -491,3 +498,35 @@ def check_gear_list(items):
     if not isinstance(items, list) or len(items) > MAX_GEAR:
         raise RulesError("bad_item", "at most %d item cards" % MAX_GEAR)
     return [check_gear(item) for item in items]
+
+
+def item_power(g, name, power):
+    """A weapon's or magic item's power gauge goes up (or is set): MD *More
+    Power*: "increased later on in the game via the moves Tales of a Weapon
+    and Obsessive Contemplation"."""
+    item = find(g.s, name)
+    if item[1] not in ("weapon", "magic") or power not in POWERS:
+        raise RulesError("bad_power", "a weapon or magic item has power d4, d6 or d10")
+    item[9] = power
+    return {"item": name, "power": power}
+
+
+def contemplate(g, name, capacity=3):
+    """MD *Obsessive Contemplation*: "When using a Precious Item that is just
+    represented by a Pack card, swap the Pack card with a new blank Magic
+    Item card and write a description and charge capacity on the new card"."""
+    s = g.s
+    if not s.precious:
+        raise RulesError("no_pack", "Obsessive Contemplation needs a precious Pack card; you have none")
+    s.precious -= 1
+    out = gear_add(g, name, kind="magic", capacity=capacity)
+    out["precious"] = s.precious
+    return out
+
+
+def attack_power(s, name):
+    """The die a weapon rolls for attack power (reveal with item=NAME)."""
+    item = find(s, name)
+    if not item[9] or item[1] != "weapon":
+        raise RulesError("bad_power", "%s has no attack power gauge" % name)
+    return item[9]

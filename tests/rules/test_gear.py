@@ -386,4 +386,35 @@ def test_shield_cards_are_checked():
     refused(g, "gear_add", "bad_item", name="Buckler", kind="shield", avoids="harm", first=3)
     refused(g, "gear_add", "bad_item", name="Rope", avoids="harm", first=1)
     do(g, "gear_add", name="Buckler", kind="shield", avoids="harm", first=2)
-    assert Game.load(g.dump()).s.gear == [["Buckler", "shield", "h2", "", 0, 0, 0, 1, 0]]
+    assert Game.load(g.dump()).s.gear == [["Buckler", "shield", "h2", "", 0, 0, 0, 1, 0, ""]]
+
+
+# -- weapon power (MD *More Power*, *Weapons*, *Obsessive Contemplation*) --
+# Numerals (triangle d4 / square d6): 2 = 1/1, 3 = 2/6, 11 = 4/6.
+
+
+def test_a_weapon_rolls_its_power_gauge():
+    """MD *More Power*: "an armed PC will be rolling 1d4 for their attack
+    power. This can be increased later on in the game via the moves Tales of
+    a Weapon and Obsessive Contemplation"; *Weapons*: "Weapons have power:
+    d4, d6, or d10"."""
+    g = stacked(["3", "11", "2"])
+    do(g, "gear_add", name="Sword", kind="weapon")
+    assert g.s.gear[0][9] == "d4"
+    assert do(g, "reveal", item="Sword")["power"] == 2  # card 3's triangle
+    do(g, "item_power", name="Sword", power="d6")
+    assert do(g, "reveal", item="Sword")["power"] == 6  # card 11's square
+    refused(g, "item_power", "bad_power", name="Sword", power="d8")
+    do(g, "gear_add", name="Rope")
+    refused(g, "reveal", "bad_power", item="Rope")
+    refused(g, "item_power", "bad_power", name="Rope", power="d6")
+
+
+def test_obsessive_contemplation_turns_a_precious_pack_card_into_a_magic_item():
+    """MD *Obsessive Contemplation*: "swap the Pack card with a new blank
+    Magic Item card and write a description and charge capacity"."""
+    g = stacked()
+    refused(g, "contemplate", "no_pack", name="Locket")
+    do(g, "pack_gain", precious=1)
+    out = do(g, "contemplate", name="Locket", capacity=2)
+    assert out["item"][1] == "magic" and out["item"][6] == 2 and g.s.precious == 0
