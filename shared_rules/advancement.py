@@ -53,6 +53,13 @@ class Advancement:
             out["move"] = [move, s.moves[move]]
             self.event(move, "levels up")
 
+    def _new_move_card(self):
+        """MD *Green rings*: "When you receive a new move card, arrange your
+        own move cards" and, with the rings, take one card out of an
+        envelope: the chance lasts until the next one is used or taken."""
+        if self.s.campaign in self.ed["ring_campaigns"] and self.ed["green_rings"] == "envelopes":
+            self.s.envelope_due = 1
+
     def levels_to_top(self, move):
         """How many levels a critical success may raise ``move`` (on the
         sheet): to master, but from wild only to novice (MD *Decreased Move
@@ -81,6 +88,8 @@ class Advancement:
         check_move_name(name)
         if name not in self.s.moves and len(self.s.moves) >= 40:
             raise RulesError("too_many", "a sheet holds at most 40 moves")
+        if name not in self.s.moves:
+            self._new_move_card()
         self.s.moves[name] = move_level(level)
         return {"move": [name, self.s.moves[name]]}
 
@@ -100,6 +109,8 @@ class Advancement:
             if sealed(self, move):
                 raise RulesError("sealed", "%s is still in its green-ring envelope: open_envelope first" % move)
         self.spend_xp(2, "Study Under a Master")
+        if move not in s.moves:
+            self._new_move_card()
         s.moves[move] = s.moves[move] + 1 if move in s.moves else 0
         return {"move": [move, s.moves[move]]}
 

@@ -61,7 +61,10 @@ def open_envelope(g, move):
         raise RulesError("unsealed", "%s is already out of its envelope" % move)
     if g.s.rings < need:
         raise RulesError("few_rings", "%s's envelope needs %d green ring(s); your cards show %d" % (move, need, g.s.rings))
+    if not g.s.envelope_due:
+        raise RulesError("no_new_card", "a card comes out of an envelope when you receive a new move card")
     g.s.unsealed.append(move)
+    g.s.envelope_due = 0
     return {"unsealed": list(g.s.unsealed)}
 
 

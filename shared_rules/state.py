@@ -108,6 +108,7 @@ class PlayerState:
         self.unsealed = []
         self.level_cards = []
         self.level_taken = 0
+        self.envelope_due = 0  # MD: a new move card lets one envelope card out
         self.wealth = 0
         self.pursuit = None  # while a pursuit runs: its rounds, [[won 1/0, helper or ""], ...]
 
@@ -193,8 +194,8 @@ class PlayerState:
             body += "cardio %d\n" % self.cardio
         if self.spot:
             body += "spot %s\n" % self.spot
-        if self.rings or self.level_taken:
-            body += "rings %d %d\n" % (self.rings, self.level_taken)
+        if self.rings or self.level_taken or self.envelope_due:
+            body += "rings %d %d %d\n" % (self.rings, self.level_taken, self.envelope_due)
         if self.unsealed:
             body += "unsealed %s\n" % json.dumps(self.unsealed)
         if self.level_cards:
@@ -310,10 +311,10 @@ class PlayerState:
         self.spot = f.get("spot", "")
         if self.spot not in ("", "F", "P", "FP"):
             raise RulesError("bad_save", "unknown spotlight marks")
-        rings = f.get("rings", "0 0").split()
-        if len(rings) != 2:
-            raise RulesError("bad_save", "rings needs two numbers")
-        self.rings, self.level_taken = _int(rings[0], 0, MAX_RINGS), _int(rings[1], 0, 1)
+        rings = f.get("rings", "0 0 0").split()
+        if len(rings) != 3:
+            raise RulesError("bad_save", "rings needs three numbers")
+        self.rings, self.level_taken, self.envelope_due = _int(rings[0], 0, MAX_RINGS), _int(rings[1], 0, 1), _int(rings[2], 0, 1)
         self.unsealed = [check_move_name(m) for m in json.loads(f.get("unsealed", "[]"))]
         self.level_cards = [check_move_name(m) for m in json.loads(f.get("level_cards", "[]"))]
         self.wealth = _int(f.get("wealth", "0"), 0, MAX_TOKENS)

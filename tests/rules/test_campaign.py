@@ -12,17 +12,19 @@ def test_enveloped_moves_need_their_rings():
     them to show 2 rings, you may remove a card from either envelope"."""
     g = stacked(campaign="30h", xp=6)
     refused(g, "study", "sealed", move="Fury")
+    do(g, "set_move", name="Pick Pockets")  # a new move card: a chance
     refused(g, "open_envelope", "few_rings", move="Fury")
     do(g, "set_rings", rings=1)
     refused(g, "open_envelope", "few_rings", move="Goreography")  # two-ring envelope
     do(g, "open_envelope", move="Fury")
     refused(g, "open_envelope", "unsealed", move="Fury")
     refused(g, "open_envelope", "bad_move", move="Parley")
+    refused(g, "open_envelope", "no_new_card", move="Slide")  # one card per new move card
     do(g, "study", move="Fury")
     assert g.s.moves["Fury"] == 0
-    do(g, "study", move="Parley")  # in no envelope
     do(g, "set_rings", rings=2)
-    do(g, "open_envelope", move="Goreography")
+    do(g, "open_envelope", move="Goreography")  # studying Fury was a new card
+    do(g, "study", move="Parley")  # in no envelope
     h = Game.load(g.dump())
     assert h.s.unsealed == ["Fury", "Goreography"] and h.s.rings == 2 and h.dump() == g.dump()
 
