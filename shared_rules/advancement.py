@@ -13,6 +13,12 @@ from shared_rules.state import ATTRS, MAX_XP, check_move_name, move_level
 MINIGAME_CARDS = {"pick_locks": 3, "magic": 4}
 
 
+def level_cap(now):
+    """The highest level a critical success raises a move at level ``now``
+    to: wild graduates only to novice (MD *Critical Success*)."""
+    return -1 if now == -2 else 2
+
+
 class Advancement:
     def spend_xp(self, n, why):
         if self.s.xp < n:
@@ -65,7 +71,7 @@ class Advancement:
         sheet): to master, but from wild only to novice (MD *Decreased Move
         Levels*). A query."""
         now = self.s.moves[move]
-        return (-1 if now == -2 else 2) - now
+        return level_cap(now) - now
 
     def levelup_max(self, move):
         """The most levels a critical success can buy for ``move`` now: the

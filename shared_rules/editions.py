@@ -12,7 +12,7 @@ CAMPAIGNS = ("oneshot", "9h", "30h")
 
 _BASE = {
     "name": "1kFA Player's Guide (markdown)",
-    "short": "1kFA guide",  # fits a 24-character line with a marker
+    "label": "1kFA",  # a few characters for the device's home screen and the host's tables
     "seed": "001",
     # names and glyphs
     "suit_names": ("Anvil", "Blade", "Crown", "Dragon"),
@@ -94,7 +94,7 @@ EDITIONS = {
     "md": _BASE,  # the default is the base itself: one dict less on a board's heap
     "v093": _edition({
         "name": "1kFA Player's Guide playtest 0.93",
-        "short": "1kFA playtest 0.93",
+        "label": "1kFA 0.93",
         "seed": "000",
         "incapacitation": "exhaust10",
         "stamina_loss": "top",
@@ -106,7 +106,7 @@ EDITIONS = {
     }),
     "dw-lucky": _edition({
         "name": "Deckahedron World, Lucky mode",
-        "short": "Deckahedron W. Lucky",
+        "label": "DW Lucky",
         "seed": "004",
         "suit_names": ("Anchor", "Bulb", "Crescent", "Dart"),
         "level_glyphs": ("X", "\u2713", "\u2713\u2713", "\u2713\u2713\u2713"),
@@ -135,7 +135,7 @@ EDITIONS = {
 EDITIONS["dw-heroic"] = dict(EDITIONS["dw-lucky"])
 EDITIONS["dw-heroic"].update({
     "name": "Deckahedron World, Heroic mode",
-    "short": "Deckahedron W. Heroic",
+    "label": "DW Heroic",
     "incapacitation": "no_stamina",  # l.420-450
     "stamina_loss": "heroic",
 })

@@ -7,7 +7,6 @@ finds these commands here), so a board that never uses them pays no heap.
 Each command takes the Game first; Game.do makes it atomic.
 """
 
-from shared_rules.combat import MAX_POWER
 from shared_rules.errors import RulesError
 from shared_rules.state import MAX_TOKENS, check_move_name
 
@@ -394,31 +393,19 @@ def armour_free(s):
     return h, w
 
 
-def damage_ways(game, power):
-    """Every way the edition lets this character reduce ``power``: a list of
+def reduce_ways(game, power):
+    """Every way this character can take ``power`` in the reduce step: each
+    Wound / Harm / Stamina split of ``game.damage_ways`` (the edition's and
+    campaign's), then the same with the armour taking as many of those
+    tokens as its empty slots can ("the armour takes the Wound"), each also
+    with Good Cardio's empty slots taking Stamina points. A list of
     ``damage`` argument dicts (power included), each with the Stamina it
-    leaves as "stamina" (drop that key before sending). All as Stamina
-    first; then each count of Wounds and Harm the edition and campaign
-    allow (Harm stops at 3: a third Harm is the last one that counts, MD
-    *Third Phase*); each with armour taking as many of those tokens as its
-    empty slots can, and Good Cardio's empty slots taking Stamina points."""
-    s, ed = game.s, game.ed
-    if not isinstance(power, int) or isinstance(power, bool) or not 0 <= power <= MAX_POWER:
-        raise RulesError("bad_number", "attack power must be a whole number from 0 to %d, not %r" % (MAX_POWER, power))
-    combos = [(0, 0)]
-    wounds_ok = s.campaign in ed["wound_campaigns"]
-    harm_ok = ed["harm_rate"] and s.campaign in ed["harm_campaigns"]
-    if wounds_ok and ed["wound_rate"] == 0:
-        combos.append((1, 0))  # one Wound takes it all, alone
-    for w in range(4 if wounds_ok and ed["wound_rate"] else 1):
-        for h in range(4 if harm_ok else 1):
-            rest = power - w * ed["wound_rate"] - h * (ed["harm_rate"] or 0)
-            if (w or h) and rest >= 0:
-                combos.append((w, h))
+    leaves as "stamina" (drop that key before sending)."""
+    s = game.s
     hfree, wfree = armour_free(s)
+    free = cardio_free(s)
     out = []
-    for w, h in combos:
-        left = 0 if w and not ed["wound_rate"] else power - w * ed["wound_rate"] - h * (ed["harm_rate"] or 0)
+    for w, h, left in game.damage_ways(power):
         ways = [(0, 0)]
         aw = w if w < wfree else wfree
         ah = h if h < hfree + wfree - aw else hfree + wfree - aw
@@ -431,7 +418,7 @@ def damage_ways(game, power):
                     args[k] = v
             args["stamina"] = left
             out.append(args)
-            c = left if left < cardio_free(s) else cardio_free(s)
+            c = left if left < free else free
             if c > 0:
                 more = dict(args)
                 more["cardio"] = c

@@ -107,12 +107,12 @@ def test_switching_edition_between_scenes():
     assert raises(RulesError, edition, "5e").code == "bad_edition"
 
 
-def test_short_edition_names_fit_a_device_line():
-    """The device lists editions by their short name with a marker for the
-    current one on a 24-character line; the names stay distinct."""
+def test_edition_labels_fit_a_device_line():
+    """The device lists editions by their label with a marker for the
+    current one on a 24-character line; the labels stay distinct."""
     from shared_rules.editions import EDITION_KEYS, edition
 
-    shorts = [edition(k)["short"] for k in EDITION_KEYS]
-    assert len(set(shorts)) == len(shorts)
-    for s in shorts:
+    labels = [edition(k)["label"] for k in EDITION_KEYS]
+    assert len(set(labels)) == len(labels)
+    for s in labels:
         assert 0 < len(s) <= 22, s

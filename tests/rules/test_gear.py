@@ -1,10 +1,10 @@
 """Equipment: armour slots, Good Cardio's slots, item damage, Pack cards,
-Sharpen and Stitch, encumbrance; and damage_ways, the reduce step's menu.
+Sharpen and Stitch, encumbrance; and reduce_ways, the reduce step's menu.
 
 Cards: 11-20 show the Stamina symbol; 1-10 do not.
 """
 
-from shared_rules.combat import damage_ways
+from shared_rules.gear import reduce_ways
 from shared_rules.game import Game
 from tests.rules.support import do, raises, refused, stacked
 
@@ -179,34 +179,34 @@ def test_a_save_with_bad_equipment_is_refused():
 
 def _ways(g, power):
     out = []
-    for w in damage_ways(g, power):
+    for w in reduce_ways(g, power):
         args = dict(w)
         left = args.pop("stamina")
         out.append((args.get("wounds", 0), args.get("harm", 0), args.get("armour_wounds", 0) + args.get("armour_harm", 0), args.get("cardio", 0), left))
     return out
 
 
-def test_damage_ways_one_shot_md():
+def test_reduce_ways_one_shot_md():
     """MD *Deduct / Reduce*: all as Stamina, or one Wound for the entire
     amount; no Harm in the One-Shot."""
     g = stacked()
     assert _ways(g, 7) == [(0, 0, 0, 0, 7), (1, 0, 0, 0, 0)]
 
 
-def test_damage_ways_longer_campaign_md_every_harm_count():
+def test_reduce_ways_longer_campaign_md_every_harm_count():
     """MD *Second Phase*: "there are 4 ways to handle an attack power of 7":
     7 Stamina, 1 Harm + 4, 2 Harm + 1, 1 Wound."""
     g = stacked(campaign="9h")
-    assert _ways(g, 7) == [(0, 0, 0, 0, 7), (1, 0, 0, 0, 0), (0, 1, 0, 0, 4), (0, 2, 0, 0, 1)]
+    assert _ways(g, 7) == [(0, 0, 0, 0, 7), (0, 1, 0, 0, 4), (0, 2, 0, 0, 1), (1, 0, 0, 0, 0)]
     assert (0, 3, 0, 0, 0) in _ways(g, 9)  # the third Harm, which becomes a Wound
-    for args in damage_ways(g, 7):  # each way is a damage command the engine takes
+    for args in reduce_ways(g, 7):  # each way is a damage command the engine takes
         h = Game.load(g.dump())
         args = dict(args)
         left = args.pop("stamina")
         assert h.do("damage", args)["stamina"] == left
 
 
-def test_damage_ways_dw_wounds_of_six_with_harm():
+def test_reduce_ways_dw_wounds_of_six_with_harm():
     """DW: a Wound takes exactly 6, Harm 3 (l.373-384); combinations too."""
     g = stacked(edition="dw-lucky", campaign="9h")
     ways = _ways(g, 12)
@@ -214,7 +214,7 @@ def test_damage_ways_dw_wounds_of_six_with_harm():
     assert (3, 0, 0, 0, 0) not in ways
 
 
-def test_damage_ways_offer_the_armour_and_good_cardio():
+def test_reduce_ways_offer_the_armour_and_good_cardio():
     g = stacked(campaign="9h")
     do(g, "gear_add", name="Leather", kind="armour")
     do(g, "set_move", name="Good Cardio", level="base")
@@ -222,7 +222,7 @@ def test_damage_ways_offer_the_armour_and_good_cardio():
     assert (1, 0, 1, 0, 0) in ways  # the armour takes the Wound
     assert (0, 1, 1, 0, 4) in ways and (0, 1, 1, 1, 3) in ways
     assert (0, 0, 0, 1, 6) in ways
-    for args in damage_ways(g, 7):
+    for args in reduce_ways(g, 7):
         h = Game.load(g.dump())
         args = dict(args)
         left = args.pop("stamina")
