@@ -51,9 +51,10 @@ class Advancement:
                 raise RulesError("bad_move", "name the move on your sheet that the critical success levels up")
             if not isinstance(levels, int) or isinstance(levels, bool) or levels < 1:
                 raise RulesError("bad_number", "level up by 1 or more")
-            if levels > self.levels_to_top(move):
-                raise RulesError("max_level", "%s can go up at most %d level(s) now" % (move, self.levels_to_top(move)))
             now = s.moves[move]
+            top = level_cap(now)
+            if now + levels > top:
+                raise RulesError("max_level", "%s can go up at most %d level(s) now" % (move, top - now))
             self.spend_xp(levels, "levelling up")
             s.moves[move] = now + levels
             out["move"] = [move, s.moves[move]]
@@ -66,19 +67,13 @@ class Advancement:
         if self.s.campaign in self.ed["ring_campaigns"] and self.ed["green_rings"] == "envelopes":
             self.s.envelope_due = 1
 
-    def levels_to_top(self, move):
-        """How many levels a critical success may raise ``move`` (on the
-        sheet): to master, but from wild only to novice (MD *Decreased Move
-        Levels*). A query."""
-        now = self.s.moves[move]
-        return level_cap(now) - now
-
     def levelup_max(self, move):
-        """The most levels a critical success can buy for ``move`` now: the
-        level cap and the XP at hand (XP 1-for-1). A query for the UI."""
+        """The most levels a critical success can buy for ``move`` now: up
+        to level_cap and the XP at hand (XP 1-for-1). A query for the UI."""
         if move not in self.s.moves:
             raise RulesError("bad_move", "no move named %r on your sheet" % (move,))
-        n = self.levels_to_top(move)
+        now = self.s.moves[move]
+        n = level_cap(now) - now
         return n if n < self.s.xp else self.s.xp
 
     def set_attr(self, attr, suit):
