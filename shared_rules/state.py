@@ -9,6 +9,11 @@ A game made since issue 8 also has a ``game ID`` line (just before ``check``):
 the game's lineage at the table, made once at a new character and kept by
 every command, backup and restore. Older saves have none and still load
 (``game`` is then ""), and dump without it, so their digest is unchanged.
+
+Issue 10's lines (gear, pack, cardio, spot, rings, unsealed, level_cards,
+wealth, pursuit) follow the same rule: written only when they say
+something, absent means empty, so a save from before them loads and dumps
+as it was; a flip record without a magic item keeps its old length.
 """
 
 import json
@@ -363,4 +368,3 @@ def move_level(value):
     if isinstance(value, int) and not isinstance(value, bool) and -2 <= value <= 2:
         return value
     raise RulesError("bad_level", "move level must be wild, novice, base, expert or master (-2..2), not %r" % (value,))
-
