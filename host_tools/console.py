@@ -40,7 +40,7 @@ MINIGAMES = ("pick_locks", "magic")
 REVEALS = ("d4", "d6", "d10")
 # Arguments that are whole numbers, with an example value for the message.
 NUMBERS = {"net": 1, "power": 9, "harm": 1, "wounds": 1, "absorb": 2, "levels": 1, "tokens": 2, "facedown": 1,
-           "n": 1, "points": 1, "seed": 42, "encumbrance": 2}
+           "n": 1, "points": 1, "seed": 42, "encumbrance": 2, "cardio": 1, "capacity": 3, "weight": 2}
 # The rules' op names that are console commands under a plainer name.
 ALIASES = {"end_flip": "end", "take_wound": "wound", "take_harm": "harm", "take_blessing": "blessing",
            "lose_stamina": "lose", "set_attr": "attr", "set_move": "move", "mercy_flashback": "mercy",
@@ -171,7 +171,9 @@ class TableConsole(cmd.Cmd):
         "team": ATTRS + C.SUITS + ("net=", "pick=", "crit="),
         "press": BUTTONS,
         "reveal": REVEALS,
-        "damage": ("wounds=", "harm=", "absorb=", "reshuffle"),
+        "damage": ("wounds=", "harm=", "armour", "absorb=", "cardio=", "reshuffle"),
+        "wound": ("armour",), "harm": ("armour",),
+        "gear": ("add", "drop", "damage", "kind=", "slots=", "capacity=", "weight="),
         "breather": ("tokens=", "cards=", "facedown="),
         "rest": ("keep=",), "seek_help": ("keep=", "hearth"),
         "end": ("crit=", "move=", "levels=", "resolved=false"),
@@ -489,19 +491,25 @@ class TableConsole(cmd.Cmd):
     # ======================================================================
     # Combat
     def do_damage(self, arg):
-        """damage NAME POWER [wounds=N] [harm=N] [absorb=N] [reshuffle]
+        """damage NAME POWER [wounds=N] [harm=N] [armour] [absorb=N] [cardio=N] [reshuffle]
         Deal attack power; the player's choice of how to take it, the rest as Stamina.
           POWER       attack power, a whole number, e.g. damage Di 4
           wounds=N    Wounds that absorb it, e.g. damage Di 9 wounds=1
           harm=N      Harm tokens, 3 power each (longer campaigns), e.g. damage Di 7 harm=2
+          armour      the armour takes those Wound and Harm tokens, e.g. damage Di 9 wounds=1 armour
           absorb=N    points taken on move or item cards as Exhaustion tokens, e.g. damage Di 5 absorb=2
+          cardio=N    points as tokens in Good Cardio's slots, e.g. damage Di 5 cardio=1
           reshuffle   reshuffle before losing Stamina, e.g. damage Di 4 reshuffle"""
-        words = self.words(arg, 2, "damage NAME POWER [wounds=N] [harm=N] [absorb=N]")
+        words = self.words(arg, 2, "damage NAME POWER [wounds=N] [harm=N] [armour] [absorb=N]")
         who = self.who(words[0])
         power = number(words[1], "attack power", "damage %s 9" % who)
-        args = self.options(words[2:], ("reshuffle",))
+        args = self.options(words[2:], ("reshuffle", "armour"))
         if args.pop("reshuffle", False):
             args["reshuffle_first"] = True
+        if args.pop("armour", False):
+            for key in ("wounds", "harm"):
+                if args.get(key):
+                    args["armour_" + key] = args[key]
         self.run(who, "damage", power=power, **args)
 
     def do_reveal(self, arg):
@@ -530,16 +538,44 @@ class TableConsole(cmd.Cmd):
                  **({"reshuffle_first": True} if args.get("reshuffle") else {}))
 
     def do_wound(self, arg):
-        """wound NAME
-        NAME takes a Wound (a Wound token and a wound card from the shared supply), e.g. wound Bo"""
-        words = self.words(arg, 1, "wound NAME")
-        self.run(self.who(words[0]), "take_wound")
+        """wound NAME [armour]
+        NAME takes a Wound (a Wound token and a wound card from the shared supply), e.g. wound Bo
+          armour      the armour takes the Wound instead, e.g. wound Bo armour"""
+        words = self.words(arg, 1, "wound NAME [armour]")
+        args = self.options(words[1:], ("armour",))
+        self.run(self.who(words[0]), "take_wound", **args)
 
     def do_harm(self, arg):
-        """harm NAME
-        NAME takes a Harm token (9-hour and 30-hour campaigns), e.g. harm Bo"""
-        words = self.words(arg, 1, "harm NAME")
-        self.run(self.who(words[0]), "take_harm")
+        """harm NAME [armour]
+        NAME takes a Harm token (9-hour and 30-hour campaigns), e.g. harm Bo
+          armour      the armour takes the Harm token instead, e.g. harm Bo armour"""
+        words = self.words(arg, 1, "harm NAME [armour]")
+        args = self.options(words[1:], ("armour",))
+        self.run(self.who(words[0]), "take_harm", **args)
+
+    def do_gear(self, arg):
+        """gear NAME add ITEM [kind=KIND] [slots=LETTERS] [capacity=N] [weight=N] | gear NAME drop ITEM | gear NAME damage ITEM
+        NAME's item cards: write one, drop one, or damage one (the third damage destroys it).
+          add ITEM       a new item card, e.g. gear Bo add Rope
+          kind=KIND      item, weapon, armour, shield or magic, e.g. gear Bo add Leather kind=armour
+          slots=LETTERS  armour slots, h = Harm, w = Harm or Wound, e.g. gear Bo add Plate kind=armour slots=www
+          capacity=N     a magic item's charges (default 3), e.g. gear Bo add Wand kind=magic capacity=2
+          weight=N       how many items it counts as, e.g. gear Bo add Plate kind=armour weight=4
+          drop ITEM      drop it, e.g. gear Bo drop Rope
+          damage ITEM    a red card on it, e.g. gear Bo damage Sword"""
+        words = self.words(arg, 3, "gear NAME add|drop|damage ITEM")
+        who, what, item = self.who(words[0]), words[1], words[2]
+        ops = {"add": "gear_add", "drop": "gear_drop", "damage": "item_damage"}
+        if what not in ops:
+            raise Usage("gear %s add, drop or damage, not %r" % (who, what))
+        args = self.options(words[3:]) if what == "add" else {}
+        self.run(who, ops[what], name=item, **args)
+
+    def do_spotlight(self, arg):
+        """spotlight NAME
+        The spotlight moves on from NAME: a new FAST move is allowed, attack power may be revealed again, e.g. spotlight Bo"""
+        words = self.words(arg, 1, "spotlight NAME")
+        self.run(self.who(words[0]), "spotlight")
 
     def do_blessing(self, arg):
         """blessing NAME

@@ -109,6 +109,8 @@ def damage(name, r, state=None):
                                           "takes all of it" if rate == 0 else "%d each" % rate))
     if r.get("harm"):
         taken.append("%d Harm (%d each)" % (r["harm"], rules_of(state)["harm_rate"]))
+    if r.get("armour"):
+        taken.append("the armour takes %d of those token%s" % (r["armour"], "" if r["armour"] == 1 else "s"))
     if r.get("absorbed"):
         taken.append("%d absorbed as Exhaustion tokens" % r["absorbed"])
     left = r.get("stamina", 0)
@@ -121,6 +123,8 @@ def damage(name, r, state=None):
 
 
 def take_wound(name, r, state=None):
+    if r.get("armour"):
+        return ["%s's armour (%s) takes the Wound" % (name, r["armour"])]
     card = r.get("card")
     if card:
         return ["%s takes a Wound: Wound card %s from the supply" % (name, card)]
@@ -185,6 +189,15 @@ def say(op, name, r, state=None):
         return ["the device is now named %s" % r.get("name")]
     if op == "press":
         return ["%s's screen now shows: %s" % (name, r.get("screen"))]
+    if op == "item_damage":
+        if r.get("destroyed"):
+            return ["%s's %s is destroyed (third damage)" % (name, r.get("item"))]
+        return ["%s's %s is damaged: %s red card%s on it" % (name, r.get("item"), r.get("damage"), "" if r.get("damage") == 1 else "s")]
+    if op == "gear_add":
+        item = r.get("item") or ["?"]
+        return ["%s has a new item card: %s" % (name, item[0])]
+    if op == "spotlight":
+        return ["the spotlight moves on from %s" % name]
     return plain(r)
 
 

@@ -60,6 +60,22 @@ class Advancement:
             out["move"] = [move, s.moves[move]]
             self.event(move, "levels up")
 
+    def _new_move_card(self):
+        """MD *Green rings*: "When you receive a new move card, arrange your
+        own move cards" and, with the rings, take one card out of an
+        envelope: the chance lasts until the next one is used or taken."""
+        if self.s.campaign in self.ed["ring_campaigns"] and self.ed["green_rings"] == "envelopes":
+            self.s.envelope_due = 1
+
+    def levelup_max(self, move):
+        """The most levels a critical success can buy for ``move`` now: up
+        to level_cap and the XP at hand (XP 1-for-1). A query for the UI."""
+        if move not in self.s.moves:
+            raise RulesError("bad_move", "no move named %r on your sheet" % (move,))
+        now = self.s.moves[move]
+        n = level_cap(now) - now
+        return n if n < self.s.xp else self.s.xp
+
     def set_attr(self, attr, suit):
         """Which suit each of Str, Dex and Int flips (the character sheet)."""
         if attr not in ATTRS:
@@ -73,6 +89,8 @@ class Advancement:
         check_move_name(name)
         if name not in self.s.moves and len(self.s.moves) >= 40:
             raise RulesError("too_many", "a sheet holds at most 40 moves")
+        if name not in self.s.moves:
+            self._new_move_card()
         self.s.moves[name] = move_level(level)
         return {"move": [name, self.s.moves[name]]}
 
@@ -86,7 +104,14 @@ class Advancement:
             raise RulesError("max_level", "%s is already at master level" % move)
         if move not in s.moves and len(s.moves) >= 40:
             raise RulesError("too_many", "a sheet holds at most 40 moves")
+        if move not in s.moves and s.campaign == "30h":
+            from shared_rules.campaign import sealed
+
+            if sealed(self, move):
+                raise RulesError("sealed", "%s is still in its green-ring envelope: open_envelope first" % move)
         self.spend_xp(2, "Study Under a Master")
+        if move not in s.moves:
+            self._new_move_card()
         s.moves[move] = s.moves[move] + 1 if move in s.moves else 0
         return {"move": [move, s.moves[move]]}
 
@@ -163,9 +188,14 @@ class Advancement:
         view["result"] = "abandoned: read it as a miss" if abandon else "success"
         return view
 
-    def pursuit(self, encumbrance=0):
-        """The pursuit flip from the sheet's Str + Dex ranks (a query)."""
+    def pursuit(self, encumbrance=None):
+        """The pursuit flip from the sheet's Str + Dex ranks (a query); the
+        encumbrance is the Item and Pack cards carried unless given."""
         from shared_rules.minigames import pursuit_flip
 
         s = self.s
+        if encumbrance is None:
+            from shared_rules.gear import encumbrance as carried
+
+            encumbrance = carried(s)
         return pursuit_flip(C.SUITS.index(s.attrs["str"]) + 1, C.SUITS.index(s.attrs["dex"]) + 1, encumbrance)

@@ -19,16 +19,24 @@ def _count(value, name, hi):
 
 
 class Combat:
-    def reveal(self, kind="d10"):
+    def reveal(self, kind="d10", item=None):
         """Reveal attack power (MD *Denominate / Reveal*): "d4" reads the
         triangle, "d6" the square (the guide's "1d5": the square holds 1-6),
         both skipping a blank card; "d10" adds both (a blank counts 0). The
         top card of the Deckahedron or the Exhaustion pile, whichever is
-        larger; revealed cards go to the discard pile."""
+        larger; revealed cards go to the discard pile. ``item`` names the
+        weapon whose power gauge says the die (MD *More Power*)."""
         s = self.s
+        if item is not None:
+            from shared_rules.gear import attack_power
+
+            kind = attack_power(s, item)
         if kind not in ("d4", "d6", "d10"):
             raise RulesError("bad_reveal", "reveal d4, d6 or d10, not %r" % (kind,))
         self.require_idle("reveal attack power")
+        if "P" in s.spot:
+            # MD *Player vs Player*: "Attack power is not rolled"
+            raise RulesError("pvp", "against another player attack power is not rolled: the defender says what they suffer")
         from_exh = len(s.exhaustion) > len(s.draw)
         if not s.draw and not s.exhaustion:
             raise RulesError("empty_deck", "there are no cards to reveal")
@@ -61,21 +69,32 @@ class Combat:
         self.event("attack power", power, "from", "exhaustion" if from_exh else "deck")
         return {"power": power, "cards": revealed, "pile": "exhaustion" if from_exh else "deck"}
 
-    def damage(self, power, wounds=0, harm=0, absorb=0, reshuffle_first=False):
+    def damage(self, power, wounds=0, harm=0, absorb=0, reshuffle_first=False, armour_wounds=0, armour_harm=0, cardio=0):
         """Reduce and distribute attack power (the second and third D).
 
         ``absorb``: points taken on move or item cards as Exhaustion tokens;
-        ``wounds``: a Wound absorbs everything (MD, 0.93) or exactly 6 (DW);
-        ``harm``: exactly 3 attack power per Harm token (longer campaigns);
-        the rest is lost as Stamina."""
+        ``cardio``: points taken as Exhaustion tokens in Good Cardio's empty
+        slots (one token a slot); ``wounds``: a Wound absorbs everything (MD,
+        0.93) or exactly 6 (DW); ``harm``: exactly 3 attack power per Harm
+        token (longer campaigns); ``armour_wounds`` / ``armour_harm`` of those
+        go into empty slots of the armour cards instead of onto the body (MD
+        *Armour*); the rest is lost as Stamina. ``damage_ways`` lists them."""
         s = self.s
         ed = self.ed
         _count(power, "attack power", MAX_POWER)
         _count(wounds, "wounds", 3)
         _count(harm, "harm", 20)
         _count(absorb, "absorbed points", MAX_POWER)
+        _count(armour_wounds, "wounds on armour", wounds)
+        _count(armour_harm, "Harm on armour", harm)
+        _count(cardio, "points on Good Cardio", MAX_POWER)
         self.require_able("take damage")
         self.require_idle("take damage")
+        if cardio or armour_wounds or armour_harm:
+            from shared_rules import gear
+
+            if cardio > gear.cardio_free(s):
+                raise RulesError("no_slot", "Good Cardio has %d empty slot(s), not %d" % (gear.cardio_free(s), cardio))
         left = power
         if wounds:
             self._wounds_allowed()
@@ -92,22 +111,53 @@ class Combat:
             if harm * ed["harm_rate"] > left:
                 raise RulesError("bad_reduce", "Harm takes exactly %d attack power each; %d is not enough for %d Harm" % (ed["harm_rate"], left, harm))
             left -= harm * ed["harm_rate"]
-        if absorb > left:
-            raise RulesError("bad_reduce", "cannot absorb %d of %d attack power" % (absorb, left))
-        left -= absorb
-        s.exh_tokens += absorb
+        if absorb + cardio > left:
+            raise RulesError("bad_reduce", "cannot absorb %d of %d attack power" % (absorb + cardio, left))
+        left -= absorb + cardio
+        s.exh_tokens += absorb + cardio
+        s.cardio += cardio
+        # Into the armour first (refused as a whole if the slots are not
+        # there), then onto the body.
+        for _ in range(armour_wounds):
+            gear.armour_takes(self, "w")
+        for _ in range(armour_harm):
+            gear.armour_takes(self, "h")
         if reshuffle_first is True and left:
             self.shuffle_in("before losing Stamina")
-        for _ in range(wounds):
+        for _ in range(wounds - armour_wounds):
             if not s.incapacitated:
                 self._wound()
-        for _ in range(harm):
+        for _ in range(harm - armour_harm):
             if not s.incapacitated:
                 self._harm()
         lost = 0
         if left and not s.incapacitated:
             lost = self.stamina_loss(left)
-        return {"power": power, "absorbed": absorb, "wounds": wounds, "harm": harm, "stamina": left, "cards_lost": lost}
+        return {"power": power, "absorbed": absorb + cardio, "wounds": wounds, "harm": harm,
+                "armour": armour_wounds + armour_harm, "stamina": left, "cards_lost": lost}
+
+    def damage_ways(self, power):
+        """Every split of ``power`` that damage() takes under this edition
+        and campaign (absorbing aside), as [wounds, harm, stamina] lists,
+        all-Stamina first: what a player chooses from in the reduce step."""
+        _count(power, "attack power", MAX_POWER)
+        ed = self.ed
+        camp = self.s.campaign
+        rate = ed["harm_rate"] if ed["harm_rate"] and camp in ed["harm_campaigns"] else 0
+        out = []
+        for w in range(4 if camp in ed["wound_campaigns"] else 1):
+            if w and not ed["wound_rate"]:  # one Wound absorbs it all
+                if w == 1 and power:
+                    out.append([1, 0, 0])
+                continue
+            left = power - w * ed["wound_rate"]
+            if left < 0:
+                break
+            h = 0
+            while h <= 20 and (h == 0 or rate and h * rate <= left):
+                out.append([w, h, left - h * rate])
+                h += 1
+        return out
 
     def damage_ways(self, power):
         """Every split of ``power`` that damage() takes under this edition
@@ -218,11 +268,16 @@ class Combat:
         if not self.ed["harm_rate"] or self.s.campaign not in self.ed["harm_campaigns"]:
             raise RulesError("no_harm", "this edition has no Harm tokens in a %s campaign" % self.s.campaign)
 
-    def take_wound(self):
-        """Take a Wound when the rules demand one (MD *Taking Wounds*)."""
+    def take_wound(self, armour=False):
+        """Take a Wound when the rules demand one (MD *Taking Wounds*), or
+        put it into an empty armour slot (MD *Armour*)."""
         self.require_able("take a Wound")
         self.require_idle("take a Wound")
         self._wounds_allowed()
+        if armour is True:
+            from shared_rules.gear import armour_takes
+
+            return {"card": None, "armour": armour_takes(self, "w")}
         return {"card": self._wound()}
 
     def _wound(self):
@@ -239,12 +294,18 @@ class Combat:
             self.event("no wound card left in the supply")
         return cid
 
-    def take_harm(self):
-        """Take a Harm token (MD *Third Phase*; DW *FOURTH PHASE: HARM*)."""
+    def take_harm(self, armour=False):
+        """Take a Harm token (MD *Third Phase*; DW *FOURTH PHASE: HARM*), or
+        put it into an empty armour slot (MD *Armour*)."""
         self.require_able("take Harm")
         self.require_idle("take Harm")
         self._harm_allowed()
-        self._harm()
+        if armour is True:
+            from shared_rules.gear import armour_takes
+
+            armour_takes(self, "h")
+        else:
+            self._harm()
         return {"harm": self.s.harm, "wound_tokens": self.s.wound_tokens}
 
     def _harm(self):

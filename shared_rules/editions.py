@@ -65,6 +65,19 @@ _BASE = {
     # 7.19 Seek Help step 6: "all_wound_cards" or "one_wound_each"
     "seek_help_wounds": "all_wound_cards",
     "hearth_returns_wound_tokens": True,
+    # MD *Armour*: the starting armour "has 1 slot that can absorb a Harm or
+    # a Wound"; DW (l.698): Leather Armour "has 2 slots for Harm tokens"
+    "starting_armour": "w",
+    # Advancement by green rings: "envelopes" (MD *30-hour Campaigns: Green
+    # rings*: enveloped moves need rings to study), "level_cards" (DW *LEVEL
+    # CARDS AND GREEN RINGS*), or None (0.93 has neither)
+    "green_rings": "envelopes",
+    "ring_campaigns": ("30h",),
+    # DW *SPEED/WEALTH/PACK*: tokens shared by Speed, Pack, Wealth and item
+    # cards, and the Speed below which UNENCUMBERED moves are refused; None:
+    # the edition has no Speed
+    "speed_tokens": None,
+    "unencumbered_speed": 4,
     # 7.20 / 7.21 mini-games
     "pursuit_table": True,
     "corner_games": True,
@@ -89,6 +102,7 @@ EDITIONS = {
         # Wound; the extract has no Harm rules.
         "harm_rate": None,
         "harm_campaigns": (),
+        "green_rings": None,
     }),
     "dw-lucky": _edition({
         "name": "Deckahedron World, Lucky mode",
@@ -112,6 +126,10 @@ EDITIONS = {
         "rest_blame_step": False,
         "seek_help_wounds": "one_wound_each",  # l.628-653
         "hearth_returns_wound_tokens": False,
+        "starting_armour": "hh",
+        "green_rings": "level_cards",
+        "ring_campaigns": CAMPAIGNS,  # "session 3 tends to be the first"
+        "speed_tokens": 6,  # "You have 6 tokens" (l.460)
     }),
 }
 EDITIONS["dw-heroic"] = dict(EDITIONS["dw-lucky"])

@@ -46,13 +46,20 @@ def resolve(cards, suit, net):
     return best, tied
 
 
-def tie_matters(cards, tied):
-    """True when the player's pick among tied cards changes anything (XP,
-    critical, blessing return, which card is a wound)."""
-    first = cards[tied[0]]
-    sig = (first.xp, first.crit, first.kind)
-    for i in tied[1:]:
+def tie_matters(cards, tied, blessing_returns=True):
+    """True when the player's pick among tied cards changes anything (MD
+    *Advantage*: "If it's a tie, you may choose whichever card"): XP, a
+    critical, which card is a wound, and, where a resolving blessing goes
+    back to the supply, which blessing goes back (a copper and a gold one
+    differ in every later flip; two identical printings do not)."""
+    sig = None
+    for i in tied:
         c = cards[i]
-        if (c.xp, c.crit, c.kind) != sig:
+        s = (c.xp, c.crit, c.kind)
+        if blessing_returns and c.kind == "blessing":
+            s = s + (c.levels, c.marker)
+        if sig is None:
+            sig = s
+        elif s != sig:
             return True
     return False

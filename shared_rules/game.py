@@ -39,7 +39,7 @@ def _copy(v):
 # dicts; flip is a dict or None); the rest are replaced, never changed, so a
 # plain copy of the field dict keeps them (tests/rules/test_game.py checks
 # this list against PlayerState).
-MUTABLE_FIELDS = ("draw", "discard", "exhaustion", "table", "supply", "elsewhere", "attrs", "moves", "flip")
+MUTABLE_FIELDS = ("draw", "discard", "exhaustion", "table", "supply", "elsewhere", "attrs", "moves", "flip", "gear", "unsealed", "level_cards", "pursuit")
 
 
 def _snapshot(s):
@@ -58,6 +58,14 @@ def _flag(value, name):
 
 
 class Game(Combat, Recovery, Advancement):
+    # Commands that live in shared_rules/gear.py, campaign.py and
+    # minigames.py, loaded on first use: a board that never runs one pays
+    # no heap for them.
+    GEAR_COMMANDS = ("gear_add", "gear_drop", "item_damage", "pack_gain", "good_thing", "magic_stop",
+                     "magic_capacity", "wealth_gain", "item_power", "contemplate")
+    CAMPAIGN_COMMANDS = ("set_rings", "open_envelope", "take_level_card", "new_session")
+    PURSUIT_COMMANDS = ("pursuit_start", "pursuit_round", "pursuit_end")
+    LAZY_COMMANDS = GEAR_COMMANDS + CAMPAIGN_COMMANDS + PURSUIT_COMMANDS
     # op name -> method name; everything a player or GM can do to a device.
     COMMANDS = (
         "flip", "choose", "flashback", "bump", "end_flip", "reshuffle",
@@ -65,8 +73,8 @@ class Game(Combat, Recovery, Advancement):
         "take_blessing", "breather", "rest", "seek_help", "set_attr",
         "set_move", "study", "mercy_flashback", "gain_xp", "revive",
         "minigame_start", "minigame_exhaust", "minigame_end", "set_edition",
-        "supply_sync",
-    )
+        "supply_sync", "spotlight",
+    ) + LAZY_COMMANDS
 
     def __init__(self, state):
         self.s = state
@@ -111,14 +119,18 @@ class Game(Combat, Recovery, Advancement):
     # -- the command entry ---------------------------------------------
     def do(self, op, args=None):
         """Apply one command atomically; returns its result dict."""
-        if op not in self.COMMANDS:
-            raise RulesError("bad_op", "unknown command %r" % (op,))
+        fn = self.command_function(op)
+        if op in self.LAZY_COMMANDS:
+            args = dict(args or {})
+            args["g"] = self
+        else:
+            fn = getattr(self, op)
         # A snapshot of the state's fields, to put back if the command fails:
         # far cheaper than a dump, which a board would pay on every press.
         before = _snapshot(self.s)
         self.events = []
         try:
-            result = getattr(self, op)(**(args or {}))
+            result = fn(**(args or {}))
             self._settle()
             self.s.check()
         except RulesError:
@@ -132,6 +144,24 @@ class Game(Combat, Recovery, Advancement):
             result = {}
         result["events"] = self.events
         return result
+
+    @classmethod
+    def command_function(cls, op):
+        """The code of command ``op``: a method of Game, or for a command
+        loaded on first use the module function (its first argument the
+        Game). Unknown ops are refused."""
+        if op not in cls.COMMANDS:
+            raise RulesError("bad_op", "unknown command %r" % (op,))
+        if op not in cls.LAZY_COMMANDS:
+            return getattr(cls, op)
+        # Modules a board loads only when one of their commands runs.
+        if op in cls.CAMPAIGN_COMMANDS:
+            from shared_rules import campaign as module
+        elif op in cls.PURSUIT_COMMANDS:
+            from shared_rules import minigames as module
+        else:
+            from shared_rules import gear as module
+        return getattr(module, op)
 
     def _restore(self, before):
         s = self.s
@@ -225,12 +255,14 @@ class Game(Combat, Recovery, Advancement):
         return cid
 
     # -- flipping ---------------------------------------------------------
-    def flip(self, suit=None, net=0, attr=None, move=None, fast=False, pvp=False, team=None):
+    def flip(self, suit=None, net=0, attr=None, move=None, fast=False, pvp=False, team=None, item=None, unencumbered=False):
         """Flip 1 + |net| cards (at most 3) for a suit (or an attribute's suit).
 
         MD *Flipping*, *Advantage / Disadvantage*, *Complete Flip Rule*,
         *A Wound Card*; a supporter of a teamwork flip flips one Anvil
-        (MD *Teamwork Flips*)."""
+        (MD *Teamwork Flips*). ``item`` names the magic item of a Use a
+        Magic Item flip (Int; the item must have a charge) or the shield
+        that blocks (Dex, a FAST move)."""
         s = self.s
         self.require_able("flip")
         self.require_idle("flip again")
@@ -238,6 +270,19 @@ class Game(Combat, Recovery, Advancement):
         fast, pvp = _flag(fast, "fast"), _flag(pvp, "pvp")
         if team not in TEAM_ROLES:
             raise RulesError("bad_team", "team must be lead or support")
+        if _flag(unencumbered, "unencumbered"):
+            from shared_rules.gear import check_unencumbered
+
+            check_unencumbered(self)
+        if item is not None:
+            from shared_rules.gear import check_usable
+
+            need = check_usable(s, item)  # Int for a magic item, Dex for a shield
+            if team is not None or (attr not in (None, need)) or (suit is not None and suit != s.attrs[need]):
+                raise RulesError("bad_attr", "%s flips %s" % (item, "Int" if need == "int" else "Dex"))
+            attr = need
+            if need == "dex":
+                fast = True  # MD *Shields*: "Blocking attack power with a shield is a FAST move"
         if team == "support":
             if suit not in (None, self.ed["teamwork_suit"]) or attr is not None or move is not None or net:
                 raise RulesError("bad_team", "a supporter flips exactly one %s card" % self.ed["teamwork_suit"])
@@ -256,6 +301,19 @@ class Game(Combat, Recovery, Advancement):
             if move not in s.moves:
                 raise RulesError("bad_move", "no move named %r on your sheet" % (move,))
             net += s.moves[move]
+        if team != "support":
+            # MD *Moves tagged FAST*: "at most one FAST move during their
+            # moment in the spotlight"; a move that is not FAST opens a new
+            # moment (the spotlight "follows a single character's actions
+            # until they trigger, then resolve a move").
+            if fast:
+                if "F" in s.spot:
+                    raise RulesError("fast_used", "only one FAST move in a moment in the spotlight: pass the spotlight first")
+                s.spot = "F" + s.spot
+            else:
+                s.spot = ""
+            if pvp and "P" not in s.spot:
+                s.spot += "P"
         if s.bonus_adv and team != "support":
             net += s.bonus_adv
             s.bonus_adv = 0
@@ -264,7 +322,7 @@ class Game(Combat, Recovery, Advancement):
             self.shuffle_in("5 or fewer cards")
         s.flip = {"suit": suit, "net": net, "phase": "", "resolving": -1, "level": 0,
                   "tied": [], "fast": fast, "pvp": pvp, "move": move, "team": team,
-                  "flashback": False, "bumps": 0, "base": base}
+                  "flashback": False, "bumps": 0, "base": base, "item": item}
         return self._deal()
 
     def _deal(self):
@@ -290,7 +348,7 @@ class Game(Combat, Recovery, Advancement):
         level, tied = F.resolve(flipped, f["suit"], f["net"])
         f["level"] = level
         f["tied"] = tied
-        if F.tie_matters(flipped, tied):
+        if F.tie_matters(flipped, tied, self.ed["blessing_returns"]):
             f["phase"] = "choose"
             f["resolving"] = -1
         else:
@@ -363,7 +421,7 @@ class Game(Combat, Recovery, Advancement):
         f["bumps"] += 1
         return self.flip_view()
 
-    def end_flip(self, crit=None, move=None, levels=1, resolved=True):
+    def end_flip(self, crit=None, move=None, levels=1, resolved=True, spare=None, ongoing=False, cost=None):
         """Resolve and clear the flip: XP, GM points, critical success, the
         cards to the discard pile (a resolving blessing to the supply).
 
@@ -379,7 +437,19 @@ class Game(Combat, Recovery, Advancement):
         card = C.CARDS[s.table[f["resolving"]]]
         level = f["level"]
         out = {"level": level, "resolving": card.id, "xp": 0, "shadow": 0}
+        ongoing = _flag(ongoing, "ongoing")
+        if f.get("item"):
+            from shared_rules.gear import use_item
+
+            use_item(self, f["item"], level, spare, ongoing, cost, out)
+        elif spare is not None or ongoing or cost is not None:
+            raise RulesError("no_item", "only a magic item's or a shield's flip takes spare, ongoing or cost")
         if resolved and card.crit == "success":
+            # MD *Critical Success*: "go up levels in the move that was just
+            # resolved"; only a flip made without naming a move lets the
+            # player name it now.
+            if move is not None and f["move"] is not None and move != f["move"]:
+                raise RulesError("bad_move", "a critical success levels up the move just resolved (%s), not %s" % (f["move"], move))
             self._critical(crit, move if move is not None else f["move"], levels, f["pvp"], out)
         elif crit is not None:
             raise RulesError("no_crit", "only a flip resolved by the Critical Success card offers that choice")
@@ -407,6 +477,12 @@ class Game(Combat, Recovery, Advancement):
         s.table = []
         s.flip = None
         return out
+
+    def spotlight(self):
+        """The spotlight moves on: a new moment may have its FAST move, and
+        attack power may be revealed again."""
+        self.s.spot = ""
+        return {}
 
     def reshuffle(self):
         """The optional reshuffle, any time other than during a flip."""
@@ -475,6 +551,15 @@ class Game(Combat, Recovery, Advancement):
             "held": self.held_supply_cards(),
             "game": s.game,
             "count": s.count,
+            "gear": [list(item) for item in s.gear],
+            "pack": {"regular": s.pack, "precious": s.precious},
+            "cardio": s.cardio,
+            "spot": s.spot,
+            "rings": s.rings,
+            "unsealed": list(s.unsealed),
+            "level_cards": list(s.level_cards),
+            "wealth": s.wealth,
+            "pursuit": [list(r) for r in s.pursuit] if s.pursuit is not None else None,
         }
 
     def odds(self, suit, net=0):

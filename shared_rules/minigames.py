@@ -432,3 +432,46 @@ class Pursuit:
                 raise RulesError("bad_pursuit", "bad saved pursuit round %r" % (item,))
             p.record_round(item[0] == 1, item[1] or None)
         return p
+
+
+# -- the pursuit as commands on a Game (Game.do finds them here) ------------
+def pursuit_view(g):
+    """The running pursuit as the device and the console show it: the
+    rabbit's flip (suit and net from the table, encumbrance from the Item and
+    Pack cards), the rounds so far, who leads, who may help next."""
+    p = Pursuit.from_list(g.s.pursuit)
+    return {"flip": g.pursuit(), "rounds": p.to_list(), "rabbit": p.rabbit_wins, "pursuers": p.pursuer_wins,
+            "winner": p.winner, "next_round": p.next_round, "helpers": p.helpers_available(),
+            "pursuers_move": p.pursuers_two_in_a_row}
+
+
+def pursuit_start(g):
+    """This character is the rabbit of a pursuit (MD *The Pursuit
+    Mini-game*): best 3 of 5 rounds."""
+    if g.s.pursuit is not None:
+        raise RulesError("pursuit_open", "a pursuit is already running: end it first")
+    g.require_able("run")
+    g.s.pursuit = []
+    return pursuit_view(g)
+
+
+def pursuit_round(g, won, helper=None):
+    """Record a round: ``won`` when the rabbit's flip (or a helper's, with
+    ``helper`` = int, str or dex) got away with it."""
+    if g.s.pursuit is None:
+        raise RulesError("no_pursuit", "no pursuit is running")
+    p = Pursuit.from_list(g.s.pursuit)
+    p.record_round(won, helper)
+    g.s.pursuit = p.to_list()
+    if p.winner:
+        g.event("pursuit over: the", p.winner, "win")
+    return pursuit_view(g)
+
+
+def pursuit_end(g):
+    """The pursuit is over (or abandoned): its record is cleared."""
+    if g.s.pursuit is None:
+        raise RulesError("no_pursuit", "no pursuit is running")
+    view = pursuit_view(g)
+    g.s.pursuit = None
+    return view

@@ -66,8 +66,36 @@ class Recovery:
             moved.append(s.exhaustion.pop(hidden[s.rng.below(len(hidden))])[0])
         s.discard.extend(moved)
         s.exh_tokens -= tokens
+        # The tokens come off Good Cardio's slots first, so it can take the
+        # next blow (docs/rules.md).
+        s.cardio = s.cardio - tokens if s.cardio > tokens else 0
         self.event("breather: regained", total, "Stamina")
         return {"regained": total, "cards": moved, "tokens": tokens}
+
+    # -- queries for the device's pickers (they change nothing) -----------
+    def breather_options(self):
+        """What a Breather may take: ``max`` is the edition's cap ("regain up
+        to 4 Stamina") within what there is to take; ``cards`` the Exhaustion
+        cards the player may pick by id (all in DW, the face-up ones in MD);
+        ``facedown`` how many more are taken blind; ``tokens`` the
+        Exhaustion tokens."""
+        s = self.s
+        blind = self.ed["breather_blind_facedown"]
+        cards = [e[0] for e in s.exhaustion if e[1] or not blind]
+        facedown = len(s.exhaustion) - len(cards)
+        have = s.exh_tokens + len(s.exhaustion)
+        cap = self.ed["breather_max"]
+        return {"max": cap if cap < have else have, "cards": cards, "facedown": facedown, "tokens": s.exh_tokens}
+
+    def keep_count(self, what):
+        """How many Exhaustion cards ``what`` ("rest" or "seek_help") keeps:
+        the player names that many (keep=[...]) when there are more."""
+        s = self.s
+        if what == "rest":
+            return s.harm + s.wound_tokens
+        if what == "seek_help":
+            return s.wound_tokens
+        raise RulesError("bad_args", "keep_count is for rest or seek_help, not %r" % (what,))
 
     def worst_exhausted(self, count):
         """The ``count`` Exhaustion cards with the lowest results (sum of the
@@ -105,19 +133,32 @@ class Recovery:
         s.discard.extend(e[0] for e in moved)
         return [e[0] for e in moved]
 
-    def rest(self, keep=None):
+    def rest(self, keep=None, sharpen=None):
         """MD *Resting*: 1 return all Exhaustion tokens; 2-3 keep as many
         Exhaustion cards as Harm + Wound tokens, the rest to discard; 4 return
-        one Harm token; 5 say whom you blame."""
+        one Harm token; 5 say whom you blame. The armour is girded (its
+        tokens removed); ``sharpen`` names items Sharpen and Stitch repairs
+        alongside the Rest (one Pack card each)."""
         s = self.s
         self.require_able("Rest")
         self.require_idle("Rest")
+        out = {}
+        if s.gear or sharpen:
+            from shared_rules import gear
+
+            gear.require_idle_magic(s, "Rest")
+            if sharpen:
+                out["repaired"] = gear.sharpen(self, sharpen)
+            gear.gird(s)
+            gear.recharge(s)
         s.exh_tokens = 0
+        s.cardio = 0
         moved = self._keep(s.harm + s.wound_tokens, keep)
         if s.harm:
             s.harm -= 1
         self.event("rested:", len(moved), "cards back")
-        out = {"recovered": moved, "kept": [e[0] for e in s.exhaustion]}
+        out["recovered"] = moved
+        out["kept"] = [e[0] for e in s.exhaustion]
         if self.ed["rest_blame_step"]:
             out["say"] = "Say who you blame for your injuries."
         return out
@@ -133,7 +174,14 @@ class Recovery:
         if hearth and not self.ed["hearth_returns_wound_tokens"]:
             raise RulesError("no_hearth", "this edition has no Hearth step")
         self.require_idle("Seek Help")
+        if s.gear:
+            from shared_rules import gear
+
+            gear.require_idle_magic(s, "Seek Help")
+            gear.gird(s)
+            gear.recharge(s)
         s.exh_tokens = 0
+        s.cardio = 0
         s.harm = 0
         moved = self._keep(s.wound_tokens, keep)
         returned = []

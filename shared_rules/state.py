@@ -9,6 +9,11 @@ A game made since issue 8 also has a ``game ID`` line (just before ``check``):
 the game's lineage at the table, made once at a new character and kept by
 every command, backup and restore. Older saves have none and still load
 (``game`` is then ""), and dump without it, so their digest is unchanged.
+
+Issue 10's lines (gear, pack, cardio, spot, rings, unsealed, level_cards,
+wealth, pursuit) follow the same rule: written only when they say
+something, absent means empty, so a save from before them loads and dumps
+as it was; a flip record without a magic item keeps its old length.
 """
 
 import json
@@ -30,9 +35,10 @@ _DUMP = FORMAT + ("\nedition %s\ncampaign %s\nsupply_set %s\nrng %s\ndraw %s\ndi
                   "\nexhaustion %s\ntable %s\nsupply %s\nelsewhere %s\ntokens %d %d %d\nxp %d"
                   "\nshadow %d\nattrs %s %s %s\nmoves %s\nincapacitated %s\nflip %s\nminigame %s"
                   "\nbonus %d\ncount %d\n")
+MAX_RINGS = 20
 # Fields of a flip in progress, in save order.
 FLIP_FIELDS = ("suit", "net", "phase", "resolving", "level", "tied", "fast",
-               "pvp", "move", "team", "flashback", "bumps", "base")
+               "pvp", "move", "team", "flashback", "bumps", "base", "item")
 
 
 # Imported once here: on a board an import inside a function searches
@@ -87,6 +93,29 @@ class PlayerState:
         self.bonus_adv = 0  # DW: advantage bought with a critical success
         self.count = 0  # commands applied, for the link and the log
         self.game = ""  # the game's id (Game.new makes it); "" in a save older than game ids
+        # Equipment (shared_rules/gear.py): item cards as gear.FIELDS lists,
+        # anonymous Pack cards (regular, precious), and how many of the
+        # Exhaustion tokens sit in Good Cardio's slots.
+        self.gear = []
+        self.pack = 0
+        self.precious = 0
+        self.cardio = 0
+        # This player's moment in the spotlight (MD *Moves tagged FAST*,
+        # *Player vs Player*): "F" once a FAST move was flipped in it, "P"
+        # while its last flip was against another player.
+        self.spot = ""
+        # Advancement by green rings (shared_rules/campaign.py): the rings the
+        # player's move cards show, the enveloped moves taken out of their
+        # envelopes (MD 30-hour campaign), the level cards (DW) and whether
+        # one was taken this session; DW's Wealth tokens (Pack tokens are
+        # ``pack``).
+        self.rings = 0
+        self.unsealed = []
+        self.level_cards = []
+        self.level_taken = 0
+        self.envelope_due = 0  # MD: a new move card lets one envelope card out
+        self.wealth = 0
+        self.pursuit = None  # while a pursuit runs: its rounds, [[won 1/0, helper or ""], ...]
 
     # -- the invariant -------------------------------------------------
     def all_card_ids(self):
@@ -132,6 +161,8 @@ class PlayerState:
         err = self.conservation_error()
         if err:
             raise RulesError("conservation", "card conservation broken: " + err)
+        if self.cardio > self.exh_tokens:
+            raise RulesError("conservation", "token conservation broken: %d tokens on Good Cardio but %d Exhaustion tokens" % (self.cardio, self.exh_tokens))
 
     # -- text form -----------------------------------------------------
     def dump(self):
@@ -139,7 +170,10 @@ class PlayerState:
         # for every allocation, and a press dumps the state once.
         flip = "-"
         if self.flip is not None:
-            flip = json.dumps([self.flip[k] for k in FLIP_FIELDS])
+            values = [self.flip[k] for k in FLIP_FIELDS]
+            if values[-1] is None:  # no magic item: the record as before it existed
+                values.pop()
+            flip = json.dumps(values)
         moves = "[]"
         if self.moves:
             moves = json.dumps([[name, self.moves[name]] for name in sorted(self.moves)])
@@ -155,6 +189,26 @@ class PlayerState:
             a["str"], a["dex"], a["int"], moves,
             json.dumps(self.incapacitated) if self.incapacitated else '""',
             flip, self.minigame or "-", self.bonus_adv, self.count)
+        # Lines a save made before equipment lacks: written only when they
+        # say something, so an older save dumps (and digests) as it did.
+        if self.gear:
+            body += "gear %s\n" % json.dumps(self.gear)
+        if self.pack or self.precious:
+            body += "pack %d %d\n" % (self.pack, self.precious)
+        if self.cardio:
+            body += "cardio %d\n" % self.cardio
+        if self.spot:
+            body += "spot %s\n" % self.spot
+        if self.rings or self.level_taken or self.envelope_due:
+            body += "rings %d %d %d\n" % (self.rings, self.level_taken, self.envelope_due)
+        if self.unsealed:
+            body += "unsealed %s\n" % json.dumps(self.unsealed)
+        if self.level_cards:
+            body += "level_cards %s\n" % json.dumps(self.level_cards)
+        if self.wealth:
+            body += "wealth %d\n" % self.wealth
+        if self.pursuit is not None:
+            body += "pursuit %s\n" % json.dumps(self.pursuit)
         if self.game:
             body += "game %s\n" % self.game
         return "%scheck %s\n" % (body, text_digest(body))
@@ -232,6 +286,8 @@ class PlayerState:
         self.flip = None
         if f["flip"] != "-":
             values = json.loads(f["flip"])
+            if isinstance(values, list) and len(values) == len(FLIP_FIELDS) - 1:
+                values.append(None)  # a flip without a magic item
             if not isinstance(values, list) or len(values) != len(FLIP_FIELDS):
                 raise RulesError("bad_save", "flip record has the wrong shape")
             self.flip = {}
@@ -247,6 +303,31 @@ class PlayerState:
         self.bonus_adv = _int(f["bonus"], 0, 1)
         self.count = _int(f["count"], 0, 1 << 30)
         self.game = check_game_id(f["game"]) if "game" in f else ""
+        self.gear = []
+        if "gear" in f:
+            from shared_rules.gear import check_gear_list
+
+            self.gear = check_gear_list(json.loads(f["gear"]))
+        pack = f.get("pack", "0 0").split()
+        if len(pack) != 2:
+            raise RulesError("bad_save", "pack needs two numbers")
+        self.pack, self.precious = _int(pack[0], 0, MAX_TOKENS), _int(pack[1], 0, MAX_TOKENS)
+        self.cardio = _int(f.get("cardio", "0"), 0, MAX_TOKENS)
+        self.spot = f.get("spot", "")
+        if self.spot not in ("", "F", "P", "FP"):
+            raise RulesError("bad_save", "unknown spotlight marks")
+        rings = f.get("rings", "0 0 0").split()
+        if len(rings) != 3:
+            raise RulesError("bad_save", "rings needs three numbers")
+        self.rings, self.level_taken, self.envelope_due = _int(rings[0], 0, MAX_RINGS), _int(rings[1], 0, 1), _int(rings[2], 0, 1)
+        self.unsealed = [check_move_name(m) for m in json.loads(f.get("unsealed", "[]"))]
+        self.level_cards = [check_move_name(m) for m in json.loads(f.get("level_cards", "[]"))]
+        self.wealth = _int(f.get("wealth", "0"), 0, MAX_TOKENS)
+        self.pursuit = None
+        if "pursuit" in f:
+            from shared_rules.minigames import Pursuit
+
+            self.pursuit = Pursuit.from_list(json.loads(f["pursuit"])).to_list()
         self.check()
 
 

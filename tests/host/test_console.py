@@ -194,6 +194,24 @@ def test_harm_in_a_longer_campaign(gm):
     assert "Harm token" in text
 
 
+def test_the_armour_takes_the_wound(gm):
+    """MD *Armour*: the GM writes Leather Armour on Cy's sheet and the Wound
+    of `damage ... armour` goes into its slot, not onto Cy; the slot is then
+    full and says so; gear damage destroys an item on the third."""
+    text = gm("gear Cy add Leather kind=armour")
+    assert "Cy has a new item card: Leather" in text, text
+    text = gm("damage Cy 8 wounds=1 armour")
+    assert "1 Wound (takes all of it)" in text and "the armour takes 1 of those token" in text, text
+    assert "Wound tokens" not in text, text
+    text = gm("wound Cy armour")
+    assert "no armour slot is empty for a Wound" in text, text
+    gm("gear Cy add Sword kind=weapon")
+    assert "1 red card" in gm("gear Cy damage Sword")
+    gm("gear Cy damage Sword")
+    assert "Sword is destroyed" in gm("gear Cy damage Sword")
+    assert "add, drop or damage" in gm("gear Cy polish Sword")
+
+
 def test_wound_with_no_card_left_says_so(gm):
     """Reproduction: `wound Bo` with no wound card left printed "Bo takes None"."""
     gm("wound Ann")

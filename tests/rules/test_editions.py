@@ -105,3 +105,14 @@ def test_switching_edition_between_scenes():
     refused(g, "set_edition", "bad_edition", edition_key="d20")
     refused(g, "set_edition", "bad_campaign", campaign="forever")
     assert raises(RulesError, edition, "5e").code == "bad_edition"
+
+
+def test_edition_labels_fit_a_device_line():
+    """The device lists editions by their label with a marker for the
+    current one on a 24-character line; the labels stay distinct."""
+    from shared_rules.editions import EDITION_KEYS, edition
+
+    labels = [edition(k)["label"] for k in EDITION_KEYS]
+    assert len(set(labels)) == len(labels)
+    for s in labels:
+        assert 0 < len(s) <= 22, s

@@ -90,6 +90,37 @@ def test_tie_that_does_not_matter_resolves_at_once():
     assert r["phase"] == "open" and sorted(r["tied"]) == ["14", "18"]
 
 
+def test_tie_between_different_blessings_lets_the_player_choose():
+    """MD *Advantage*: "If it's a tie, you may choose whichever card to be the
+    card that resolves the flip". A copper (pb1 = 4344) and a gold (pb5 =
+    4444) blessing both show ✔✔✔ for Crown: the one chosen goes back to the
+    supply, so the choice matters."""
+    g = stacked(["pb1", "pb5"])
+    r = do(g, "flip", suit="crown", net=1)
+    assert r["phase"] == "choose" and sorted(r["tied"]) == ["pb1", "pb5"]
+    refused(g, "end_flip", "choose_first")
+    do(g, "choose", card="pb5")
+    do(g, "end_flip")
+    assert "pb5" in g.s.supply and "pb1" in g.s.discard and "pb1" not in g.s.supply
+
+
+def test_tie_between_identical_blessings_resolves_at_once():
+    """pb1 and pb3 are the same copper printing (4344): nothing to choose."""
+    g = stacked(["pb1", "pb3"])
+    r = do(g, "flip", suit="crown", net=1)
+    assert r["phase"] == "open" and sorted(r["tied"]) == ["pb1", "pb3"]
+
+
+def test_tie_between_blessings_without_return_resolves_at_once():
+    """DW has no return rule (l.956-960): both blessings go to the discard
+    pile whichever resolves, so the tie has no consequence."""
+    g = stacked(["pb1", "pb5"], edition="dw-lucky")
+    r = do(g, "flip", suit="crown", net=1)
+    assert r["phase"] == "open"
+    do(g, "end_flip")
+    assert "pb1" in g.s.discard and "pb5" in g.s.discard
+
+
 def test_xp_only_from_the_resolving_card():
     """MD *XP cards*: take XP only when the XP card resolves the flip."""
     g = stacked(["8", "3"])  # 8 has XP but blade ✗; 3 resolves with ✔✔✔
@@ -211,6 +242,29 @@ def test_critical_success_levels_up_a_move():
     do(g, "flip", suit="crown", move="Defy Danger")
     out = do(g, "end_flip", crit="levelup", levels=2)
     assert g.s.moves["Defy Danger"] == 2 and g.s.xp == 1 and out["crit"] == "levelup"
+
+
+def test_critical_success_levels_up_only_the_move_just_resolved():
+    """MD *Critical Success*: "Spend XP 1-for-1 to go up levels in the move
+    that was just resolved": naming another move on the sheet is refused."""
+    g = stacked(["11"], xp=3)
+    do(g, "set_move", name="Defy Danger", level="base")
+    do(g, "set_move", name="Parley", level="base")
+    do(g, "flip", suit="crown", move="Defy Danger")
+    refused(g, "end_flip", "bad_move", crit="levelup", move="Parley")
+    do(g, "end_flip", crit="levelup", move="Defy Danger")
+    assert g.s.moves == {"Defy Danger": 1, "Parley": 0} and g.s.xp == 2
+
+
+def test_critical_success_on_a_flip_without_a_move_names_it():
+    """A flip made by suit alone does not say which move it was: the player
+    names the move at end_flip (docs/rules.md)."""
+    g = stacked(["11"], xp=3)
+    do(g, "set_move", name="Parley", level="base")
+    do(g, "flip", suit="crown")
+    refused(g, "end_flip", "bad_move", crit="levelup")
+    do(g, "end_flip", crit="levelup", move="Parley")
+    assert g.s.moves["Parley"] == 1
 
 
 def test_critical_success_can_take_a_blessing():

@@ -22,3 +22,25 @@ def test_a_refused_command_mid_flip_leaves_the_state_as_it_was():
     do(g, "flip", suit="dragon", net=1)
     refused(g, "flip", suit="crown", net=0)
     refused(g, "choose", card="19")
+
+
+def test_every_command_has_its_code():
+    """Each op in Game.COMMANDS (what a device accepts from the host) is a
+    method of Game or, for the commands loaded on first use, a function of
+    the module Game.do loads for it, taking the Game first."""
+    from shared_rules import campaign, gear, minigames
+    from shared_rules.errors import RulesError
+    from shared_rules.game import Game
+    from tests.rules.support import raises
+
+    for op in Game.COMMANDS:
+        fn = Game.command_function(op)
+        assert callable(fn), op
+        if op in Game.GEAR_COMMANDS:
+            assert fn is getattr(gear, op), op
+        elif op in Game.CAMPAIGN_COMMANDS:
+            assert fn is getattr(campaign, op), op
+        elif op in Game.PURSUIT_COMMANDS:
+            assert fn is getattr(minigames, op), op
+    assert len(set(Game.COMMANDS)) == len(Game.COMMANDS)
+    assert raises(RulesError, Game.command_function, "bogus").code == "bad_op"

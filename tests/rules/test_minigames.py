@@ -408,3 +408,31 @@ def test_pursuit_save_restore():
     for bad in ([[1, "int"]], [[0, ""], [0, "int"], [0, "int"]], [[2, ""]], [[True, ""]],
                 [[1]], [[1, None]], "0,1", [[1, ""]] * 4, [[1, ""], [1, ""], [0, ""], [0, ""], [0, "int"]]):
         assert isinstance(raises(RulesError, mg.Pursuit.from_list, bad), RulesError), bad
+
+
+def test_pursuit_as_commands_best_three_of_five():
+    """MD *The Pursuit Mini-game*: "Best 3 of 5 rounds"; round 1 and the last
+    are the rabbit's alone; each of Int, Str, Dex helps at most once; the
+    rabbit's flip comes from Str + Dex - encumbrance. The record survives a
+    save."""
+    from shared_rules.game import Game
+    from tests.rules.support import do, refused, stacked
+
+    g = stacked()
+    refused(g, "pursuit_round", "no_pursuit", won=True)
+    v = do(g, "pursuit_start")
+    assert v["next_round"] == 1 and v["helpers"] == [] and v["flip"] == g.pursuit()
+    refused(g, "pursuit_start", "pursuit_open")
+    refused(g, "pursuit_round", "no_help", won=True, helper="int")
+    do(g, "pursuit_round", won=False)
+    v = do(g, "pursuit_round", won=False, helper="str")
+    assert v["pursuers_move"] and v["helpers"] == ["int", "dex"]
+    refused(g, "pursuit_round", "helper_used", won=True, helper="str")
+    h = Game.load(g.dump())
+    assert h.s.pursuit == [[0, ""], [0, "str"]]
+    do(g, "pursuit_round", won=True, helper="int")
+    v = do(g, "pursuit_round", won=False)
+    assert v["winner"] == "pursuers" and v["next_round"] is None
+    refused(g, "pursuit_round", "pursuit_over", won=True)
+    do(g, "pursuit_end")
+    assert g.s.pursuit is None and "pursuit" not in g.dump()

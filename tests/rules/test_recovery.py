@@ -119,3 +119,22 @@ def test_rest_can_keep_the_worst_cards():
     g = stacked(exhaustion=["11", "1", "13", "8"], harm=1, wound_tokens=1, campaign="9h")
     do(g, "rest", keep="worst")
     assert sorted(e[0] for e in g.s.exhaustion) == ["1", "8"]
+
+
+def test_breather_options_follow_the_edition():
+    """MD *Taking a Breather*: "regain up to 4 Stamina", face-down cards stay
+    face-down (taken blind); DW "may choose any cards". What the picker may
+    offer."""
+    g = stacked(exhaustion=["^11", "12", "13"], exh_tokens=1)
+    o = g.breather_options()
+    assert o == {"max": 4, "cards": ["11"], "facedown": 2, "tokens": 1}
+    g = stacked(exhaustion=["^11", "12"], edition="dw-lucky")
+    o = g.breather_options()
+    assert o["max"] == 2 and o["cards"] == ["11", "12"] and o["facedown"] == 0
+
+
+def test_keep_count_for_rest_and_seek_help():
+    """MD *Resting* step 2-3 (Harm + Wound tokens), *Seek Help* step 4-5
+    (Wound tokens)."""
+    g = stacked(harm=1, wound_tokens=1, campaign="9h")
+    assert g.keep_count("rest") == 2 and g.keep_count("seek_help") == 1
