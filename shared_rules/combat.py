@@ -159,29 +159,6 @@ class Combat:
                 h += 1
         return out
 
-    def damage_ways(self, power):
-        """Every split of ``power`` that damage() takes under this edition
-        and campaign (absorbing aside), as [wounds, harm, stamina] lists,
-        all-Stamina first: what a player chooses from in the reduce step."""
-        _count(power, "attack power", MAX_POWER)
-        ed = self.ed
-        camp = self.s.campaign
-        rate = ed["harm_rate"] if ed["harm_rate"] and camp in ed["harm_campaigns"] else 0
-        out = []
-        for w in range(4 if camp in ed["wound_campaigns"] else 1):
-            if w and not ed["wound_rate"]:  # one Wound absorbs it all
-                if w == 1 and power:
-                    out.append([1, 0, 0])
-                continue
-            left = power - w * ed["wound_rate"]
-            if left < 0:
-                break
-            h = 0
-            while h <= 20 and (h == 0 or rate and h * rate <= left):
-                out.append([w, h, left - h * rate])
-                h += 1
-        return out
-
     def lose_stamina(self, points=1, reshuffle_first=False):
         """Lose or expend Stamina as the edition says (see stamina_loss)."""
         _count(points, "Stamina points", MAX_POWER)
