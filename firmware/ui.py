@@ -38,7 +38,6 @@ class Ui:
         self.result = None  # a flip the host resolved, shown until a press
         self.last = None  # the last finished flip, as its screen
         self.flipped_with = 0  # the advantage the last flip used (it stays set)
-        self.pursuit = None  # [Pursuit, (suit, net)] while one runs (not saved: lost on a restart)
         self.pursuit_flip = False  # the open flip is a pursuit round
 
     # -- helpers shared by the screens ----------------------------------
@@ -260,7 +259,7 @@ def finish_flip(u, again=False, crit=None, extra=None):
         u.notice("Blessing taken", ["Blessing card %s is" % r["blessing"], "shuffled into your", "deck at the next", "reshuffle."])
     elif r.get("crit") == "levelup":
         u.notice("Levelled up", ["%s is now %+d." % (r["move"][0], r["move"][1])])
-    if u.pursuit is not None and u.pursuit_flip:
+    if u.game.s.pursuit is not None and u.pursuit_flip:
         u.pursuit_flip = False
         u.push(PursuitRound(u, r["level"]))
     elif again:
@@ -671,7 +670,7 @@ def rest_flow(u):
     def run(keep):
         u.run("rest", {"keep": keep} if keep is not None else {}, lambda r: u.notice("Rested", _wrap(r.get("say", "Rested."))))
 
-    _keep_then(u, "Rest", g.s.harm + g.s.wound_tokens, run)
+    _keep_then(u, "Rest", g.keep_count("rest"), run)
 
 
 def seek_help_flow(u):
@@ -683,7 +682,7 @@ def seek_help_flow(u):
             if keep is not None:
                 args["keep"] = keep
             u.run("seek_help", args, lambda r: u.notice("Helped", _wrap(r.get("say", "You are looked after."))))
-        _keep_then(u, "Seek Help", g.s.wound_tokens, run)
+        _keep_then(u, "Seek Help", g.keep_count("seek_help"), run)
 
     items = [("Seek Help", lambda: ask(False))]
     if edition(g.s.edition)["hearth_returns_wound_tokens"]:
@@ -739,32 +738,28 @@ class NameEntry:
 
 def pursuit_flow(u):
     """MD *The Pursuit Mini-game*: the rabbit's flip comes from Str + Dex
-    minus encumbrance (the engine's table); best 3 of 5 rounds."""
-    if u.pursuit is not None:
+    minus encumbrance (the Item and Pack cards on the sheet: the engine's
+    table); best 3 of 5 rounds, kept in the save (pursuit_* commands)."""
+    if u.game.s.pursuit is not None:
         u.push(PursuitMenu(u))
         return
+    u.run("pursuit_start", {}, lambda r: u.push(PursuitMenu(u)))
 
-    def start(enc):
-        from shared_rules.minigames import Pursuit
 
-        try:
-            f = u.game.pursuit(enc)
-        except RulesError as e:
-            u.notice("Not now", _wrap(e.message))
-            return
-        u.pursuit = [Pursuit(), (f["suit"], f["net"])]
-        u.push(PursuitMenu(u))
+def _pursuit(u):
+    from shared_rules.minigames import pursuit_view
 
-    u.push(NumberPick(u, "Items + Pack cards", 0, 0, 20, start, "carried"))
+    return pursuit_view(u.game)
 
 
 class PursuitMenu(Menu):
     def __init__(self, ui):
-        p, (suit, net) = ui.pursuit
+        v = _pursuit(ui)
+        suit, net = v["flip"]["suit"], v["flip"]["net"]
         name = suit[:1].upper() + suit[1:]
-        items = [("Round %d: %s %+d" % (p.next_round, name, net), lambda: flip_now(ui, suit=(suit, net))),
-                 ("Give up the pursuit", lambda: setattr(ui, "pursuit", None))]
-        Menu.__init__(self, ui, "Pursuit: you %d, them %d" % (p.rabbit_wins, p.pursuer_wins), items)
+        items = [("Round %d: %s %+d" % (v["next_round"], name, net), lambda: flip_now(ui, suit=(suit, net))),
+                 ("Give up the pursuit", lambda: ui.run("pursuit_end", {}))]
+        Menu.__init__(self, ui, "Pursuit: you %d, them %d" % (v["rabbit"], v["pursuers"]), items)
 
 
 class PursuitRound(Menu):
@@ -773,29 +768,29 @@ class PursuitRound(Menu):
     the cursor starts on "got away" for a success or better."""
 
     def __init__(self, ui, level):
-        p = ui.pursuit[0]
+        v = _pursuit(ui)
         items = []
-        for h in [None] + p.helpers_available():
+        for h in [None] + v["helpers"]:
             tag = "" if h is None else " (%s helped)" % h.upper()
             items.append(("I got away" + tag, (lambda h=h: self.record(True, h))))
             items.append(("They gained" + tag, (lambda h=h: self.record(False, h))))
-        Menu.__init__(self, ui, "Round %d: who won it?" % p.next_round, items)
+        Menu.__init__(self, ui, "Round %d: who won it?" % v["next_round"], items)
         self.cursor = 0 if level >= 3 else 1
 
     def record(self, won, helper):
         u = self.ui
-        p = u.pursuit[0]
-        try:
-            winner = p.record_round(won, helper)
-        except RulesError as e:
-            u.notice("Not now", _wrap(e.message))
+        args = {"won": won}
+        if helper is not None:
+            args["helper"] = helper
+        v = u.run("pursuit_round", args)
+        if v is None:
             return
-        if winner is not None:
-            u.pursuit = None
-            u.notice("Pursuit over", ["You got away!" if winner == "rabbit" else "They caught you."])
+        if v["winner"] is not None:
+            u.run("pursuit_end", {})
+            u.notice("Pursuit over", ["You got away!" if v["winner"] == "rabbit" else "They caught you."])
             return
         u.push(PursuitMenu(u))
-        if p.pursuers_two_in_a_row:
+        if v["pursuers_move"]:
             u.notice("Two in a row", ["The pursuers won two", "rounds in a row: the", "GM may make a move."])
 
 

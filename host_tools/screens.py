@@ -233,7 +233,7 @@ def device_views():
           setup=lambda a, g: g.do("set_edition", {"campaign": "30h"}))
     scene("menu_breather_pick", presses=("C", "DOWN", "DOWN", "B", "DOWN", "DOWN", "B", "B", "DOWN", "B", "DOWN"),
           setup=lambda a, g: [g.do("damage", {"power": 4}), setattr(g.s, "exh_tokens", 1)])
-    scene("menu_pursuit", presses=("C", "UP", "UP", "UP", "B", "UP", "B", "UP", "UP", "B"))
+    scene("menu_pursuit", presses=("C", "UP", "UP", "UP", "B", "UP", "B"), setup=lambda a, g: setattr(g.s, "pack", 2))
     scene("entry_new_move", presses=("C",) + ("DOWN",) * 4 + ("B", "B", "B") + ("DOWN",) * 3 + ("B",) +
           ("UP",) * 2 + ("B",) + ("DOWN",) * 10, setup=lambda a, g: setattr(g.s, "xp", 2))
     scene("minigame_pick_locks", ["4", "9", "14"], setup=lambda a, g: g.do("minigame_start", {"kind": "pick_locks"}))

@@ -3,6 +3,7 @@ the pursuit, the player's own choice of cards in a Breather, a Rest and Seek
 Help, Study taking a new move card, every Harm/Wound split. On both
 runtimes, through the buttons."""
 
+from shared_rules.game import Game
 from tests.device.support import choose, make_app, press, with_game
 from tests.rules.support import stacked
 
@@ -43,12 +44,11 @@ def _row(app, label):
 
 def test_pursuit_as_a_device_minigame():
     """MD *The Pursuit Mini-game*: Str + Dex - encumbrance picks the flip
-    (5 - 1 = 4: Dragons); best 3 of 5; help from round 2, each attribute
-    once, never the last round."""
+    (5 - 1 Pack card = 4: Dragons); best 3 of 5; help from round 2, each
+    attribute once, never the last round. The rounds are in the save."""
     app = _pursuit_app()
+    app.game.s.pack = 1  # the encumbrance is what the sheet carries
     v = choose(app, "Mini-games", "Pursuit")
-    assert v["screen"] == "number" and v["title"] == "Items + Pack cards"
-    v = press(app, "UP", "B")  # 1 item carried
     assert v["title"] == "Pursuit: you 0, them 0" and v["items"][0] == "Round 1: Dragon +0"
     v = press(app, "B")
     assert v["screen"] == "flip" and app.game.s.flip["suit"] == "dragon"
@@ -57,6 +57,8 @@ def test_pursuit_as_a_device_minigame():
     assert v["selected"] == (0 if app.ui.last["level"] >= 3 else 1)
     v = _row(app, "I got away")
     assert v["title"] == "Pursuit: you 1, them 0"
+    kept = Game.load(app.game.dump())  # the save: a restart keeps the round
+    assert len(kept.s.pursuit) == 1 and kept.s.pursuit[0][0]
     v = press(app, "B", "A")  # round 2: helpers may join
     assert "I got away (INT helped)" in v["items"] and "They gained (DEX helped)" in v["items"]
     v = _row(app, "They gained (DEX helped)")
@@ -67,14 +69,14 @@ def test_pursuit_as_a_device_minigame():
     press(app, "B", "A")
     v = _row(app, "I got away")
     assert v["screen"] == "message" and v["title"] == "Pursuit over" and v["lines"] == ["You got away!"]
-    assert app.ui.pursuit is None
+    assert app.game.s.pursuit is None
     assert press(app, "A")["screen"] == "home"
 
 
 def test_pursuers_two_in_a_row_may_make_a_move():
     app = _pursuit_app()
     choose(app, "Mini-games", "Pursuit")
-    press(app, "B", "B", "A")
+    press(app, "B", "A")  # round 1: flip, done
     _row(app, "They gained")
     press(app, "B", "A")
     v = _row(app, "They gained")
@@ -82,7 +84,7 @@ def test_pursuers_two_in_a_row_may_make_a_move():
     v = press(app, "A")
     assert v["title"] == "Pursuit: you 0, them 2"
     press(app, "DOWN", "B")  # give up
-    assert app.ui.pursuit is None
+    assert app.game.s.pursuit is None
 
 
 def test_rest_and_seek_help_let_the_player_choose_what_stays():
