@@ -568,18 +568,41 @@ def damage_flow(u):
     u.push(NumberPick(u, "Attack power", u.last_power, 0, 40, lambda n: damage_ways(u, n, "Attack power %d" % n)))
 
 
+ROW_CHARS = 36  # characters of a menu row in the small font, beside the scroll bar
+
+
+def _split_label(w, aw, h, ah, c, st, wound, harm, stamina):
+    parts = []
+    for n, what in ((w, "%d" + wound), (aw, "armour %d" + wound), (h, "%d" + harm), (ah, "armour %d" + harm),
+                    (c, "Cardio %d")):
+        if n:
+            parts.append(what % n)
+    return " + ".join(parts) + (" + %d" + stamina) % st
+
+
 def damage_ways(u, power, title):
+    """The reduce step of the Four Ds: every way the engine allows (its
+    Wound / Harm / Stamina splits, the armour's empty slots taking tokens,
+    Good Cardio's taking Stamina), the player's choice."""
+    from shared_rules.gear import reduce_ways
+
     u.last_power = power
+    one_wound = not edition(u.game.s.edition)["wound_rate"]
     items = []
-    for w, h, st in u.game.damage_ways(power):
-        if not w and not h:
+    for way in reduce_ways(u.game, power):
+        args = dict(way)
+        st = args.pop("stamina")
+        w, h = args.get("wounds", 0), args.get("harm", 0)
+        aw, ah, c = args.get("armour_wounds", 0), args.get("armour_harm", 0), args.get("cardio", 0)
+        if not (w or h or c):
             label = "All as Stamina (%d)" % st
-        elif w and not h and not st and not edition(u.game.s.edition)["wound_rate"]:
-            label = "One Wound takes it all"
+        elif w and not h and not st and one_wound:
+            label = "One Wound takes it all" + (" (armour)" if aw else "")
         else:
-            parts = ([("%d Wound" % w) + ("s" if w > 1 else "")] if w else []) + (["%d Harm" % h] if h else [])
-            label = " + ".join(parts) + " + %d Stamina" % st
-        items.append((label, (lambda w=w, h=h: u.run("damage", {"power": power, "wounds": w, "harm": h}))))
+            label = _split_label(w - aw, aw, h - ah, ah, c, st, " Wound", " Harm", " Stamina")
+            if len(label) > ROW_CHARS:  # the long ones in the footer's letters (Help explains them)
+                label = _split_label(w - aw, aw, h - ah, ah, c, st, "W", "H", " St")
+        items.append((label, (lambda args=args: u.run("damage", args))))
     u.push(Menu(u, title + ": take it as", items))
 
 

@@ -231,6 +231,9 @@ def device_views():
     scene("menu_special_flips", presses=("C", "DOWN", "DOWN", "DOWN", "B", "DOWN"))
     scene("menu_damage_ways", presses=("C", "DOWN", "DOWN", "B", "B") + ("UP",) * 9 + ("B",),
           setup=lambda a, g: g.do("set_edition", {"campaign": "30h"}))
+    scene("menu_damage_armour", presses=("C", "DOWN", "DOWN", "B", "B") + ("UP",) * 9 + ("B",),
+          setup=lambda a, g: [g.do("set_edition", {"campaign": "30h"}),
+                              g.do("gear_add", {"name": "Mail", "kind": "armour"})])
     scene("menu_breather_pick", presses=("C", "DOWN", "DOWN", "B", "DOWN", "DOWN", "B", "B", "DOWN", "B", "DOWN"),
           setup=lambda a, g: [g.do("damage", {"power": 4}), setattr(g.s, "exh_tokens", 1)])
     scene("menu_pursuit", presses=("C", "UP", "UP", "UP", "B", "UP", "B"), setup=lambda a, g: setattr(g.s, "pack", 2))

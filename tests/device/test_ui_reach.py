@@ -136,3 +136,20 @@ def test_damage_in_deckahedron_world_combines_wounds_and_harm():
     choose(app, "Hurt", "Take damage")
     v = press(app, *(["UP"] * 9 + ["B"]))
     assert "1 Wound + 1 Harm + 1 Stamina" in v["items"] and "3 Harm + 1 Stamina" in v["items"]
+
+
+def test_damage_lets_the_armour_take_the_wound():
+    """MD *Armour*: the reduce step may put a Wound on the armour's empty
+    Harm-or-Wound slot instead of the body; the menu offers it beside the
+    body's own splits."""
+    g = stacked(campaign="30h")
+    g.do("gear_add", {"name": "Mail", "kind": "armour"})
+    app = with_game(make_app(), g)
+    choose(app, "Hurt", "Take damage")
+    v = press(app, *(["UP"] * 9 + ["B"]))  # 10
+    assert "One Wound takes it all" in v["items"] and "One Wound takes it all (armour)" in v["items"]
+    assert "armour 1 Harm + 7 Stamina" in v["items"] and "1 Harm + armour 1 Harm + 4 Stamina" in v["items"]
+    assert max(len(row) for row in v["items"]) <= 36  # none cut off on the panel
+    _row(app, "One Wound takes it all (armour)")
+    assert app.game.s.wound_tokens == 0 and app.game.s.harm == 0  # the body took nothing
+    assert [item for item in app.game.s.gear if item[0] == "Mail"][0][3] != "-"  # the slot is filled
