@@ -59,11 +59,12 @@ class Bridge:
         self._screen_seen = {}  # name -> (digest, monotonic time) of the last screen read
 
     # -- any thread ------------------------------------------------------------
-    def submit(self, line):
-        """A console line to run on the hub's thread; a Future of
-        {"ok": bool, "lines": [the console's words]}."""
+    def submit(self, job):
+        """Run ``job`` on the hub's thread; returns a Future. A console line
+        (str) gives {"ok": bool, "lines": [the console's words]}; a function
+        of no arguments gives what it returns (tests, benches)."""
         future = concurrent.futures.Future()
-        self.jobs.put((line, future))
+        self.jobs.put((job, future))
         return future
 
     def latest(self):
@@ -77,27 +78,36 @@ class Bridge:
 
     # -- the hub's thread ------------------------------------------------------------
     def tick(self):
-        """Run the page's jobs, then publish what changed. Returns lines for
-        the GM's terminal: what the page did, in the console's words."""
-        said = []
-        acted = False
+        """Run the page's jobs, then publish what changed, then answer the
+        jobs (so an answer comes after the view that shows its effect).
+        Returns lines for the GM's terminal: what the page did, in the
+        console's words."""
+        said, done = [], []
         while True:
             try:
-                line, future = self.jobs.get_nowait()
+                job, future = self.jobs.get_nowait()
             except queue.Empty:
                 break
             if not future.set_running_or_notify_cancel():
                 continue
             try:
-                refused, lines = self.console.capture(line)
-                future.set_result({"ok": not refused, "lines": lines})
-            except BaseException as e:  # capture says errors in words; this is a bug, told to the page too
-                future.set_exception(e)
-                raise
-            acted = True
-            said += ["(page) %s" % line] + lines
-        self.read_screens(force=acted)
-        self.publish()
+                if isinstance(job, str):  # a console line from the page
+                    refused, lines = self.console.capture(job)
+                    done.append((future, {"ok": not refused, "lines": lines}, None))
+                    said += ["(page) %s" % job] + lines
+                else:
+                    done.append((future, job(), None))
+            except Exception as e:  # capture says errors in words: this is a bug, told to the caller too
+                done.append((future, None, e))
+        try:
+            self.read_screens(force=bool(done))
+            self.publish()
+        finally:
+            for future, result, error in done:
+                if error is None:
+                    future.set_result(result)
+                else:
+                    future.set_exception(error)
         return said
 
     def read_screens(self, force=False):
