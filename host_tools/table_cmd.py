@@ -24,6 +24,7 @@ from host_tools.table import TableHub
 from host_tools.web.server import DEFAULT_PORT
 
 LOOPBACK = "127.0.0.1"
+PAGE_POLL = 0.1  # seconds between reads of the devices while the page is served: an event is on it within ~0.2 s
 
 PROG = "deckahedron table"
 EXIT_USAGE = 2
@@ -192,7 +193,7 @@ def run(args):
         console = TableConsole(hub, out, run_dir)
         web = None if args.no_web else start_page(console, args.web_host, args.web_port, out)
         try:
-            return console.loop()
+            return console.loop(every=0.3 if web is None else PAGE_POLL)
         finally:
             if web is not None:
                 web.stop()

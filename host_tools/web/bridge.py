@@ -100,34 +100,50 @@ class Bridge:
             except Exception as e:  # capture says errors in words: this is a bug, told to the caller too
                 done.append((future, None, e))
         try:
-            self.read_screens(force=bool(done))
-            self.publish()
+            self.publish()  # the words first; the screens follow
         finally:
             for future, result, error in done:
                 if error is None:
                     future.set_result(result)
                 else:
                     future.set_exception(error)
+        if self.read_screens(force=bool(done)):
+            self.publish()
         return said
 
     def read_screens(self, force=False):
+        """Read the screens that may have changed: every one after a job
+        (``force``) or a change of the device's state, else the one read
+        longest ago once it is ``screen_every`` old (one a tick, so a big
+        table's reads do not hold up its events). True if one changed."""
         now = time.monotonic()
+        stale, changed = [], False
         for name, p in list(self.hub.players.items()):
             if p.link is None or p.faulty or p.question is not None or not p.online:
                 continue
             digest = (p.state or {}).get("digest")
             seen = self._screen_seen.get(name)
-            if not force and seen and seen[0] == digest and now - seen[1] < self.screen_every:
-                continue
-            try:
-                buf = p.link.fetch_screen()
-                png = screen_png(buf, p.link.screen_size)
-            except (LinkError, DeviceError, TableError, ValueError):
-                continue  # the connection state on the page says why; the last screen stays
-            self._screen_seen[name] = (digest, now)
-            tag = hashlib.sha1(png).hexdigest()[:12]
-            with self._lock:
-                self._screens[name] = (tag, png)
+            if force or seen is None or seen[0] != digest:
+                changed |= self._read_screen(name, p, digest, now)
+            elif now - seen[1] >= self.screen_every:
+                stale.append((seen[1], name, p, digest))
+        if stale:
+            _, name, p, digest = min(stale, key=lambda s: s[0])
+            changed |= self._read_screen(name, p, digest, now)
+        return changed
+
+    def _read_screen(self, name, p, digest, now):
+        try:
+            buf = p.link.fetch_screen()
+            png = screen_png(buf, p.link.screen_size)
+        except (LinkError, DeviceError, TableError, ValueError):
+            return False  # the connection state on the page says why; the last screen stays
+        self._screen_seen[name] = (digest, now)
+        tag = hashlib.sha1(png).hexdigest()[:12]
+        with self._lock:
+            old = self._screens.get(name)
+            self._screens[name] = (tag, png)
+        return old is None or old[0] != tag
 
     def publish(self):
         with self._lock:

@@ -10,6 +10,7 @@ import time
 import urllib.error
 import urllib.request
 
+from host_tools.table_cmd import PAGE_POLL
 from tests.host.conftest import running_sims
 
 NAMES = ("Ann", "Bo", "Cy", "Di")
@@ -63,9 +64,9 @@ def press_flip(hub, name):
 
 
 @contextlib.contextmanager
-def live_table(base, n=4, seed=11, every=0.3):
+def live_table(base, n=4, seed=11, every=PAGE_POLL):
     """Yields a LiveTable of ``n`` simulated boards seated as NAMES; the hub
-    is polled every ``every`` seconds, as the console's loop does."""
+    is polled every ``every`` seconds, as the console's loop does with the page on."""
     from host_tools.console import TableConsole, make_console
     from host_tools.table import TableHub
     from host_tools.web import Bridge, WebServer
