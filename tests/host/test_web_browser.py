@@ -5,7 +5,7 @@ Without chromium and chromedriver these tests skip with one line saying how
 to install them (.ci/run installs them). The event-to-page latency of button
 flips is printed (figures, not an assertion beyond the issue's 1 s goal
 being reported). DECKAHEDRON_WEB_SHOTS=DIR writes the page's screenshots
-(laptop and phone widths) into DIR, e.g. docs/screens/web."""
+(laptop.png and phone.png) into DIR, e.g. DECKAHEDRON_WEB_SHOTS=docs/web."""
 
 import os
 import shutil
@@ -145,14 +145,21 @@ def _press_and_check(hub, name):
     return at
 
 
-def test_screenshots_at_laptop_and_phone_widths(browser, tmp_path):
+def test_screenshots_at_laptop_and_phone_widths(browser, table, tmp_path):
+    """Neither width scrolls sideways; pictures of both."""
+    for body in ({"action": "damage", "player": "Cy", "power": 9, "wounds": 1}, {"action": "blessing", "player": "Ann"}):
+        assert table.post(body)[0] == 200
     out = os.environ.get("DECKAHEDRON_WEB_SHOTS") or str(tmp_path)
     os.makedirs(out, exist_ok=True)
     for label, (w, h) in (("laptop", LAPTOP), ("phone", PHONE)):
         browser.set_window_size(w, h)
-        time.sleep(0.3)
+        time.sleep(0.5)
         width = browser.execute_script("return document.documentElement.scrollWidth")
         assert width <= browser.execute_script("return window.innerWidth"), \
             "the page is wider than a %s screen (%d px): it scrolls sideways" % (label, width)
-        browser.save_screenshot(os.path.join(out, "web_%s.png" % label))
+        if label == "laptop":  # the whole table in one picture; a phone's first screen as it is
+            tall = browser.execute_script("return document.documentElement.scrollHeight")
+            browser.set_window_size(w, min(tall + 140, 6000))
+            time.sleep(0.5)
+        browser.save_screenshot(os.path.join(out, "%s.png" % label))
     browser.set_window_size(*LAPTOP)
