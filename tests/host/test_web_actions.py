@@ -6,6 +6,7 @@ opens it in Chromium."""
 
 import io
 import json
+import os
 import socket
 import urllib.request
 
@@ -21,19 +22,13 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory, firmware_path):
-    with live_table(tmp_path_factory.mktemp("web")) as t:
-        yield t
-
-
-@pytest.fixture(scope="module")
-def firmware_path():
+def table(tmp_path_factory):
     from host_tools.simboards import FIRMWARE_MAIN
-    import os
 
     if not os.path.isfile(FIRMWARE_MAIN):
         pytest.fail("firmware/main.py is missing: the page's tests run the real firmware on simulated boards")
-    return FIRMWARE_MAIN
+    with live_table(tmp_path_factory.mktemp("web")) as t:
+        yield t
 
 
 def test_the_view_shows_four_players_with_their_state_and_the_table(table):
@@ -190,3 +185,25 @@ def test_another_interface_is_served_only_with_a_warning_and_a_taken_port_falls_
             if s is not None:
                 s.stop()
         hub.close()
+
+
+@pytest.mark.parametrize("make, word, text", [
+    (lambda p: setattr(p, "faulty", "sent a state with no digest"), "faulty", "faulty: sent a state with no digest"),
+    (lambda p: setattr(p, "question", {"text": "Ann's port has another device: d2 (game g, 3 commands), not d1"}),
+     "question", "Ann's port has another device: d2 (game g, 3 commands), not d1"),
+    (lambda p: (setattr(p, "online", False), setattr(p, "error", "/dev/ttyACM0: no reply")), "offline",
+     "/dev/ttyACM0: no reply"),
+    (lambda p: (setattr(p, "link", None), setattr(p, "error", "left out: restore Ann onto a device to play on")),
+     "none", "left out: restore Ann onto a device to play on"),
+])
+def test_a_devices_connection_is_shown_in_the_hubs_words(make, word, text):
+    from host_tools.table import Player
+    from host_tools.web.view import player_view
+
+    p = Player("Ann", "/dev/ttyACM0", link=object())
+    p.online = True
+    assert player_view(p, {}, None)["connection"] == "ok"
+    make(p)
+    v = player_view(p, {}, None)
+    assert (v["connection"], v["connection_text"]) == (word, text)
+    assert not v["known"] and v["flips"] == []

@@ -95,6 +95,17 @@ def test_a_flip_from_the_page_reaches_the_device(browser, table):
     WebDriverWait(browser, 10).until(lambda d: "(GM)" in card(d, "Bo").find_element(By.CSS_SELECTOR, ".flips").text)
 
 
+def test_a_teamwork_flip_from_the_page(browser, table):
+    form = browser.find_element(By.ID, "team-form")
+    form.find_element(By.CSS_SELECTOR, "select[name=lead] option[value='Di']").click()
+    for name in ("Ann", "Cy"):
+        form.find_element(By.CSS_SELECTOR, "#team-supporters input[value='%s']" % name).click()
+    form.find_element(By.CSS_SELECTOR, "button").click()
+    WebDriverWait(browser, 30).until(lambda d: "teamwork led by Di" in d.find_element(By.ID, "answer").text)
+    WebDriverWait(browser, 10).until(
+        lambda d: d.find_element(By.ID, "teamwork").text.startswith("Di leads, with Ann, Cy: resolved by "))
+
+
 def test_a_refusal_from_the_page_is_the_consoles_sentence(browser, table):
     left = table.view()["shadow"]["left"]
     field = browser.find_element(By.CSS_SELECTOR, "#shadow-form input[name=points]")

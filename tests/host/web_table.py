@@ -97,7 +97,9 @@ def live_table(base, n=4, seed=11, every=PAGE_POLL):
 
         thread = threading.Thread(target=hub_thread, name="hub", daemon=True)
         thread.start()
-        ready.wait(60)
+        if not ready.wait(120):
+            stop.set()
+            raise AssertionError("the live table did not start within 120 s")
         try:
             if "error" in box:
                 raise box["error"]
