@@ -9,7 +9,8 @@
                             {"action": "line", "line": "damage Di 9 wounds=1"}
                             answers {"ok": true|false, "line": ..., "lines": [the console's words]}:
                             200 done, 422 refused (the words say why, as on the console),
-                            400 a request that is not an action, 503 the hub did not answer
+                            400 a request that is not an action, 403 from another site's page,
+                            415 not JSON, 503 the hub did not answer
 
 Nothing here touches the hub: see bridge.py for the hand-over.
 """
@@ -166,6 +167,15 @@ class WebServer:
         return response
 
     async def action(self, request):
+        # Only the page itself may act: JSON (another site's plain form cannot send it without the
+        # browser asking first, and this server never says yes) from the page's own origin.
+        origin = request.headers.get("Origin")
+        if origin is not None and origin != "%s://%s" % (request.scheme, request.host):
+            return web.json_response({"ok": False, "lines": ["actions come from the table's own page, not %s"
+                                                             % origin]}, status=403)
+        if request.content_type != "application/json":
+            return web.json_response({"ok": False, "lines": ["send the action as JSON (Content-Type: application/json)"]},
+                                     status=415)
         try:
             body = await request.json()
         except ValueError:

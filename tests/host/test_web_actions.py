@@ -97,6 +97,25 @@ def test_a_request_that_is_not_an_action_is_refused_in_words(table):
     assert status == 400 and answer["lines"] == ['player must be a word or a whole number, not {"name": "Ann"}']
 
 
+def test_only_the_tables_own_page_may_act(table):
+    """Another site open in the GM's browser cannot act: a plain form post
+    (no JSON) and a request from another origin are refused, and nothing
+    changes."""
+    before = table.player("Ann")
+    body = json.dumps({"action": "line", "line": "newgame Ann yes"}).encode()
+    status, answer = table.post(None, raw=body, headers={"Content-Type": "text/plain"})
+    assert status == 415 and answer["lines"] == ["send the action as JSON (Content-Type: application/json)"]
+    status, answer = table.post(None, raw=body, headers={"Content-Type": "application/json",
+                                                         "Origin": "http://evil.example"})
+    assert status == 403 and answer["lines"] == ["actions come from the table's own page, not http://evil.example"]
+    own = table.url.rstrip("/")
+    status, answer = table.post(None, raw=json.dumps({"action": "line", "line": "shadow"}).encode(),
+                                headers={"Content-Type": "application/json", "Origin": own})
+    assert status == 200, answer
+    after = table.player("Ann")
+    assert (after["draw"], after["discard"], after["flips"]) == (before["draw"], before["discard"], before["flips"])
+
+
 def test_any_console_line_runs_from_the_page(table):
     status, answer = table.post({"action": "line", "line": "shadow"})
     assert status == 200 and answer["lines"][0].startswith("Shadow: ")

@@ -32,10 +32,11 @@ class LiveTable:
     def player(self, name):
         return next(p for p in self.view()["players"] if p["name"] == name)
 
-    def post(self, body, raw=None):
+    def post(self, body, raw=None, headers=None):
         """(status, answer) of POST /api/action."""
         data = raw if raw is not None else json.dumps(body).encode()
-        req = urllib.request.Request(self.url + "api/action", data=data, headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(self.url + "api/action", data=data,
+                                     headers=headers or {"Content-Type": "application/json"})
         try:
             with urllib.request.urlopen(req, timeout=60) as f:
                 return f.status, json.load(f)

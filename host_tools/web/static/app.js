@@ -3,7 +3,9 @@
 // Text from devices (names, problems) is only ever set as textContent.
 "use strict";
 
-const HOWS = ["str", "dex", "int", "anvil", "blade", "crown", "dragon"];
+// What a flip is for: an attribute, or a suit by its shape and name (the edge of a card it sits on).
+const HOWS = [["str", "Str"], ["dex", "Dex"], ["int", "Int"], ["anvil", "▼ Anvil"], ["blade", "▶ Blade"],
+              ["crown", "◀ Crown"], ["dragon", "▲ Dragon"]];
 const cards = new Map();  // player name -> their card element
 // For tests and the latency bench: when each view arrived and when a player's
 // newest flip was first shown (Date.now(), milliseconds).
@@ -23,10 +25,11 @@ function suit(name) {
 
 function cardList(ids) { return ids && ids.length ? ids.join(", ") : "none"; }
 
-function options(select, values, keep) {
+function options(select, values, keep) {  // values: "v" or ["v", "label"]
   const old = select.value;
-  select.replaceChildren(...values.map(v => { const o = el("option", v); o.value = v; return o; }));
-  if (keep && values.includes(old)) select.value = old;
+  const pairs = values.map(v => Array.isArray(v) ? v : [v, v]);
+  select.replaceChildren(...pairs.map(([v, label]) => { const o = el("option", label); o.value = v; return o; }));
+  if (keep && pairs.some(([v]) => v === old)) select.value = old;
 }
 
 async function act(body) {
@@ -80,7 +83,14 @@ function stateRows(p) {
     ["edition", p.edition + (p.campaign ? " (" + p.campaign + ")" : "")],
   ];
   const a = p.attrs || {};
-  if (a.str) rows.splice(1, 0, ["attributes", `Str ${a.str}, Dex ${a.dex}, Int ${a.int}`]);
+  if (a.str) {
+    const attrs = [];
+    for (const [k, label] of [["str", "Str"], ["dex", "Dex"], ["int", "Int"]]) {
+      if (attrs.length) attrs.push(", ");
+      attrs.push(label + " ", suit(a[k]));
+    }
+    rows.splice(1, 0, ["attributes", attrs]);
+  }
   return rows;
 }
 
@@ -101,7 +111,8 @@ function renderPlayer(node, p, now) {
   const parts = [];
   for (const [k, v] of stateRows(p)) {
     parts.push(el("dt", k));
-    const dd = el("dd", v);
+    const dd = el("dd");
+    if (Array.isArray(v)) dd.append(...v); else dd.textContent = String(v);
     if (k === "incapacitated" && p.incapacitated) dd.className = "incap";
     parts.push(dd);
   }
