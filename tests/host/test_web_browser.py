@@ -61,6 +61,12 @@ def browser(table):
         driver.quit()
 
 
+def click(browser, element):
+    """Click as a person does: with the element in the middle of the window."""
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
 def card(browser, name):
     return browser.find_element(By.CSS_SELECTOR, 'article.player[data-player="%s"]' % name)
 
@@ -87,20 +93,35 @@ def test_the_page_shows_four_players_with_screens_state_and_the_table(browser):
 def test_a_flip_from_the_page_reaches_the_device(browser, table):
     before = table.on_hub(lambda hub: hub.player("Bo").link.state()["discard"])
     c = card(browser, "Bo")
-    c.find_element(By.CSS_SELECTOR, "form.flip select option[value='dex']").click()
-    c.find_element(By.CSS_SELECTOR, "form.flip button").click()
+    click(browser, c.find_element(By.CSS_SELECTOR, "form.flip select option[value='dex']"))
+    click(browser, c.find_element(By.CSS_SELECTOR, "form.flip button"))
     WebDriverWait(browser, 20).until(lambda d: "Bo flips Dex" in d.find_element(By.ID, "answer").text)
     assert browser.find_element(By.ID, "answer").get_attribute("data-ok") == "yes"
     assert table.on_hub(lambda hub: hub.player("Bo").link.state()["discard"]) > before
     WebDriverWait(browser, 10).until(lambda d: "(GM)" in card(d, "Bo").find_element(By.CSS_SELECTOR, ".flips").text)
 
 
+def test_the_boards_buttons_on_the_page_press_the_device(browser, table):
+    c = card(browser, "Cy")
+    home = c.find_element(By.CSS_SELECTOR, "img.screen").get_attribute("data-tag")
+    click(browser, c.find_element(By.CSS_SELECTOR, "button[data-button='C']"))  # the menu
+    WebDriverWait(browser, 20).until(lambda d: "Cy pressed C: the screen shows" in d.find_element(By.ID, "answer").text)
+    shown = browser.find_element(By.ID, "answer").text.split("the screen shows ", 1)[1].split()[0]
+    assert shown != "home"
+    WebDriverWait(browser, 10).until(
+        lambda d: card(d, "Cy").find_element(By.CSS_SELECTOR, "img.screen").get_attribute("data-tag") != home)
+    click(browser, c.find_element(By.CSS_SELECTOR, "button[data-button='A']"))  # back, in a menu
+    WebDriverWait(browser, 20).until(lambda d: "Cy pressed A: the screen shows home" in d.find_element(By.ID, "answer").text)
+    WebDriverWait(browser, 10).until(
+        lambda d: card(d, "Cy").find_element(By.CSS_SELECTOR, "img.screen").get_attribute("data-tag") == home)
+
+
 def test_a_teamwork_flip_from_the_page(browser, table):
     form = browser.find_element(By.ID, "team-form")
-    form.find_element(By.CSS_SELECTOR, "select[name=lead] option[value='Di']").click()
+    click(browser, form.find_element(By.CSS_SELECTOR, "select[name=lead] option[value='Di']"))
     for name in ("Ann", "Cy"):
-        form.find_element(By.CSS_SELECTOR, "#team-supporters input[value='%s']" % name).click()
-    form.find_element(By.CSS_SELECTOR, "button").click()
+        click(browser, form.find_element(By.CSS_SELECTOR, "#team-supporters input[value='%s']" % name))
+    click(browser, form.find_element(By.CSS_SELECTOR, "button"))
     WebDriverWait(browser, 30).until(lambda d: "teamwork led by Di" in d.find_element(By.ID, "answer").text)
     WebDriverWait(browser, 10).until(
         lambda d: d.find_element(By.ID, "teamwork").text.startswith("Di leads, with Ann, Cy: resolved by "))
@@ -111,7 +132,7 @@ def test_a_refusal_from_the_page_is_the_consoles_sentence(browser, table):
     field = browser.find_element(By.CSS_SELECTOR, "#shadow-form input[name=points]")
     field.clear()
     field.send_keys(str(left + 5))
-    browser.find_element(By.CSS_SELECTOR, "#shadow-form button").click()
+    click(browser, browser.find_element(By.CSS_SELECTOR, "#shadow-form button"))
     WebDriverWait(browser, 20).until(lambda d: d.find_element(By.ID, "answer").get_attribute("data-ok") == "no")
     refused = browser.find_element(By.CSS_SELECTOR, "#answer .refused").text
     assert refused == "only %d Shadow points available" % left

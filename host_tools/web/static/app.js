@@ -68,6 +68,9 @@ function playerCard(name) {
   });
   node.querySelector("button.blessing").addEventListener("click", () => act({ action: "blessing", player: node.dataset.player }));
   node.querySelector("button.wound").addEventListener("click", () => act({ action: "wound", player: node.dataset.player }));
+  for (const b of node.querySelectorAll("button[data-button]")) {
+    b.addEventListener("click", () => act({ action: "press", player: node.dataset.player, button: b.dataset.button }));
+  }
   return node;
 }
 
