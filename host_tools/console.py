@@ -117,6 +117,7 @@ class TableConsole(cmd.Cmd):
         self.run_dir = run_dir
         self.pursuits = {}  # player name -> shared_rules.minigames.Pursuit in progress
         self.failed = False  # the last command was refused (the scripted scene says so)
+        self.ticks = []  # called on the hub's thread while the loop waits; each returns lines to say (the page)
 
     # -- printing ---------------------------------------------------------
     def say(self, *lines, style=None):
@@ -151,6 +152,19 @@ class TableConsole(cmd.Cmd):
             self.failed = True
             self.warn("that failed: %s: %s" % (type(e).__name__, e))
         return False
+
+    def capture(self, line):
+        """Run ``line`` as if typed, its words kept instead of printed: (refused, lines).
+        For the live page (host_tools/web), on the hub's thread."""
+        import io
+
+        saved, text = self.out, io.StringIO()
+        self.out = make_console(file=text, width=saved.width)
+        try:
+            self.onecmd(line)
+        finally:
+            self.out = saved
+        return self.failed, text.getvalue().rstrip("\n").split("\n") if text.getvalue().strip() else []
 
     def emptyline(self):
         return False  # not cmd.Cmd's repeat of the last command
@@ -938,6 +952,8 @@ class TableConsole(cmd.Cmd):
                     line = got.get(timeout=every)
                 except queue.Empty:
                     lines = self.poll()
+                    for tick in self.ticks:
+                        lines += tick()
                     if lines:
                         self.out.file.write("\r\x1b[K")
                         self.say(*lines, style="yellow")

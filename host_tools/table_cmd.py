@@ -4,7 +4,9 @@
     deckahedron table --port /dev/ttyACM0 --port /dev/ttyACM1
     deckahedron table                          # every board found by USB id
 
-At a terminal it shows every player live and takes commands (type `help`).
+At a terminal it shows every player live and takes commands (type `help`),
+and serves the live table page on http://127.0.0.1:8765/ (docs/web.md;
+--web-port N, --no-web; --web-host ADDRESS to show it on a network).
 With standard input not a terminal (CI, `make run < /dev/null`) it plays a
 short scripted scene instead, writes each board's screen to PNG, prints where
 they are, and exits 0.
@@ -19,6 +21,10 @@ from host_tools.cli import reporter, whole
 from host_tools.console import TableConsole, make_console, save_screen, status_table
 from host_tools.link import DeviceError, LinkError
 from host_tools.table import TableHub
+from host_tools.web.server import DEFAULT_PORT
+
+LOOPBACK = "127.0.0.1"
+PAGE_POLL = 0.1  # seconds between reads of the devices while the page is served: an event is on it within ~0.2 s
 
 PROG = "deckahedron table"
 EXIT_USAGE = 2
@@ -35,6 +41,12 @@ def add_arguments(parser):
                         help="seed for the simulated boards' decks (0 or more)")
     parser.add_argument("--db", default=None, help="SQLite session log (default: in the run folder)")
     parser.add_argument("--dir", default=None, help="run folder for logs, screens and sim flash (default: temp)")
+    parser.add_argument("--web-port", type=whole(1, 65535, "8765"), default=DEFAULT_PORT, metavar="PORT",
+                        help="port of the live table page (default %d; a free one if it is taken)" % DEFAULT_PORT)
+    parser.add_argument("--web-host", default=LOOPBACK, metavar="ADDRESS",
+                        help="serve the page on this interface instead of %s: anyone who can reach it "
+                             "sees the table and can act as the GM" % LOOPBACK)
+    parser.add_argument("--no-web", action="store_true", help="no live table page")
     parser.error = _fail
 
 
@@ -114,6 +126,31 @@ def open_hub(path, out):
     return None
 
 
+def start_page(console, host, port, out):
+    """The live table page beside the console (docs/web.md); its URL is
+    printed. A taken port falls back to a free one; a page that cannot be
+    served at all is said in one line and the console goes on without it."""
+    from host_tools.web import Bridge, WebServer
+
+    bridge = Bridge(console)
+    for attempt in (port, 0):
+        server = WebServer(bridge, host, attempt)
+        try:
+            url = server.start()
+        except OSError as e:
+            out.print("the page cannot listen on %s port %s: %s" % (host, attempt or "(any)", e.strerror or e),
+                      style="yellow")
+            continue
+        console.ticks.append(bridge.tick)
+        out.print("live table page: %s" % url, style="bold")
+        if host not in (LOOPBACK, "localhost", "::1"):
+            out.print("warning: the page is served on %s: anyone on that network can see the table and act "
+                      "as the GM" % host, style="red")
+        return server
+    out.print("going on without the live page", style="yellow")
+    return None
+
+
 def run(args):
     out = make_console()
     try:
@@ -153,7 +190,13 @@ def run(args):
         if not sys.stdin.isatty():
             scripted_scene(hub, out, run_dir)
             return 0
-        return TableConsole(hub, out, run_dir).loop()
+        console = TableConsole(hub, out, run_dir)
+        web = None if args.no_web else start_page(console, args.web_host, args.web_port, out)
+        try:
+            return console.loop(every=0.3 if web is None else PAGE_POLL)
+        finally:
+            if web is not None:
+                web.stop()
     finally:
         hub.close()
         if sims is not None:

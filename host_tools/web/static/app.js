@@ -1,0 +1,209 @@
+// The live table page: the server pushes the table view (server-sent events);
+// every action posts to /api/action and shows the console's words.
+// Text from devices (names, problems) is only ever set as textContent.
+"use strict";
+
+// What a flip is for: an attribute, or a suit by its shape and name (the edge of a card it sits on).
+const HOWS = [["str", "Str"], ["dex", "Dex"], ["int", "Int"], ["anvil", "▼ Anvil"], ["blade", "▶ Blade"],
+              ["crown", "◀ Crown"], ["dragon", "▲ Dragon"]];
+const cards = new Map();  // player name -> their card element
+// For tests and the latency bench: when each view arrived and when a player's
+// newest flip was first shown (Date.now(), milliseconds).
+window.deckahedron = { views: 0, lastVersion: 0, flipSeen: {} };
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (cls) e.className = cls;
+  return e;
+}
+
+function suit(name) {
+  const s = el("span", name ? name[0].toUpperCase() + name.slice(1) : "?", "suit " + (name || ""));
+  return s;
+}
+
+function cardList(ids) { return ids && ids.length ? ids.join(", ") : "none"; }
+
+function options(select, values, keep) {  // values: "v" or ["v", "label"]
+  const old = select.value;
+  const pairs = values.map(v => Array.isArray(v) ? v : [v, v]);
+  select.replaceChildren(...pairs.map(([v, label]) => { const o = el("option", label); o.value = v; return o; }));
+  if (keep && pairs.some(([v]) => v === old)) select.value = old;
+}
+
+async function act(body) {
+  const answer = document.getElementById("answer");
+  let reply;
+  try {
+    const r = await fetch("/api/action", { method: "POST", headers: { "Content-Type": "application/json" },
+                                           body: JSON.stringify(body) });
+    reply = await r.json();
+  } catch (e) {
+    reply = { ok: false, lines: ["the table's server did not answer: " + e] };
+  }
+  const out = [];
+  if (reply.line) out.push(el("div", "table> " + reply.line));
+  for (const line of reply.lines || []) out.push(el("div", line, reply.ok ? "" : "refused"));
+  answer.replaceChildren(...out);
+  answer.dataset.ok = reply.ok ? "yes" : "no";
+  return reply;
+}
+
+function number(form, name) { return parseInt(form.elements[name].value || "0", 10) || 0; }
+
+function playerCard(name) {
+  const node = document.getElementById("player-card").content.firstElementChild.cloneNode(true);
+  node.dataset.player = name;
+  options(node.querySelector("form.flip select"), HOWS);
+  node.querySelector("form.flip").addEventListener("submit", ev => {
+    ev.preventDefault();
+    const f = ev.target;
+    act({ action: "flip", player: node.dataset.player, attr: f.elements.attr.value, net: number(f, "net") });
+  });
+  node.querySelector("form.damage").addEventListener("submit", ev => {
+    ev.preventDefault();
+    const f = ev.target;
+    act({ action: "damage", player: node.dataset.player, power: f.elements.power.value, wounds: number(f, "wounds") });
+  });
+  node.querySelector("button.blessing").addEventListener("click", () => act({ action: "blessing", player: node.dataset.player }));
+  node.querySelector("button.wound").addEventListener("click", () => act({ action: "wound", player: node.dataset.player }));
+  for (const b of node.querySelectorAll("button[data-button]")) {
+    b.addEventListener("click", () => act({ action: "press", player: node.dataset.player, button: b.dataset.button }));
+  }
+  return node;
+}
+
+function stateRows(p) {
+  if (!p.known) return [["state", "not read yet"]];
+  const rows = [
+    ["deck", `${p.draw} to draw, ${p.discard} discarded, ${p.exhaustion} exhausted`],
+    ["XP", p.xp],
+    ["tokens", `Harm ${p.harm}, Wound ${p.wound_tokens}, Exhaustion ${p.exhaustion_tokens}`],
+    ["blessings", cardList(p.blessings)],
+    ["wound cards", cardList(p.wound_cards)],
+    ["incapacitated", p.incapacitated ? "yes: " + p.incapacitated : "no"],
+    ["edition", p.edition + (p.campaign ? " (" + p.campaign + ")" : "")],
+  ];
+  const a = p.attrs || {};
+  if (a.str) {
+    const attrs = [];
+    for (const [k, label] of [["str", "Str"], ["dex", "Dex"], ["int", "Int"]]) {
+      if (attrs.length) attrs.push(", ");
+      attrs.push(label + " ", suit(a[k]));
+    }
+    rows.splice(1, 0, ["attributes", attrs]);
+  }
+  return rows;
+}
+
+function renderPlayer(node, p, now) {
+  node.querySelector(".name").textContent = p.name;
+  const conn = node.querySelector(".conn");
+  conn.className = "conn " + p.connection;
+  conn.textContent = p.connection === "ok" ? "connected" : p.connection;
+  conn.title = p.connection_text;
+  node.querySelector(".problem").textContent = p.connection === "ok" ? "" : p.connection_text;
+  const img = node.querySelector(".screen");
+  img.alt = p.name + "'s screen";
+  if (p.screen && img.dataset.tag !== p.screen) {
+    img.dataset.tag = p.screen;
+    img.src = "/screen/" + encodeURIComponent(p.name) + ".png?v=" + p.screen;
+  }
+  const dl = node.querySelector(".state");
+  const parts = [];
+  for (const [k, v] of stateRows(p)) {
+    parts.push(el("dt", k));
+    const dd = el("dd");
+    if (Array.isArray(v)) dd.append(...v); else dd.textContent = String(v);
+    if (k === "incapacitated" && p.incapacitated) dd.className = "incap";
+    parts.push(dd);
+  }
+  dl.replaceChildren(...parts);
+  const ol = node.querySelector(".flips");
+  const items = [];
+  for (const line of p.open_flip || []) items.push(el("li", "open: " + line));
+  for (const f of p.flips) {
+    const li = el("li");
+    li.append(suit(f.suit), ` ${f.net >= 0 ? "+" : ""}${f.net}: cards ${cardList(f.cards)} → `,
+              el("span", f.word || "?", "word"), ` from card ${f.resolving}`, el("small", f.source === "buttons" ? " (buttons)" : " (GM)"));
+    li.title = f.text;
+    items.push(li);
+  }
+  if (!items.length) items.push(el("li", "no flips yet"));
+  ol.replaceChildren(...items);
+  const key = p.flips.length ? p.flips[0].text + "|" + p.flips.length : "";
+  if (node.dataset.newest !== key) {
+    node.dataset.newest = key;
+    node.dataset.flipCount = String(p.flips.length);
+    (window.deckahedron.flipSeen[p.name] = window.deckahedron.flipSeen[p.name] || []).push({ key, at: now });
+  }
+}
+
+function renderTable(v) {
+  const s = v.shadow;
+  document.getElementById("shadow").textContent = `${s.name}: ${s.earned} earned, ${s.spent} spent, ${s.left} left`;
+  const sup = document.getElementById("supply");
+  sup.textContent = `Blessings: ${cardList(v.supply.blessings)}. Wound cards: ${cardList(v.supply.wounds)}.`;
+  document.getElementById("conflicts").textContent = v.conflicts.length ? "conflict: " + v.conflicts.join("; ") : "";
+  const tw = document.getElementById("teamwork");
+  const rows = v.teamwork.in_progress.concat(v.teamwork.recent).map(t => el("li", t));
+  tw.replaceChildren(...(rows.length ? rows : [el("li", "none yet")]));
+  const names = v.players.map(p => p.name);
+  const form = document.getElementById("team-form");
+  options(form.elements.lead, names, true);
+  if (!form.elements.attr.options.length) options(form.elements.attr, HOWS);
+  const box = document.getElementById("team-supporters");
+  const ticked = new Set([...box.querySelectorAll("input:checked")].map(i => i.value));
+  box.replaceChildren(...names.map(n => {
+    const label = el("label"), input = el("input");
+    input.type = "checkbox"; input.value = n; input.checked = ticked.has(n);
+    label.append(input, " " + n);
+    return label;
+  }));
+}
+
+function render(v) {
+  const now = Date.now();
+  renderTable(v);
+  const list = document.getElementById("players");
+  const seen = new Set();
+  for (const p of v.players) {
+    seen.add(p.name);
+    let node = cards.get(p.name);
+    if (!node) { node = playerCard(p.name); cards.set(p.name, node); }
+    list.appendChild(node);  // keeps the table's order
+    renderPlayer(node, p, now);
+  }
+  for (const [name, node] of cards) if (!seen.has(name)) { node.remove(); cards.delete(name); }
+  window.deckahedron.views += 1;
+  window.deckahedron.lastVersion = v.version;
+}
+
+function listen() {
+  const status = document.getElementById("link");
+  const events = new EventSource("/events");
+  events.onopen = () => { status.textContent = "live"; };
+  events.onerror = () => { status.textContent = "reconnecting to the table…"; };  // EventSource retries itself
+  events.onmessage = m => { render(JSON.parse(m.data)); status.textContent = "live"; };
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.getElementById("shadow-form").addEventListener("submit", ev => {
+    ev.preventDefault();
+    act({ action: "shadow_spend", points: ev.target.elements.points.value });
+  });
+  document.getElementById("team-form").addEventListener("submit", ev => {
+    ev.preventDefault();
+    const f = ev.target;
+    const supporters = [...f.querySelectorAll("#team-supporters input:checked")].map(i => i.value)
+      .filter(n => n !== f.elements.lead.value);
+    act({ action: "team", lead: f.elements.lead.value, supporters, attr: f.elements.attr.value });
+  });
+  document.getElementById("line-form").addEventListener("submit", ev => {
+    ev.preventDefault();
+    const input = ev.target.elements.line;
+    act({ action: "line", line: input.value }).then(r => { if (r.ok) input.value = ""; });
+  });
+  listen();
+});

@@ -1,0 +1,110 @@
+"""What the live page shows, read from the hub: a plain dict for JSON.
+
+Runs on the hub's thread (it reads the hub's mirror of each device and its
+session database, never the devices themselves). The words are the console's:
+result words from host_tools.replies, problems as the hub says them.
+"""
+
+import json
+
+from shared_rules import cards as C
+
+from host_tools import replies
+
+FLIPS_SHOWN = 5  # the last flips of each player on the page
+
+
+def card_kind(cid):
+    card = C.CARDS.get(cid)
+    return card.kind if card is not None else "unknown"
+
+
+def connection(p):
+    """(word, sentence) for a player's device: ok, offline, faulty, question, no device."""
+    if p.faulty:
+        return "faulty", "faulty: %s" % p.faulty
+    if p.question is not None:
+        return "question", p.question.get("text") or "another device or game is on the port"
+    if p.link is None:
+        return "none", p.error or "no device"
+    if not p.online:
+        return "offline", p.error or "offline"
+    return "ok", "connected on %s" % p.port
+
+
+def flip_entry(name, source, suit, net, cards, level, resolving):
+    cards = [c for c in (cards or "").split(",") if c] if isinstance(cards, str) else list(cards or [])
+    return {"suit": suit, "net": net or 0, "cards": cards, "resolving": resolving, "level": level,
+            "word": replies.WORDS.get(level, ""), "source": source,
+            "text": "%s %+d (%s): %s from card %s" % (replies.title(suit), net or 0, replies.cards(cards),
+                                                       replies.level_words(level), resolving)}
+
+
+def last_flips(hub, n=FLIPS_SHOWN):
+    """player -> their last ``n`` flips of this session, newest first."""
+    rows = hub.db.execute("SELECT player, source, suit, net, cards, level, resolving FROM flips"
+                          " WHERE session = ? ORDER BY id DESC", (hub.session,)).fetchall()
+    out = {}
+    for row in rows:
+        mine = out.setdefault(row[0], [])
+        if len(mine) < n:
+            mine.append(flip_entry(*row))
+    return out
+
+
+def player_view(p, flips, screen):
+    s = p.state or {}
+    tokens = s.get("tokens") or {}
+    held = list(s.get("held") or [])
+    word, text = connection(p)
+    open_flip = s.get("flip")
+    return {
+        "name": p.name, "device": p.device, "port": p.port, "connection": word, "connection_text": text,
+        "question": (p.question or {}).get("text") or "", "faulty": p.faulty,
+        "known": bool(s),
+        "draw": s.get("draw"), "discard": s.get("discard"), "exhaustion": s.get("exhaustion"), "xp": s.get("xp"),
+        "harm": tokens.get("harm"), "wound_tokens": tokens.get("wound"), "exhaustion_tokens": tokens.get("exhaustion"),
+        "blessings": [c for c in held if card_kind(c) == "blessing"],
+        "wound_cards": [c for c in held if card_kind(c) == "wound"],
+        "incapacitated": s.get("incapacitated") or "",
+        "edition": s.get("edition") or "", "campaign": s.get("campaign") or "",
+        "attrs": s.get("attrs") or {},
+        "open_flip": replies.flip_view(p.name, open_flip, s) if open_flip else [],
+        "flips": flips.get(p.name, []),
+        "screen": screen or "",
+    }
+
+
+def teamwork_view(hub, n=3):
+    """Teamwork flips of this session: the ones still open, then the last ``n`` closed."""
+    rows = hub.db.execute("SELECT lead, supporters, closed, outcome FROM teamwork WHERE session = ?"
+                          " ORDER BY id DESC", (hub.session,)).fetchall()
+    going, done = [], []
+    for lead, supporters, closed, outcome in rows:
+        try:
+            others = json.loads(supporters or "[]")
+        except ValueError:
+            others = []
+        text = "%s leads, with %s" % (lead, ", ".join(others) or "nobody")
+        if closed is None:
+            going.append(text + ": in progress")
+        elif len(done) < n:
+            done.append("%s: %s" % (text, outcome or "closed"))
+    return {"in_progress": going, "recent": done}
+
+
+def table_view(hub, screens):
+    """The whole page's data; ``screens`` maps a player to their screen's version tag."""
+    flips = last_flips(hub)
+    earned, spent, left = hub.shadow()
+    first = next(iter(hub.players.values())).state if hub.players else {}
+    supply = hub.supply()
+    return {
+        "players": [player_view(p, flips, screens.get(name)) for name, p in hub.players.items()],
+        "supply": {"blessings": [c for c in supply if card_kind(c) == "blessing"],
+                   "wounds": [c for c in supply if card_kind(c) == "wound"]},
+        "shadow": {"name": replies.rules_of(first)["gm_points"], "earned": earned, "spent": spent, "left": left},
+        "teamwork": teamwork_view(hub),
+        "conflicts": ["%s held by %s and %s" % c for c in hub.conflicts()],
+        "suits": list(C.SUITS),
+    }

@@ -1,0 +1,228 @@
+"""The live table page over plain HTTP (no browser): the GM's actions run
+the console's commands on the hub's thread and answer in its words; refusals
+are the console's sentences and change nothing; the view, the event stream
+and the screens are what the page shows. tests/host/test_web_browser.py
+opens it in Chromium."""
+
+import io
+import json
+import os
+import socket
+import urllib.request
+
+import pytest
+
+from host_tools.console import TableConsole, make_console
+from host_tools.table import TableHub
+from host_tools.table_cmd import start_page
+from host_tools.web.server import BadAction, action_line
+from tests.host.web_table import live_table, press_flip
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    from host_tools.simboards import FIRMWARE_MAIN
+
+    if not os.path.isfile(FIRMWARE_MAIN):
+        pytest.fail("firmware/main.py is missing: the page's tests run the real firmware on simulated boards")
+    with live_table(tmp_path_factory.mktemp("web")) as t:
+        yield t
+
+
+def test_the_view_shows_four_players_with_their_state_and_the_table(table):
+    v = table.view()
+    assert [p["name"] for p in v["players"]] == ["Ann", "Bo", "Cy", "Di"]
+    for p in v["players"]:
+        assert p["connection"] == "ok" and p["known"]
+        assert p["draw"] == 20 and p["xp"] == 0 and p["edition"] == "md"
+        assert p["screen"], "each player's screen is read"
+    assert v["shadow"]["left"] == v["shadow"]["earned"] - v["shadow"]["spent"]
+    assert v["supply"]["blessings"] and v["supply"]["wounds"]
+
+
+def test_a_flip_from_the_page_reaches_the_device_and_answers_in_the_consoles_words(table):
+    before = table.on_hub(lambda hub: hub.player("Ann").link.state()["discard"])
+    status, answer = table.post({"action": "flip", "player": "Ann", "attr": "dex", "net": 1})
+    assert status == 200 and answer["ok"], answer
+    assert answer["line"] == "flip Ann dex +1"
+    assert answer["lines"][0].startswith("Ann flips Dex (")
+    assert any("resolves Ann's flip" in line for line in answer["lines"])
+    after = table.on_hub(lambda hub: hub.player("Ann").link.state())  # the device itself, not the mirror
+    assert after["discard"] > before
+    v = table.player("Ann")
+    assert v["flips"][0]["source"] == "host" and v["flips"][0]["word"] in ("MISS", "PARTIAL", "SUCCESS", "TRIUMPH")
+
+
+def test_damage_blessing_and_wound_from_the_page_change_the_device(table):
+    status, answer = table.post({"action": "damage", "player": "Bo", "power": 2})
+    assert status == 200, answer
+    assert answer["lines"][0].startswith("Bo takes 2 attack power")
+    assert table.player("Bo")["exhaustion"] == 2
+    status, answer = table.post({"action": "blessing", "player": "Bo"})
+    assert status == 200, answer
+    status, answer = table.post({"action": "wound", "player": "Bo"})
+    assert status == 200, answer
+    bo = table.player("Bo")
+    assert len(bo["blessings"]) == 1 and len(bo["wound_cards"]) == 1 and bo["wound_tokens"] == 1
+    supply = table.view()["supply"]
+    assert bo["blessings"][0] not in supply["blessings"] and bo["wound_cards"][0] not in supply["wounds"]
+
+
+def test_a_refused_action_says_the_consoles_sentence_and_changes_nothing(table):
+    before = table.view()
+    status, answer = table.post({"action": "damage", "player": "Zed", "power": 4})
+    assert status == 422 and not answer["ok"]
+    assert answer["lines"] == ["no player named 'Zed' (at the table: Ann, Bo, Cy, Di)"]
+    status, answer = table.post({"action": "shadow_spend", "points": 99})
+    assert status == 422
+    assert answer["lines"] == ["only %d Shadow points available" % before["shadow"]["left"]]
+    status, answer = table.post({"action": "damage", "player": "Cy", "power": "lots"})
+    assert status == 422
+    assert answer["lines"] == ["attack power must be a whole number, like damage Cy 9; not 'lots'"]
+    after = table.view()
+    assert after["shadow"] == before["shadow"]
+    assert [p["draw"] for p in after["players"]] == [p["draw"] for p in before["players"]]
+
+
+def test_a_request_that_is_not_an_action_is_refused_in_words(table):
+    status, answer = table.post(None, raw=b"flip Ann")
+    assert status == 400 and answer["lines"] == ["send the action as JSON"]
+    status, answer = table.post({"action": "dance", "player": "Ann"})
+    assert status == 400 and answer["lines"][0].startswith('unknown action "dance"')
+    status, answer = table.post({"action": "line", "line": "quit"})
+    assert status == 400 and "closed at the console" in answer["lines"][0]
+    status, answer = table.post({"action": "flip", "player": {"name": "Ann"}})
+    assert status == 400 and answer["lines"] == ['player must be a word or a whole number, not {"name": "Ann"}']
+
+
+def test_only_the_tables_own_page_may_act(table):
+    """Another site open in the GM's browser cannot act: a plain form post
+    (no JSON) and a request from another origin are refused, and nothing
+    changes."""
+    before = table.player("Ann")
+    body = json.dumps({"action": "line", "line": "newgame Ann yes"}).encode()
+    status, answer = table.post(None, raw=body, headers={"Content-Type": "text/plain"})
+    assert status == 415 and answer["lines"] == ["send the action as JSON (Content-Type: application/json)"]
+    status, answer = table.post(None, raw=body, headers={"Content-Type": "application/json",
+                                                         "Origin": "http://evil.example"})
+    assert status == 403 and answer["lines"] == ["actions come from the table's own page, not http://evil.example"]
+    own = table.url.rstrip("/")
+    status, answer = table.post(None, raw=json.dumps({"action": "line", "line": "shadow"}).encode(),
+                                headers={"Content-Type": "application/json", "Origin": own})
+    assert status == 200, answer
+    after = table.player("Ann")
+    assert (after["draw"], after["discard"], after["flips"]) == (before["draw"], before["discard"], before["flips"])
+
+
+def test_any_console_line_runs_from_the_page(table):
+    status, answer = table.post({"action": "line", "line": "shadow"})
+    assert status == 200 and answer["lines"][0].startswith("Shadow: ")
+    status, answer = table.post({"action": "line", "line": "frobnicate Ann"})
+    assert status == 422 and answer["lines"] == ["unknown command 'frobnicate': type help for the list"]
+
+
+def test_a_teamwork_flip_from_the_page(table):
+    status, answer = table.post({"action": "team", "lead": "Cy", "supporters": ["Ann", "Di"], "attr": "str"})
+    assert status == 200, answer
+    assert answer["lines"][0].startswith("teamwork led by Cy: ")
+    v = table.view()
+    assert v["teamwork"]["recent"][0].startswith("Cy leads, with Ann, Di: resolved by ")
+    assert not v["teamwork"]["in_progress"]
+
+
+def test_a_button_flip_on_a_board_reaches_the_view(table):
+    flips = len(table.player("Di")["flips"])
+    screen, _ = table.on_hub(lambda hub: press_flip(hub, "Di"))
+    v = table.wait_view(lambda v: len(next(p for p in v["players"] if p["name"] == "Di")["flips"]) > flips)
+    di = next(p for p in v["players"] if p["name"] == "Di")
+    assert di["flips"][0]["source"] == "buttons"
+
+
+def test_the_event_stream_sends_the_view_at_once(table):
+    with urllib.request.urlopen(table.url + "events", timeout=10) as f:
+        assert f.headers["Content-Type"].startswith("text/event-stream")
+        line = f.readline().decode()
+    assert line.startswith("data: ")
+    assert [p["name"] for p in json.loads(line[6:])["players"]] == ["Ann", "Bo", "Cy", "Di"]
+
+
+def test_the_screen_is_the_panels_pixels(table):
+    from PIL import Image
+
+    with urllib.request.urlopen(table.url + "screen/Ann.png", timeout=10) as f:
+        img = Image.open(io.BytesIO(f.read()))
+    assert img.size == (296 * 2, 128 * 2)
+    try:
+        urllib.request.urlopen(table.url + "screen/Zed.png", timeout=10)
+        raise AssertionError("a screen of nobody was served")
+    except urllib.error.HTTPError as e:
+        assert e.code == 404
+
+
+@pytest.mark.parametrize("body, line", [
+    ({"action": "flip", "player": "Kresk the Bold", "attr": "str", "net": -2}, "flip 'Kresk the Bold' str -2"),
+    ({"action": "flip", "player": "Ann", "net": 0}, "flip Ann"),
+    ({"action": "damage", "player": "Di", "power": 9, "wounds": 1, "harm": 0}, "damage Di 9 wounds=1"),
+    ({"action": "team", "lead": "Cy", "supporters": ["Ann"], "attr": "dex", "net": 1}, "team Cy Ann dex +1"),
+    ({"action": "shadow_spend", "points": 2}, "shadow spend 2"),
+    ({"action": "flip", "player": "Ann; rm -rf", "attr": "str"}, "flip 'Ann; rm -rf' str"),
+])
+def test_an_action_is_the_console_line_a_gm_would_type(body, line):
+    assert action_line(body) == line
+
+
+@pytest.mark.parametrize("body", [[], {"action": "flip"}, {"action": "team", "lead": "Cy", "supporters": []},
+                                  {"action": "damage", "player": "Di", "power": True}])
+def test_a_malformed_action_is_refused(body):
+    with pytest.raises(BadAction):
+        action_line(body)
+
+
+def test_another_interface_is_served_only_with_a_warning_and_a_taken_port_falls_back(tmp_path):
+    hub = TableHub(str(tmp_path / "s.db"))
+    text = io.StringIO()
+    out = make_console(file=text, width=200)
+    console = TableConsole(hub, out)
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    taken = busy.getsockname()[1]
+    servers = []
+    try:
+        servers.append(start_page(console, "127.0.0.1", taken, out))
+        assert servers[0].port != taken
+        assert "cannot listen on 127.0.0.1 port %d" % taken in text.getvalue()
+        assert "live table page: http://127.0.0.1:%d/" % servers[0].port in text.getvalue()
+        assert "anyone on that network" not in text.getvalue()
+        servers.append(start_page(console, "0.0.0.0", 0, out))
+        assert "warning: the page is served on 0.0.0.0: anyone on that network can see the table" in text.getvalue()
+    finally:
+        busy.close()
+        for s in servers:
+            if s is not None:
+                s.stop()
+        hub.close()
+
+
+@pytest.mark.parametrize("make, word, text", [
+    (lambda p: setattr(p, "faulty", "sent a state with no digest"), "faulty", "faulty: sent a state with no digest"),
+    (lambda p: setattr(p, "question", {"text": "Ann's port has another device: d2 (game g, 3 commands), not d1"}),
+     "question", "Ann's port has another device: d2 (game g, 3 commands), not d1"),
+    (lambda p: (setattr(p, "online", False), setattr(p, "error", "/dev/ttyACM0: no reply")), "offline",
+     "/dev/ttyACM0: no reply"),
+    (lambda p: (setattr(p, "link", None), setattr(p, "error", "left out: restore Ann onto a device to play on")),
+     "none", "left out: restore Ann onto a device to play on"),
+])
+def test_a_devices_connection_is_shown_in_the_hubs_words(make, word, text):
+    from host_tools.table import Player
+    from host_tools.web.view import player_view
+
+    p = Player("Ann", "/dev/ttyACM0", link=object())
+    p.online = True
+    assert player_view(p, {}, None)["connection"] == "ok"
+    make(p)
+    v = player_view(p, {}, None)
+    assert (v["connection"], v["connection_text"]) == (word, text)
+    assert not v["known"] and v["flips"] == []
