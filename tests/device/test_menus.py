@@ -117,7 +117,7 @@ def walk(root):
 def test_every_menu_row_from_home():
     chosen, screens = walk(_root_home)
     titles = set(t for t, _ in chosen)
-    for t in ("Menu", "Hurt & recover", "Special flips", "XP & cards", "Mini-games", "Settings", "Help",
+    for t in ("Menu", "Hurt & recover", "Special flips", "XP & cards", "Mini-games", "Help & settings", "Gear & rings",
               "Reveal", "Teamwork", "Edition (* = now)", "Switch rules mid-game?", "Campaign", "Seek Help",
               "Flip with which move?", "Study (2 XP)", "Start over? Deck is lost",
               "Breather: regain up to 4", "Rest: keep 1 card", "Pursuit: you 0, them 0"):
