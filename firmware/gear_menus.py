@@ -124,10 +124,22 @@ def new_item(u):
     u.push(Menu(u, "What kind of card?", [
         ("Item", lambda: named({"kind": "item"})),
         ("Weapon", lambda: named({"kind": "weapon"})),
-        ("Armour (starting slots)", lambda: named({"kind": "armour"})),
+        ("Armour", lambda: armour_slots(u, named)),
         ("Magic item (3 charges)", lambda: named({"kind": "magic"})),
         ("Shield", lambda: u.push(Menu(u, "The shield avoids", [
             ("Harm", lambda: shield("harm")), ("Harm or a Wound", lambda: shield("wound"))])))]))
+
+
+def armour_slots(u, named):
+    """MD *Armour*: the slots drawn on the card, each taking a Harm token
+    ("h") or a Harm or a Wound ("w"); the edition's starting armour first."""
+    start = edition(u.game.s.edition)["starting_armour"]
+    rows = []
+    for slots in [start] + [sl for sl in ("h", "hh", "w", "hw", "ww", "hhw") if sl != start]:
+        label = " + ".join(["Harm" if c == "h" else "Harm/Wound" for c in slots])
+        rows.append((label + (" (start)" if slots == start else ""),
+                     (lambda slots=slots: named({"kind": "armour", "slots": slots}))))
+    u.push(Menu(u, "Its slots take", rows))
 
 
 def pack_menu(u):

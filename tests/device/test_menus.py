@@ -180,7 +180,7 @@ def test_every_gear_row():
     rows = set(r for _, r in chosen)
     titles = set(t for t, _ in chosen)
     for t in ("Gear & rings", "Item cards", "Rope", "Axe", "Orb", "Buckler", "Mail", "What kind of card?",
-              "The shield avoids", "Its best result gives", "Pack cards", "It costs", "Back in the backpack?",
+              "The shield avoids", "Its best result gives", "Its slots take", "Pack cards", "It costs", "Back in the backpack?",
               "Sharpen & Stitch: 1 Pack each", "Power of Axe", "Drop Rope?"):
         assert t in titles, "the walk never reached the %r menu" % t
     for r in ("Use it (Int flip)", "Block with it (Dex, FAST)", "Damage it (1 of 3)", "Reveal its attack power",

@@ -234,3 +234,14 @@ def test_dw_level_cards_wealth_and_unencumbered():
     app.game.s.wealth = 5  # Speed 6 - 5 = 1: below 4
     v = choose(app, "Special flips", "UNENCUMBERED flip")
     assert v["title"] == "Not now" and app.game.s.flip is None
+
+
+def test_armour_card_with_the_slots_drawn_on_it():
+    """MD *Armour*: slots take a Harm, or a Harm or a Wound; the edition's
+    starting armour is offered first (MD: one Harm/Wound slot)."""
+    app = _app()
+    v = choose(app, "Gear & rings", "Write an item card", "Armour")
+    assert v["title"] == "Its slots take" and v["items"][0] == "Harm/Wound (start)"
+    _row(app, "Harm + Harm/Wound")
+    _type(app, "Mail")
+    assert app.game.s.gear[0][:4] == ["Mail", "armour", "hw", "--"]
