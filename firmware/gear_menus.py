@@ -47,7 +47,9 @@ def gear_menu(u):
             ("Write an item card", lambda: new_item(u)),
             ("Pack: %d, precious %d" % (s.pack, s.precious), lambda: pack_menu(u))]
     if ed["speed_tokens"] is not None:
-        rows.append(("Wealth: %d" % s.wealth, lambda: u.push(Menu(u, "Wealth tokens", [
+        from shared_rules.gear import speed
+
+        rows.append(("Wealth: %d (Speed %d)" % (s.wealth, speed(u.game)), lambda: u.push(Menu(u, "Wealth tokens", [
             ("Gain 1 Wealth", lambda: u.run("wealth_gain", {"change": 1})),
             ("Spend 1 Wealth", lambda: u.run("wealth_gain", {"change": -1}))]))))
     rings = ed["green_rings"]

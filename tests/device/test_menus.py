@@ -203,5 +203,5 @@ def test_every_ring_row_the_edition_has():
     assert "Green rings: 2" in rows and "Open an envelope" in rows and "Goreography (2 rings)" in rows
     chosen, _ = walk(_root_rings("dw-lucky", "oneshot"))
     rows = set(r for _, r in chosen)
-    for r in ("Take a level card (0)", "A new session begins", "Wealth: 0", "Gain 1 Wealth", "Spend 1 Wealth"):
+    for r in ("Take a level card (0)", "A new session begins", "Wealth: 0 (Speed 6)", "Gain 1 Wealth", "Spend 1 Wealth"):
         assert r in rows, "the walk never chose %r" % r
