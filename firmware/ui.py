@@ -157,12 +157,16 @@ class Home:
             u.push(MainMenu(u))
 
 
-def flip_now(u, team=None, fast=False, pvp=False, suit=None):
+def flip_now(u, team=None, fast=False, pvp=False, suit=None, item=None, unencumbered=False):
     args = {"attr": u.attr, "net": u.net}
     if fast:
         args["fast"] = True
     if pvp:
         args["pvp"] = True
+    if unencumbered:
+        args["unencumbered"] = True
+    if item is not None:  # the engine says the attribute: Int for magic, Dex for a shield
+        args = {"net": u.net, "item": item}
     if suit is not None:  # a pursuit round: the table's suit, not an attribute
         args = {"suit": suit[0], "net": suit[1]}
     if u.move is not None and u.game is not None and u.move in u.game.s.moves:
@@ -241,17 +245,31 @@ def finish_flip(u, again=False, crit=None, extra=None):
             ("Mine", lambda: finish_flip(u, again, crit, {"resolved": True})),
             ("Another player's", lambda: finish_flip(u, again, crit, {"resolved": False}))]))
         return
+    if f.get("item") and "_item" not in (extra or {}):
+        from gear_menus import item_choices  # loaded when an item is used
+
+        if item_choices(u, again, crit, extra):
+            return
     resolved = extra is None or extra.get("resolved", True)
     if card.crit == "success" and resolved and crit is None:
         u.push(CritMenu(u, again, extra))
         return
     args = dict(extra or {})
+    args.pop("_item", None)
     if crit and crit != "decline":
         args.update(crit)
     last = FlipScreen(u).view()
     u.home()
-    r = u.run("end_flip", args)
-    if r is None:
+    try:
+        r = u.app.command("end_flip", args)
+    except RulesError as e:
+        if e.code == "choose_cost":  # a shield's middle effect: the player's choice
+            more = dict(extra or {}, _item=1)
+            u.push(Menu(u, "The block costs", [
+                ("1 Stamina", lambda: finish_flip(u, again, crit, dict(more, cost="stamina"))),
+                ("1 damage on " + f["item"][:22], lambda: finish_flip(u, again, crit, dict(more, cost="damage")))]))
+        else:
+            u.notice("Not now", _wrap(e.message))
         return
     last["hint"] = "any button: back"
     u.last = last
@@ -259,6 +277,8 @@ def finish_flip(u, again=False, crit=None, extra=None):
         u.notice("Blessing taken", ["Blessing card %s is" % r["blessing"], "shuffled into your", "deck at the next", "reshuffle."])
     elif r.get("crit") == "levelup":
         u.notice("Levelled up", ["%s is now %+d." % (r["move"][0], r["move"][1])])
+    if r.get("magic") or r.get("shield"):
+        u.notice(f["item"][:24], _wrap("%s. %s" % (r.get("magic") or r["shield"], r.get("cost", ""))))
     if u.game.s.pursuit is not None and u.pursuit_flip:
         u.pursuit_flip = False
         u.push(PursuitRound(u, r["level"]))
@@ -470,25 +490,35 @@ class MainMenu(Menu):
                 ("Teamwork flip", lambda: ui.push(Menu(ui, "Teamwork", [
                     ("Lead (your attr)", lambda: flip_now(ui, "lead")),
                     ("Support (1 Anvil)", lambda: flip_now(ui, "support"))]))),
-                ("Odds of next flip", lambda: show_odds(ui, g.s.attrs[ui.attr], ui.net))]),
+                ("Odds of next flip", lambda: show_odds(ui, g.s.attrs[ui.attr], ui.net))] + ([
+                ("UNENCUMBERED flip", lambda: flip_now(ui, unencumbered=True))]
+                if edition(g.s.edition)["speed_tokens"] is not None else []) + [
+                ("Pass the spotlight", lambda: ui.run("spotlight", {}, lambda r: ui.notice(
+                    "Spotlight passed", ["A new moment: one FAST", "move may come again."])))]),
             sub("XP & cards", lambda: [
                 ("Study Under a Master", lambda: study_flow(ui)),
                 ("Mercy Flashback (1 XP)", lambda: ui.run("mercy_flashback", {})),
                 ("Take a Blessing", lambda: ui.run("take_blessing", {})),
                 ("Reshuffle", lambda: ui.run("reshuffle", {}))]),
+            ("Gear & rings", lambda: gear_menus(ui)),
             sub("Mini-games", lambda: [
                 ("Pick Locks (3)", lambda: ui.run("minigame_start", {"kind": "pick_locks"})),
                 ("Fundamental Magic (4)", lambda: ui.run("minigame_start", {"kind": "magic"})),
                 ("Pursuit", lambda: pursuit_flow(ui))]),
-            ("Help", lambda: help_menu(ui)),
-            sub("Settings", lambda: [
+            ("Help & settings", lambda: help_menu(ui, [
                 ("Edition", lambda: edition_menu(ui)),
                 ("Campaign length", lambda: ui.push(Menu(ui, "Campaign", [
                     (("* " if c == g.s.campaign else "  ") + c, (lambda c=c: ui.run("set_edition", {"campaign": c})))
                     for c in CAMPAIGNS]))),
-                ("New character", lambda: confirm_new(ui))]),
+                ("New character", lambda: confirm_new(ui))])),
         ]
         Menu.__init__(self, ui, "Menu", items)
+
+
+def gear_menus(u):
+    from gear_menus import gear_menu  # loaded when opened: most boards rarely need it
+
+    gear_menu(u)
 
 
 def show_last(u):
@@ -511,8 +541,9 @@ class Shown:
         self.ui.pop()
 
 
-def help_menu(u):
-    """Three pages, made when asked (not kept on the heap)."""
+def help_menu(u, settings=()):
+    """Three pages, made when asked (not kept on the heap); the settings
+    rows follow them (rarely used, so they share the last group)."""
     pages = (
         ("The footer", ["Deck: cards left to flip", "Disc: the discard pile", "Exh: Exhaustion cards", "XP: to spend",
                         "H, W: Harm and Wound", "tokens you carry"]),
@@ -521,7 +552,8 @@ def help_menu(u):
         ("Menus", ["UP/DOWN move, B choose,", "A back. In a card list", "B marks a card, the", "last row confirms.",
                    "* marks what is set now."]),
     )
-    u.push(Menu(u, "Help", [(t, (lambda t=t, lines=lines: u.notice(t, lines))) for t, lines in pages]))
+    rows = [(t, (lambda t=t, lines=lines: u.notice(t, lines))) for t, lines in pages] + list(settings)
+    u.push(Menu(u, "Help & settings" if settings else "Help", rows))
 
 
 def edition_menu(u):
@@ -557,11 +589,11 @@ def choose_move(u):
     u.push(Menu(u, "Flip with which move?", items))
 
 
-def reveal(u, kind):
+def reveal(u, kind, item=None):
     def then(result):
         u.last_power = result["power"]
         damage_ways(u, result["power"], "Revealed %d" % result["power"])
-    u.run("reveal", {"kind": kind}, then)
+    u.run("reveal", {"item": item} if item else {"kind": kind}, then)
 
 
 def damage_flow(u):
@@ -688,12 +720,26 @@ def _keep_then(u, title, count, run):
 
 
 def rest_flow(u):
+    """MD *Resting*, with *Sharpen and Stitch* first when an item is damaged
+    and a Pack card is there to pay for its repair."""
     g = u.game
+    damaged = [(it[0][:24], it[0]) for it in g.s.gear if it[4]]
+    packs = g.s.pack + g.s.precious
+    if damaged and packs:
+        u.push(Pick(u, "Sharpen & Stitch: 1 Pack each", damaged, 0, min(packs, len(damaged)),
+                    "Repair %d, then rest", lambda names: _rest(u, names)))
+        return
+    _rest(u, None)
 
+
+def _rest(u, sharpen):
     def run(keep):
-        u.run("rest", {"keep": keep} if keep is not None else {}, lambda r: u.notice("Rested", _wrap(r.get("say", "Rested."))))
+        args = {"keep": keep} if keep is not None else {}
+        if sharpen:
+            args["sharpen"] = sharpen
+        u.run("rest", args, lambda r: u.notice("Rested", _wrap(r.get("say", "Rested."))))
 
-    _keep_then(u, "Rest", g.keep_count("rest"), run)
+    _keep_then(u, "Rest", u.game.keep_count("rest"), run)
 
 
 def seek_help_flow(u):
@@ -879,3 +925,4 @@ class MiniGame:
             u.push(Menu(u, "Give up? Reads as a miss", [
                 ("Keep trying", lambda: None),
                 ("Give up", lambda: u.run("minigame_end", {"abandon": True}))]))
+

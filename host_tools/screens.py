@@ -193,6 +193,14 @@ def device_views():
 
     views = []
 
+    def _gear(app, g):
+        g.do("set_edition", {"campaign": "30h"})
+        g.s.pack, g.s.precious, g.s.rings = 2, 1, 1
+        for args in ({"name": "Orb of Ash", "kind": "magic"}, {"name": "Mail", "kind": "armour"},
+                     {"name": "Rope"}):
+            g.do("gear_add", args)
+        g.do("item_damage", {"name": "Rope"})
+
     def scene(name, top=(), presses=(), setup=None, seed=3):
         with tempfile.TemporaryDirectory() as folder:
             app = App(_DocBoard(folder), "docs", seed)
@@ -222,11 +230,11 @@ def device_views():
     scene("home_advantage_kept", ["9", "13"], ("UP", "B", "A"))
     scene("home_incapacitated", setup=lambda a, g: setattr(g.s, "incapacitated", "a third Wound"))
     scene("menu", presses=("C", "DOWN", "DOWN"))
-    scene("menu_edition", presses=("C", "UP", "B", "B"))  # Settings > Edition
-    scene("menu_edition_confirm", presses=("C", "UP", "B", "B", "DOWN", "DOWN", "B"))
-    scene("help_footer", presses=("C", "UP", "UP", "B", "B"))  # Help > The footer
+    scene("menu_edition", presses=("C", "UP", "B", "DOWN", "DOWN", "DOWN", "B"))  # Help & settings > Edition
+    scene("menu_edition_confirm", presses=("C", "UP", "B", "DOWN", "DOWN", "DOWN", "B", "DOWN", "DOWN", "B"))
+    scene("help_footer", presses=("C", "UP", "B", "B"))  # Help & settings > The footer
     scene("number", presses=("C", "DOWN", "DOWN", "B", "B", "UP", "UP", "UP", "UP", "UP", "UP"))  # Hurt > Take damage
-    scene("message", presses=("C", "DOWN", "DOWN", "DOWN", "B", "UP", "B"))  # Special flips > Odds of next flip
+    scene("message", presses=("C", "DOWN", "DOWN", "DOWN", "B", "UP", "UP", "B"))  # Special flips > Odds of next flip
     scene("message_blessing_taken", ["11"], ("B", "A", "DOWN", "B"))
     scene("menu_special_flips", presses=("C", "DOWN", "DOWN", "DOWN", "B", "DOWN"))
     scene("menu_damage_ways", presses=("C", "DOWN", "DOWN", "B", "B") + ("UP",) * 9 + ("B",),
@@ -236,9 +244,11 @@ def device_views():
                               g.do("gear_add", {"name": "Mail", "kind": "armour"})])
     scene("menu_breather_pick", presses=("C", "DOWN", "DOWN", "B", "DOWN", "DOWN", "B", "B", "DOWN", "B", "DOWN"),
           setup=lambda a, g: [g.do("damage", {"power": 4}), setattr(g.s, "exh_tokens", 1)])
-    scene("menu_pursuit", presses=("C", "UP", "UP", "UP", "B", "UP", "B"), setup=lambda a, g: setattr(g.s, "pack", 2))
+    scene("menu_pursuit", presses=("C", "UP", "UP", "B", "UP", "B"), setup=lambda a, g: setattr(g.s, "pack", 2))
     scene("entry_new_move", presses=("C",) + ("DOWN",) * 4 + ("B", "B", "B") + ("DOWN",) * 3 + ("B",) +
           ("UP",) * 2 + ("B",) + ("DOWN",) * 10, setup=lambda a, g: setattr(g.s, "xp", 2))
+    scene("menu_gear", presses=("C",) + ("DOWN",) * 5 + ("B",), setup=_gear)  # Gear & rings, 30 hours
+    scene("menu_gear_item", presses=("C",) + ("DOWN",) * 5 + ("B", "B", "B"), setup=_gear)  # > Item cards > Orb
     scene("minigame_pick_locks", ["4", "9", "14"], setup=lambda a, g: g.do("minigame_start", {"kind": "pick_locks"}))
     scene("minigame_magic", ["2", "7", "pb1", "pw2"], setup=lambda a, g: g.do("minigame_start", {"kind": "magic"}))
     scene("sheet", setup=lambda a, g: [g.do("set_move", {"name": m, "level": lv}) for m, lv in

@@ -35,7 +35,12 @@ def _home_game():
     # moves (for the move menus), XP, exhaustion and harm (recovery flows)
     g = stacked(["4", "9", "11", "2", "3", "5", "6", "7"], exhaustion=["12", "^13"], exh_tokens=1,
                 harm=1, xp=5, campaign="9h")
-    g.s.moves = {"Sneak": 0, "Climb": -1}
+    g.s.moves = {"Sneak": 0, "Climb": -1, "Entreat the Blood-Bound": 0}
+    g.s.pack, g.s.precious = 2, 1
+    for args in ({"name": "Rope"}, {"name": "Axe", "kind": "weapon"}, {"name": "Mail", "kind": "armour"},
+                 {"name": "Orb", "kind": "magic"}, {"name": "Buckler", "kind": "shield", "avoids": "wound", "first": 1}):
+        g.do("gear_add", args)
+    g.do("item_damage", {"name": "Rope"})
     return g
 
 
@@ -69,7 +74,23 @@ def _root_no_game():
     return make_app(board), ["C"]
 
 
-ROOTS = (_root_home, _root_flip, _root_crit, _root_minigame, _root_no_game)
+def _root_item_flip():
+    """A magic item's flip (card 4: Anvil ✅) done with A: the charge and
+    ONGOING are asked."""
+    g = _home_game()
+    g.do("flip", {"item": "Orb"})
+    return with_game(make_app(), g), ["A"]
+
+
+def _root_rings(edition, campaign):
+    def root():
+        g = stacked(["4", "9", "11", "2"], edition=edition, campaign=campaign)
+        g.s.rings, g.s.envelope_due = 2, 1
+        return with_game(make_app(), g), ["C", "DOWN", "DOWN", "DOWN", "DOWN", "DOWN", "B"]  # Menu > Gear & rings
+    return root
+
+
+ROOTS = (_root_home, _root_flip, _root_crit, _root_minigame, _root_no_game, _root_item_flip)
 
 
 def _replay(root, path):
@@ -117,7 +138,7 @@ def walk(root):
 def test_every_menu_row_from_home():
     chosen, screens = walk(_root_home)
     titles = set(t for t, _ in chosen)
-    for t in ("Menu", "Hurt & recover", "Special flips", "XP & cards", "Mini-games", "Settings", "Help",
+    for t in ("Menu", "Hurt & recover", "Special flips", "XP & cards", "Mini-games", "Help & settings", "Gear & rings",
               "Reveal", "Teamwork", "Edition (* = now)", "Switch rules mid-game?", "Campaign", "Seek Help",
               "Flip with which move?", "Study (2 XP)", "Start over? Deck is lost",
               "Breather: regain up to 4", "Rest: keep 1 card", "Pursuit: you 0, them 0"):
@@ -151,3 +172,36 @@ def test_every_row_of_the_flip_crit_minigame_and_no_game_menus():
                        (_root_minigame, "Give up"), (_root_no_game, "Yes, new character")):
         chosen, _ = walk(root)
         assert want in [r for _, r in chosen], "%s: %s not reached (%s)" % (root.__name__, want, chosen)
+
+
+def test_every_gear_row():
+    """Menu > Gear & rings and the item cards under it: every row chosen."""
+    chosen, _ = walk(_root_home)
+    rows = set(r for _, r in chosen)
+    titles = set(t for t, _ in chosen)
+    for t in ("Gear & rings", "Item cards", "Rope", "Axe", "Orb", "Buckler", "Mail", "What kind of card?",
+              "The shield avoids", "Its best result gives", "Its slots take", "Pack cards", "It costs", "Back in the backpack?",
+              "Sharpen & Stitch: 1 Pack each", "Power of Axe", "Drop Rope?"):
+        assert t in titles, "the walk never reached the %r menu" % t
+    for r in ("Use it (Int flip)", "Block with it (Dex, FAST)", "Damage it (1 of 3)", "Reveal its attack power",
+              "Capacity +1", "Capacity -1", "Yes, drop it", "Good Thing I Brought...", "Obsessive Contemplation",
+              "Yes: name its item card", "Pass the spotlight", "Repair 0, then rest"):
+        assert r in rows, "the walk never chose %r" % r
+
+
+def test_every_row_after_an_item_flip():
+    chosen, _ = walk(_root_item_flip)
+    rows = [r for _, r in chosen]
+    assert "Spend a charge, ONGOING" in rows and "Entreat the Blood-Bound spares it, ONGOING" in rows, rows
+
+
+def test_every_ring_row_the_edition_has():
+    """MD 30 hours: green rings and envelopes; DW: level cards, a new
+    session, Wealth."""
+    chosen, _ = walk(_root_rings("md", "30h"))
+    rows = set(r for _, r in chosen)
+    assert "Green rings: 2" in rows and "Open an envelope" in rows and "Goreography (2 rings)" in rows
+    chosen, _ = walk(_root_rings("dw-lucky", "oneshot"))
+    rows = set(r for _, r in chosen)
+    for r in ("Take a level card (0)", "A new session begins", "Wealth: 0 (Speed 6)", "Gain 1 Wealth", "Spend 1 Wealth"):
+        assert r in rows, "the walk never chose %r" % r

@@ -31,7 +31,7 @@ def test_no_last_flip_yet_says_so():
 
 def test_help_explains_the_footer():
     app = with_game(make_app(), stacked())
-    v = choose(app, "Help", "The footer")
+    v = choose(app, "Help & settings", "The footer")
     text = " ".join(v["lines"])
     for word in ("Deck", "Disc", "Exh", "XP", "Harm", "Wound"):
         assert word in text, word
@@ -51,17 +51,17 @@ def test_home_says_up_down_set_advantage_and_that_it_stays_set():
 
 def test_editions_whole_names_current_marked_change_confirmed():
     app = with_game(make_app(), stacked())
-    v = choose(app, "Settings", "Edition")
+    v = choose(app, "Help & settings", "Edition")
     assert v["items"][0] == "* 1kFA Player's Guide (markdown)"
     assert v["items"][2] == "  Deckahedron World, Lucky mode"
     v = press(app, "DOWN", "DOWN", "B")
     assert v["title"] == "Switch rules mid-game?" and v["items"] == ["No, keep 1kFA", "Yes: DW Lucky"]
     press(app, "B")  # no
     assert app.game.s.edition == "md"
-    choose(app, "Settings", "Edition")
+    choose(app, "Help & settings", "Edition")
     press(app, "DOWN", "DOWN", "B", "DOWN", "B")
     assert app.game.s.edition == "dw-lucky"
-    v = choose(app, "Settings", "Edition")
+    v = choose(app, "Help & settings", "Edition")
     assert v["items"][2].startswith("* Deckahedron")
     press(app, "B")  # the current one: nothing to confirm, nothing changes
     assert app.game.s.edition == "dw-lucky"
