@@ -2,6 +2,9 @@
 
 import contextlib
 import os
+import select
+import subprocess
+import sys
 import time
 
 import pytest
@@ -61,3 +64,39 @@ def seated_table(n, base, seed, names):
             yield hub, sims
         finally:
             hub.close()
+
+
+class Terminal:
+    """`deckahedron ARGS` on a pseudo-terminal, as a GM at a keyboard runs
+    it: ``type(line)``, ``until(text)`` returns what came before ``text``."""
+
+    ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+    def __init__(self, *args):
+        self.master, slave = os.openpty()
+        self.proc = subprocess.Popen([sys.executable, "-m", "host_tools.cli"] + list(args), cwd=self.ROOT,
+                                     stdin=slave, stdout=slave, stderr=slave,
+                                     env=dict(os.environ, TERM="dumb", COLUMNS="200"))
+        os.close(slave)
+        self.seen = b""
+
+    def type(self, line):
+        os.write(self.master, line.encode() + b"\n")
+
+    def until(self, word, timeout=60):
+        end = time.monotonic() + timeout
+        while word.encode() not in self.seen:
+            assert time.monotonic() < end and self.proc.poll() is None, self.seen.decode(errors="replace")[-2000:]
+            if select.select([self.master], [], [], 0.2)[0]:
+                try:
+                    self.seen += os.read(self.master, 65536)
+                except OSError:
+                    pass
+        found, self.seen = self.seen.split(word.encode(), 1)
+        return found.decode(errors="replace")
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self.master)

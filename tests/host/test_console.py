@@ -16,7 +16,7 @@ from host_tools.console import TableConsole, breather_pick, make_console
 from host_tools.link import DeviceError
 from host_tools.replies import WORDS
 from host_tools.table import TableHub
-from tests.host.conftest import seated_table
+from tests.host.conftest import Terminal, seated_table
 
 NAMES = ("Ann", "Bo", "Cy", "Di")
 
@@ -408,51 +408,22 @@ def test_presses_on_the_board_show_up_while_waiting(gm):
 def test_the_console_at_a_terminal(tmp_path):
     """`deckahedron table` on a terminal: the prompt, help, a flip, the
     status, quit; readline in its thread, the devices polled meanwhile."""
-    import os
-    import select
-    import subprocess
-    import sys
-    import time
-
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    master, slave = os.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "host_tools.cli", "table", "--sim", "2", "--seed", "4",
-                             "--dir", str(tmp_path)], cwd=root, stdin=slave, stdout=slave, stderr=slave,
-                            env=dict(os.environ, TERM="dumb", COLUMNS="200"))
-    os.close(slave)
-    seen = b""
-
-    def until(word, timeout=60):
-        nonlocal seen
-        end = time.monotonic() + timeout
-        while word.encode() not in seen:
-            assert time.monotonic() < end and proc.poll() is None, seen.decode(errors="replace")[-2000:]
-            if select.select([master], [], [], 0.2)[0]:
-                try:
-                    seen += os.read(master, 65536)
-                except OSError:
-                    pass
-        found, seen = seen.split(word.encode(), 1)
-        return found.decode(errors="replace")
-
+    gm = Terminal("table", "--sim", "2", "--seed", "4", "--dir", str(tmp_path), "--no-web")
     try:
-        until("table> ")
-        os.write(master, b"help flip\n")
-        until("advantage or disadvantage")
-        until("table> ")
-        os.write(master, b"flip Ann str +1\n")
-        until("resolves Ann's flip:")
-        until("table> ")
-        os.write(master, b"damage Bo lots\n")
-        until("attack power must be")
-        until("table> ")
-        os.write(master, b"quit\n")
-        assert proc.wait(timeout=30) == 0
+        gm.until("table> ")
+        gm.type("help flip")
+        gm.until("advantage or disadvantage")
+        gm.until("table> ")
+        gm.type("flip Ann str +1")
+        gm.until("resolves Ann's flip:")
+        gm.until("table> ")
+        gm.type("damage Bo lots")
+        gm.until("attack power must be")
+        gm.until("table> ")
+        gm.type("quit")
+        assert gm.proc.wait(timeout=30) == 0
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
+        gm.close()
 
 
 def test_the_console_page_lists_every_command_as_help_says_it():

@@ -4,16 +4,15 @@ too, and quit stops the page with the console."""
 
 import json
 import os
-import re
-import select
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 
 import pytest
+
+from tests.host.conftest import Terminal
 
 pytestmark = pytest.mark.slow
 
@@ -28,30 +27,11 @@ def free_port():
 
 def test_the_table_at_a_terminal_serves_the_page_until_quit(tmp_path):
     port = free_port()
-    master, slave = os.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "host_tools.cli", "table", "--sim", "2", "--seed", "4",
-                             "--dir", str(tmp_path), "--web-port", str(port)], cwd=ROOT,
-                            stdin=slave, stdout=slave, stderr=slave, env=dict(os.environ, TERM="dumb", COLUMNS="200"))
-    os.close(slave)
-    seen = b""
-
-    def until(word, timeout=60):
-        nonlocal seen
-        end = time.monotonic() + timeout
-        while word.encode() not in seen:
-            assert time.monotonic() < end and proc.poll() is None, seen.decode(errors="replace")[-2000:]
-            if select.select([master], [], [], 0.2)[0]:
-                try:
-                    seen += os.read(master, 65536)
-                except OSError:
-                    pass
-        found, seen = seen.split(word.encode(), 1)
-        return found.decode(errors="replace")
-
+    gm = Terminal("table", "--sim", "2", "--seed", "4", "--dir", str(tmp_path), "--web-port", str(port))
     url = "http://127.0.0.1:%d/" % port
     try:
-        until("live table page: " + url)
-        until("table> ")
+        gm.until("live table page: " + url)
+        gm.until("table> ")
         with urllib.request.urlopen(url, timeout=10) as f:
             assert b"Deckahedron table" in f.read()
         req = urllib.request.Request(url + "api/action", headers={"Content-Type": "application/json"},
@@ -59,20 +39,17 @@ def test_the_table_at_a_terminal_serves_the_page_until_quit(tmp_path):
         with urllib.request.urlopen(req, timeout=30) as f:
             answer = json.load(f)
         assert answer["ok"] and answer["lines"][0].startswith("Bo flips Int (")
-        until("(page) flip Bo int")
-        until("resolves Bo's flip:")
+        gm.until("(page) flip Bo int")
+        gm.until("resolves Bo's flip:")
         view = json.load(urllib.request.urlopen(url + "api/table", timeout=10))
         assert [p["name"] for p in view["players"]] == ["Ann", "Bo"]
         assert view["players"][1]["flips"][0]["source"] == "host"
-        os.write(master, b"quit\n")
-        assert proc.wait(timeout=30) == 0
+        gm.type("quit")
+        assert gm.proc.wait(timeout=30) == 0
         with pytest.raises(urllib.error.URLError):
             urllib.request.urlopen(url, timeout=5)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
+        gm.close()
 
 
 def test_without_a_terminal_the_scripted_scene_serves_no_page(tmp_path):
