@@ -977,10 +977,10 @@ def percent(fraction):
 
 
 def breather_pick(state, want):
-    """What a Breather regains when the GM names no cards, as the device's
-    menu picks it: Exhaustion tokens first, then face-up cards (the latest
-    first), then face-down ones taken blind; ``want`` Stamina (default the
-    edition's most)."""
+    """What a Breather regains when the GM names no cards (on the device the
+    player marks them): Exhaustion tokens first, then face-up cards (the
+    latest first), then face-down ones taken blind; ``want`` Stamina
+    (default the edition's most, from shared_rules.editions)."""
     state = state or {}
     most = replies.rules_of(state)["breather_max"]
     tokens_have = int((state.get("tokens") or {}).get("exhaustion") or 0)
