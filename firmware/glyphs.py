@@ -393,45 +393,49 @@ def mini_width(s):
 
 
 _MINI = {}  # short mini-font lines (the zodiac labels) as images, made once
-_MINI_KEEP = 24  # at most this many lines of at most 4 characters kept
+_MINI_KEEP = 40  # at most this many lines of at most 4 characters kept (12 zodiac labels at 1x and 2x)
 
 
-def _mini_image(s):
-    """s in the mini font as one MONO_HLSB image (bytes, stride): each
-    character's 5 rows OR-ed in at its place."""
-    adv = MINI_W + 1
+def _mini_image(s, scale=1):
+    """s in the mini font as one MONO_HLSB image (bytes, stride), each
+    pixel ``scale`` x ``scale``. Made once per label (see mini_text)."""
+    adv = (MINI_W + 1) * scale
     stride = (len(s) * adv + 7) >> 3
-    img = bytearray(stride * MINI_H)
+    img = bytearray(stride * MINI_H * scale)
     px = 0
     for ch in s:
         k = MINI_CHARS.find(ch.upper()) if ch != " " else -1
         if k >= 0:
-            # a row's 3 pixels are its byte's low bits (bit 2 leftmost):
-            # shifted to pixel px of a 16-bit window over two image bytes
-            i, sh = px >> 3, 13 - (px & 7)
             o = k * MINI_H
             for r in range(MINI_H):
-                v = MINI_FONT[o + r] << sh
-                img[i] |= v >> 8
-                if v & 0xFF:
-                    img[i + 1] |= v & 0xFF
-                i += stride
+                bits = MINI_FONT[o + r]  # a row's 3 pixels: bit 2 leftmost
+                for b in range(MINI_W):
+                    if bits & (4 >> b):
+                        for dy in range(scale):
+                            row = (r * scale + dy) * stride
+                            for dx in range(scale):
+                                x = px + b * scale + dx
+                                img[row + (x >> 3)] |= 0x80 >> (x & 7)
         px += adv
     return img, stride
 
 
-def mini_text(fb, s, x, y, c=1):
-    """Text in the 3x5 mini font (upper case, digits, + - ? ! . / : =).
+def mini_text(fb, s, x, y, c=1, scale=1):
+    """Text in the 3x5 mini font (upper case, digits, + - ? ! . / : =),
+    ``scale`` 2 for the cards' zodiac corners read across a table.
     A blit costs a board ~0.4 ms and putting a line together in Python
-    more, so short lines (the cards' corner labels, drawn on every flip
-    screen) are kept as one image and drawn with one blit; longer ones
-    draw a blit per character."""
+    more, so short lines (the corner labels, drawn on every flip screen)
+    are kept as one image and drawn with one blit; longer ones draw a blit
+    per character."""
     key, pal = (0, None) if c else (1, _INVERT)
-    got = _MINI.get(s)
-    if got is None and 0 < len(s) <= 4 and len(_MINI) < _MINI_KEEP:
-        got = _MINI[s] = _mini_image(s)
+    name = s if scale == 1 else "%d%s" % (scale, s)
+    got = _MINI.get(name)
+    if got is None and 0 < len(s) <= 4:
+        got = _mini_image(s, scale)
+        if len(_MINI) < _MINI_KEEP:
+            _MINI[name] = got
     if got is not None:
-        fb.blit((got[0], got[1] << 3, MINI_H, 3), x, y, key, pal)
+        fb.blit((got[0], got[1] << 3, MINI_H * scale, 3), x, y, key, pal)
         return
     for ch in s:
         k = MINI_CHARS.find(ch.upper()) if ch != " " else -1

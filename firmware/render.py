@@ -332,7 +332,8 @@ class Renderer:
                 box = L.edge_box(sname, w, h)
                 sym, marks = L.edge_parts(sname, w, h)
                 edges.append((box[0], box[1], box[2], box[3], sym[0], sym[1], marks[0], marks[1]))
-            corners = tuple(L.corner_label(k, w, h) for k in range(4))
+            lw, lh = (14, 10) if w >= L.FULL_FACE_MIN and h >= L.FULL_FACE_MIN else (7, 5)  # 2x labels on full faces
+            corners = tuple(L.corner_label(k, w, h, lw, lh) for k in range(4))
             g = (tuple(edges), corners, L.numerals(w, h), L.centre(w, h))
             if len(self._geom) > 8:
                 self._geom = {}
@@ -381,9 +382,9 @@ class Renderer:
             G.blit(fb, bm, x + e[4], y + e[5], c)
             lv = card.levels[k]
             G.level_marks(fb, lv, x + e[6] - G.level_width(lv) // 2, y + e[7], c)
-        for k in range(4):
+        for k in range(4):  # the zodiac corners, 2x where the face is full size
             lx, ly = corners[k]
-            G.mini_text(fb, G.zodiac_label(card.corners[k]), x + lx, y + ly)
+            G.mini_text(fb, G.zodiac_label(card.corners[k]), x + lx, y + ly, 1, 2 if full else 1)
         if full:
             tri, sq = nums
             if card.d4:
