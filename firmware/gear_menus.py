@@ -134,13 +134,17 @@ def new_item(u):
 
 def armour_slots(u, named):
     """MD *Armour*: the slots drawn on the card, each taking a Harm token
-    ("h") or a Harm or a Wound ("w"); the edition's starting armour first."""
+    ("h") or a Harm or a Wound ("w"), the edition's starting armour first;
+    then how many items it counts as (the pursuit's encumbrance)."""
     start = edition(u.game.s.edition)["starting_armour"]
     rows = []
-    for slots in [start] + [sl for sl in ("h", "hh", "w", "hw", "ww", "hhw") if sl != start]:
+    def weight(slots):  # MD's table: padded armour "counts as 2 items", full plate as 4
+        u.push(NumberPick(u, "It counts as", 1, 1, 4, lambda n: named({"kind": "armour", "slots": slots,
+                                                                        "weight": n}), "items"))
+
+    for slots in [start] + [sl for sl in ("h", "hh", "w", "hw", "ww", "hhw", "www") if sl != start]:
         label = " + ".join(["Harm" if c == "h" else "Harm/Wound" for c in slots])
-        rows.append((label + (" (start)" if slots == start else ""),
-                     (lambda slots=slots: named({"kind": "armour", "slots": slots}))))
+        rows.append((label + (" (start)" if slots == start else ""), (lambda slots=slots: weight(slots))))
     u.push(Menu(u, "Its slots take", rows))
 
 

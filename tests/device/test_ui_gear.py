@@ -243,5 +243,22 @@ def test_armour_card_with_the_slots_drawn_on_it():
     v = choose(app, "Gear & rings", "Write an item card", "Armour")
     assert v["title"] == "Its slots take" and v["items"][0] == "Harm/Wound (start)"
     _row(app, "Harm + Harm/Wound")
+    v = app.ui.view()
+    assert v["screen"] == "number" and v["title"] == "It counts as" and v["value"] == 1
+    press(app, "B")
     _type(app, "Mail")
-    assert app.game.s.gear[0][:4] == ["Mail", "armour", "hw", "--"]
+    assert app.game.s.gear[0][:4] == ["Mail", "armour", "hw", "--"] and app.game.s.gear[0][7] == 1
+
+
+def test_padded_armour_counts_as_two_items():
+    """MD *Armour*: "Padded Armour | 2 Harm, 1 Harm/Wound | counts as 2
+    items" - its weight is the pursuit's encumbrance."""
+    from shared_rules.gear import encumbrance
+
+    app = _app()
+    choose(app, "Gear & rings", "Write an item card", "Armour")
+    _row(app, "Harm + Harm + Harm/Wound")
+    press(app, "UP", "B")  # counts as 2
+    _type(app, "Padded")
+    item = [i for i in app.game.s.gear if i[0] == "Padded"][0]
+    assert item[2] == "hhw" and item[7] == 2 and encumbrance(app.game.s) >= 2
