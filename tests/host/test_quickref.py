@@ -175,3 +175,23 @@ def test_read_only_folder(tmp_path, capsys):
     finally:
         ro.chmod(0o700)
     assert code == 2 and err.count("\n") == 1 and "cannot write" in err
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def test_docs_picture_is_the_current_sheet():
+    """docs/quickref.png is what `deckahedron quickref --out docs/quickref.png`
+    draws now (regenerate it with that command when the device's words change)."""
+    fresh = Q.render(Q._boards(None, None), "md").image
+    with Image.open(os.path.join(ROOT, "docs", "quickref.png")) as doc:
+        assert doc.size == fresh.size
+        assert ImageChops.difference(doc.convert("L"), fresh.convert("L")).getbbox() is None
+
+
+@pytest.mark.parametrize("guide", ["README.md", "hardware/README.md", "hardware/badger2040.md",
+                                   "hardware/magtag.md", "hardware/pico-epaper29.md"])
+def test_readme_and_guides_say_how_to_print_it(guide):
+    with open(os.path.join(ROOT, guide), encoding="utf-8") as f:
+        text = f.read()
+    assert "deckahedron quickref" in text and "quickref.png)" in text
