@@ -54,6 +54,7 @@ class Page:
             self.draw.rectangle((x, y, x + w - 1, y + h - 1), fill=0 if c else 1)
 
     def blit(self, src, x, y, key=-1, palette=None):
+        # glyphs and font8 blit ink only (key 0, no palette): paper is left as it is
         rows, w, h = src[0], src[1], src[2]
         stride = (w + 7) // 8
         for r in range(h):
@@ -352,7 +353,10 @@ def run(args):
         return 1
     tmp = os.path.join(folder, ".%s.part" % os.path.basename(out))
     try:  # a finished file or none: written beside, then moved in place
-        pg.image.save(tmp, fmt, resolution=float(dpi)) if fmt == "PDF" else pg.image.save(tmp, fmt, dpi=(dpi, dpi))
+        if fmt == "PDF":
+            pg.image.save(tmp, fmt, resolution=float(dpi))
+        else:
+            pg.image.save(tmp, fmt, dpi=(dpi, dpi))
         os.replace(tmp, out)
     except OSError as e:
         if os.path.exists(tmp):
