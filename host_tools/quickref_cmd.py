@@ -180,8 +180,9 @@ def screens(edition_key):
 
 
 def board_buttons(entry):
-    """[(name, note)] of a board's buttons in the registry's order; the
-    game's UP and DOWN on a board without them come from its module."""
+    """(names, notes): a board's buttons in the registry's order, and how
+    to press the game's UP and DOWN on a board without them (read from its
+    module, e.g. the MagTag's D: tap and hold)."""
     import importlib
 
     names = [b[0] for b in entry["pins"]["buttons"]]
