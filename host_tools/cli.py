@@ -14,6 +14,8 @@ COMMANDS = (
     ("table", "host_tools.table_cmd", "the GM's console: every player's device, the shared supply, the log"),
     ("flash", "host_tools.flash_cmd", "put the game on a board: the image in BOOTSEL mode, mpremote on a running "
                                       "board, the MagTag's CIRCUITPY drive"),
+    ("quickref", "host_tools.quickref_cmd", "print a one-page player reference (PDF or PNG): buttons, footer, "
+                                           "result words, advantage"),
     ("image", "host_tools.flash_cmd:image", "build the UF2 image of an RP2040 board (drag it onto RPI-RP2)"),
 )
 
