@@ -45,7 +45,14 @@ CREATE TABLE IF NOT EXISTS shadow (id INTEGER PRIMARY KEY, session INTEGER, t RE
 #   teamwork  teamwork flips, open until they end (a hub killed mid-way finds them)
 #   backups.game/count, flips.event (the log row of the event a button flip came in)
 #   log_event: an event is stored once per (device, seq, digest), see _on_event
-VERSION = 1
+# Schema version 2 (issue 9) adds log.before: the device's state digest before
+# the logged action (log.digest is the one after), the proof of roll that
+# `deckahedron replay` checks; and log.n, an event's command count after it.
+VERSION = 2
+UPGRADE_2 = """
+ALTER TABLE log ADD COLUMN before TEXT;
+ALTER TABLE log ADD COLUMN n INTEGER;
+"""
 UPGRADE = """
 CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, device TEXT, game TEXT, count INTEGER,
     digest TEXT, port TEXT, held TEXT, shadow INTEGER, t REAL);
@@ -105,6 +112,7 @@ class Player:
         self.question = None
         self.lineage = None
         self.checking = False  # hellos are checked against the player (off while joining, restoring)
+        self.chain = None  # the digest after the player's last logged action: the next one's "before"
 
 
 class TableHub:
@@ -127,13 +135,16 @@ class TableHub:
         if version >= VERSION:
             return
         with self.db:
-            for statement in UPGRADE.split(";"):
-                if statement.strip():
-                    try:
-                        self.db.execute(statement)
-                    except sqlite3.OperationalError as e:
-                        if "duplicate column" not in str(e):
-                            raise
+            for since, script in ((1, UPGRADE), (2, UPGRADE_2)):
+                if version >= since:
+                    continue
+                for statement in script.split(";"):
+                    if statement.strip():
+                        try:
+                            self.db.execute(statement)
+                        except sqlite3.OperationalError as e:
+                            if "duplicate column" not in str(e):
+                                raise
             self.db.execute("PRAGMA user_version = %d" % VERSION)
 
     # -- players ---------------------------------------------------------
@@ -488,9 +499,9 @@ class TableHub:
         if reason:
             self._fault(p, reason)
             raise TableError("%s's device is faulty: %s" % (p.name, reason))
-        self._log(p, "command", None, op, args, result, result.get("digest"))
+        row = self._log(p, "command", None, op, args, result, result.get("digest"))
         if op == "end_flip" and p.state.get("flip"):
-            self._record_flip(p, "host", p.state["flip"], result)
+            self._record_flip(p, "host", p.state["flip"], result, row)
         if op in ("new_game", "restore"):
             p.lineage = None  # the GM started this game here: it is the player's from now on
         self.refresh(p)
@@ -731,9 +742,11 @@ class TableHub:
         self.db.execute("UPDATE log SET player = ? WHERE player = '' AND device = ?", (new_name, device))
         self.db.execute("UPDATE flips SET player = ? WHERE player = '' AND device = ?", (new_name, device))
         self.db.commit()
-        self._log(new, "take_as_new", None, "take_as_new", {"from": name}, {"device": device}, None)
         self._request(new, "set_name", name=new_name[:16])
         self.refresh(new)
+        # the game this player follows from now on starts at the device's state
+        self._log(new, "take_as_new", None, "take_as_new", {"from": name}, {"device": device},
+                  new.state.get("digest"))
         self.sync_supply()
         return new
 
@@ -800,10 +813,11 @@ class TableHub:
             if not p.state or not p.online or p.link is None or p.faulty or p.question is not None:
                 continue
             others = sorted(set(cid for m, cards in held.items() if m != n for cid in cards))
-            if sorted(p.state.get("elsewhere", [])) == others:
+            if sorted(self._elsewhere(p)) == others:
                 continue
             try:
-                self._request(p, "supply_sync", elsewhere=others)
+                result = self._request(p, "supply_sync", elsewhere=others)
+                self._log(p, "command", None, "supply_sync", {"elsewhere": others}, result, result.get("digest"))
             except DeviceError as e:
                 self.notify("supply conflict at %s: %s" % (n, e))
                 continue
@@ -813,6 +827,15 @@ class TableHub:
         bad = self.conflicts()
         if bad:
             self.notify("supply conflict: %s" % "; ".join("%s held by %s and %s" % c for c in bad))
+
+    def _elsewhere(self, p):
+        """The supply cards ``p``'s device counts as held by others: its state
+        says which are in its supply and which it holds; the rest of the set."""
+        if "elsewhere" in p.state or self.supply_set is None:
+            return p.state.get("elsewhere", [])
+        b, w = C.SUPPLY_SETS[self.supply_set]
+        mine = set(p.state.get("supply", [])) | set(p.state.get("held", []))
+        return [cid for cid in b + w if cid not in mine]
 
     # -- Shadow points -----------------------------------------------------------
     def shadow(self):
@@ -900,12 +923,14 @@ class TableHub:
         result = payload.get("result") or {}
         with self.db:
             cur = self.db.execute(
-                "INSERT OR IGNORE INTO log (session, t, player, device, kind, seq, op, args, result, digest)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?)",
+                "INSERT OR IGNORE INTO log (session, t, player, device, kind, seq, op, args, result, digest, before, n)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (self.session, time.time(), name, device, "event", seq, payload.get("op"),
                  json.dumps(payload.get("args"), sort_keys=True), json.dumps(result, sort_keys=True),
-                 payload.get("digest")))
+                 payload.get("digest"), None if stranger else player.chain, payload.get("n")))
             new = cur.rowcount == 1
+            if new and not stranger and payload.get("digest"):
+                player.chain = payload["digest"]
             if new and flip:
                 self._insert_flip(name, device, "buttons", flip, result, cur.lastrowid)
         if stranger:
@@ -914,8 +939,8 @@ class TableHub:
             player.last_flip = _flip_view(flip, result, "buttons")
         player.dirty = True
 
-    def _record_flip(self, player, source, flip, result):
-        self._insert_flip(player.name, player.device, source, flip, result, None)
+    def _record_flip(self, player, source, flip, result, event=None):
+        self._insert_flip(player.name, player.device, source, flip, result, event)
         self.db.commit()
         player.last_flip = _flip_view(flip, result, source)
 
@@ -928,11 +953,20 @@ class TableHub:
              result.get("resolving", flip.get("resolving")), result.get("xp", 0), result.get("shadow", 0), event))
 
     def _log(self, player, kind, seq, op, args, result, digest):
-        self.db.execute("INSERT INTO log (session, t, player, device, kind, seq, op, args, result, digest)"
-                        " VALUES (?,?,?,?,?,?,?,?,?,?)",
-                        (self.session, time.time(), player.name, player.device, kind, seq, op,
-                         json.dumps(args, sort_keys=True), json.dumps(result, sort_keys=True), digest))
+        """One row of the session record; returns its id. A row with a
+        digest carries the player's previous one as ``before`` (proof of
+        roll); a press's own row does not move that chain on (the rules
+        commands a press runs come as events, each with its digests)."""
+        before = player.chain if digest else None
+        cur = self.db.execute(
+            "INSERT INTO log (session, t, player, device, kind, seq, op, args, result, digest, before)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (self.session, time.time(), player.name, player.device, kind, seq, op,
+             json.dumps(args, sort_keys=True), json.dumps(result, sort_keys=True), digest, before))
         self.db.commit()
+        if digest and op != "press":
+            player.chain = digest
+        return cur.lastrowid
 
     def log_rows(self, limit=20):
         return self.db.execute("SELECT t, player, kind, seq, op, args, result FROM log WHERE session = ?"
