@@ -18,6 +18,7 @@ import sqlite3
 import time
 
 from shared_rules import cards as C
+from shared_rules.game import Game
 from shared_rules.teamwork import best
 
 from shared_rules.state import text_digest
@@ -73,6 +74,10 @@ INSERT OR IGNORE INTO players (name, device, t)
 # Commands after which a player's holdings of supply cards may have changed.
 SUPPLY_OPS = ("take_blessing", "take_wound", "damage", "take_harm", "seek_help", "end_flip", "new_game",
               "restore", "press")
+
+
+# The steps of a flip after its deal: undo takes the flip back whole.
+FLIP_STEPS = ("choose", "flashback", "bump", "end_flip")
 
 
 class TableError(Exception):
@@ -682,6 +687,104 @@ class TableHub:
         self.refresh(p)
         self.sync_supply()
         return digest
+
+    # -- undo ------------------------------------------------------------------
+    def undo(self, name, confirm=False):
+        """Undo ``name``'s last action: put back the backup of the state before it.
+
+        Without ``confirm`` nothing changes: returns what would be undone,
+        {"players": {player: log id of the first entry undone}, "text": one
+        line}. With it, does so and logs an ``undo`` row per player. An action
+        of a teamwork flip undoes the whole flip on every device in it; a
+        supply card the action moved is handed back through the supply (the
+        other devices are told). Refused (TableError, nothing changed) when a
+        device involved cannot take it, a supply card it would hold is held by
+        someone else now, the Shadow points it earned are spent, or another
+        player of the teamwork flip has acted since."""
+        plan = self._undo_plan(name)
+        if not confirm:
+            return plan
+        for who, (rid, op, backup_id, _) in list(plan["rows"].items()):
+            digest = self.restore(who, backup_id=backup_id)
+            self._log(self.player(who), "undo", None, "undo", {"entry": rid, "op": op, "entries": plan["rows"][who][3]},
+                      {"digest": digest}, digest)
+        self.sync_supply()
+        self.notify("undone: %s" % plan["text"])
+        return plan
+
+    def _last_action(self, name):
+        """(log id, op, before) of ``name``'s last rules action not undone yet, or None."""
+        undone, undo_restore = set(), False
+        for rid, kind, op, args, before in self.db.execute(
+                "SELECT id, kind, op, args, before FROM log WHERE player = ? AND digest IS NOT NULL AND"
+                " kind IN ('command', 'event', 'restore', 'take_as_new', 'undo') ORDER BY id DESC", (name,)):
+            if kind == "undo":  # an earlier undo: step over what it undid, and the restore it made
+                undone.update(json.loads(args).get("entries", []))
+                undo_restore = True
+                continue
+            if kind == "restore" and undo_restore:
+                undo_restore = False
+                continue
+            if kind in ("restore", "take_as_new") or (kind == "command" and op == "new_game" and rid not in undone):
+                return None  # the game was put back or begun here: the table holds nothing before it to undo to
+            if rid in undone or op in ("supply_sync", "press"):
+                continue
+            return rid, op, before
+        return None
+
+    def _undo_plan(self, name):
+        p = self.player(name)
+        self._usable(p)
+        last = self._last_action(name)
+        if last is None:
+            raise TableError("%s has nothing to undo this table knows the state before" % name)
+        rid, op, before = last
+        if op in FLIP_STEPS:  # a flip is undone whole: back to before its cards were dealt
+            start = self.db.execute("SELECT id, op, before FROM log WHERE player = ? AND id <= ? AND op = 'flip'"
+                                    " AND kind IN ('command', 'event') ORDER BY id DESC LIMIT 1", (name, rid)).fetchone()
+            if start is not None:
+                last = tuple(start)
+        steps = {name: last}
+        team = self.db.execute("SELECT id, args FROM log WHERE kind = 'teamwork' AND id > ? ORDER BY id LIMIT 1",
+                               (rid,)).fetchone()
+        if team is not None and op in FLIP_STEPS + ("flip",):
+            who = json.loads(team[1])
+            names = [who["lead"]] + who["supporters"]
+            if name in names:
+                started = self.db.execute("SELECT t FROM teamwork WHERE lead = ? ORDER BY id DESC LIMIT 1",
+                                          (who["lead"],)).fetchone()[0]
+                for n in names:
+                    self._usable(self.player(n))
+                    first = self.db.execute(
+                        "SELECT id, op, before FROM log WHERE player = ? AND kind = 'command' AND op != 'supply_sync'"
+                        " AND t >= ? AND id < ? ORDER BY id LIMIT 1", (n, started, team[0])).fetchone()
+                    later = self._last_action(n)
+                    if first is None or later is None or later[0] > team[0]:
+                        raise TableError("%s has acted since the teamwork flip %s led: it cannot be undone on every "
+                                         "device in it" % (n, who["lead"]))
+                    steps[n] = first
+        rows, holds = {}, {}
+        for n, (first_id, first_op, first_before) in steps.items():
+            row = self.db.execute("SELECT id, state FROM backups WHERE player = ? AND digest = ? ORDER BY id DESC"
+                                  " LIMIT 1", (n, first_before)).fetchone() if first_before else None
+            if row is None:
+                raise TableError("there is no backup of %s's state before %s (entry %d): it cannot be undone"
+                                 % (n, first_op, first_id))
+            undone = [r[0] for r in self.db.execute("SELECT id FROM log WHERE player = ? AND id >= ? AND kind IN"
+                                                    " ('command', 'event')", (n, first_id))]
+            rows[n] = (first_id, first_op, row[0], undone)
+            holds[n] = Game.load(row[1])
+        others = self.holdings()
+        for n, g in holds.items():
+            for cid in g.held_supply_cards():
+                owner = [m for m, cards in others.items() if m not in holds and cid in cards]
+                if owner:
+                    raise TableError("undoing it gives %s supply card %s back, but %s holds it now" % (n, cid, owner[0]))
+        earned = sum(int(self.player(n).state.get("shadow", 0)) - g.s.shadow for n, g in holds.items())
+        if earned > self.shadow()[2]:
+            raise TableError("the Shadow points it earned are spent (%d left): it cannot be undone" % self.shadow()[2])
+        text = "; ".join("%s back to before %s (entry %d)" % (n, r[1], r[0]) for n, r in rows.items())
+        return {"players": {n: r[0] for n, r in rows.items()}, "text": text, "rows": rows}
 
     def _keep_strangers_state(self, link, info, p):
         """Before a restore overwrites a device that is not the player's own
