@@ -93,3 +93,17 @@ def test_the_console_asks_for_yes(table):
     assert "undone" in said and _digest(hub, "Ann") != after and not gm.failed
     gm("undo Zed")
     assert gm.failed
+
+
+def test_a_flip_whose_shadow_points_are_spent_is_refused(table):
+    hub = table
+    for _ in range(40):  # flip until one earns the GM Shadow points
+        r = hub.flip("Ann", attr="str")
+        if r.get("shadow"):
+            break
+    assert r.get("shadow"), "no flip earned Shadow in 40"
+    hub.spend_shadow(hub.shadow()[2], "a GM move")
+    after = _digest(hub, "Ann")
+    with pytest.raises(TableError, match="Shadow points it earned are spent"):
+        hub.undo("Ann", confirm=True)
+    assert hub.player("Ann").link.state()["digest"] == after
