@@ -483,6 +483,9 @@ class TableHub:
         self.db.execute("DELETE FROM players WHERE name = ?", (new,))  # a stale row of this same device
         self.db.execute("UPDATE players SET name = ? WHERE name = ?", (new, old))
         self.db.execute("UPDATE backups SET player = ? WHERE player = ?", (new, old))
+        # the record follows too: one player's entries under one name, for replay and undo
+        self.db.execute("UPDATE log SET player = ? WHERE player = ?", (new, old))
+        self.db.execute("UPDATE flips SET player = ? WHERE player = ?", (new, old))
         self.db.commit()
         self._log(p, "rename", None, "set_name", {"old": old}, {"name": new}, None)
         return p

@@ -100,3 +100,16 @@ def test_a_file_that_is_not_a_session_database(tmp_path, capsys):
     sqlite3.connect(empty).close()
     assert main(["replay", empty]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 3
+
+
+def test_a_renamed_player_replays_whole(firmware, tmp_path, capsys):
+    from tests.host.conftest import seated_table
+
+    with seated_table(1, tmp_path, 9, ["Ann"]) as (hub, sims):
+        hub.flip("Ann", attr="str")
+        hub.rename("Ann", "Anna")
+        hub.flip("Anna", attr="dex")
+        assert hub.undo("Anna")["players"] == {"Anna": hub.db.execute(
+            "SELECT MAX(id) FROM log WHERE op = 'flip'").fetchone()[0]}
+    assert main(["replay", str(tmp_path / "session.db")]) == 0
+    assert "Anna: 4 entries match" in capsys.readouterr().out
