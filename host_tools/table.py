@@ -188,6 +188,9 @@ class TableHub:
         if player.device is None:
             player.device = device
         self._log(player, "join", None, "hello", {}, info, info.get("digest"))
+        # the next entry starts where the table last knew this game: the events of
+        # presses made while the hub was away come next, and lead to the hello's state
+        player.chain = (player.lineage or {}).get("digest") or info.get("digest")
         player.checking = True
         question = self._lineage_question(player, info)
         if question:

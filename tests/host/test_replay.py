@@ -113,3 +113,38 @@ def test_a_renamed_player_replays_whole(firmware, tmp_path, capsys):
             "SELECT MAX(id) FROM log WHERE op = 'flip'").fetchone()[0]}
     assert main(["replay", str(tmp_path / "session.db")]) == 0
     assert "Anna: 4 entries match" in capsys.readouterr().out
+
+
+def test_presses_made_while_the_hub_was_away_replay(firmware, tmp_path, capsys):
+    import time
+
+    from host_tools.link import DeviceLink
+    from host_tools.table import TableHub
+    from tests.host.conftest import running_sims
+
+    db = str(tmp_path / "session.db")
+    with running_sims(1, tmp_path / "sim", 13) as sims:
+        port = sims.boards[0].port
+        hub = TableHub(db)
+        hub.join("Ann", port)
+        hub.flip("Ann", attr="str")
+        hub.close()
+        with DeviceLink(port) as link:  # no hub: the board keeps its events until one acknowledges them
+            for b in ("A", "A", "A", "A", "B"):
+                link.request("press", button=b)
+        hub = TableHub(db)
+        hub.join("Ann", port)
+        end = time.monotonic() + 5
+        while time.monotonic() < end and not hub.db.execute("SELECT 1 FROM log WHERE kind = 'event'").fetchone():
+            hub.poll(0.2)
+        assert hub.db.execute("SELECT n FROM log WHERE kind = 'event' AND op = 'flip'").fetchone()[0] > 0
+        # the game goes on from the device's state
+        flip = hub.player("Ann").state.get("flip")
+        if flip and flip["phase"] == "choose":
+            hub.command("Ann", "choose", card=flip["tied"][0])
+        if flip:
+            hub.command("Ann", "end_flip")
+        else:
+            hub.flip("Ann", attr="dex")
+        hub.close()
+    assert main(["replay", db]) == 0, capsys.readouterr().err
