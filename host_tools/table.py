@@ -741,6 +741,7 @@ class TableHub:
     def _undo_plan(self, name):
         p = self.player(name)
         self._usable(p)
+        self.poll()  # a press just made is the last action, not the one before it
         last = self._last_action(name)
         if last is None:
             raise TableError("%s has nothing to undo this table knows the state before" % name)
