@@ -71,8 +71,8 @@ def describe(e):
         if flip.get("cards"):
             words = "flip%s (%s) resolved by %s: %s" % (by, _cards(flip["cards"]), r.get("resolving"),
                                                        replies.level_words(r.get("level")))
-        if a.get("resolved") is False:
-            words += ", another player's card resolved it"
+        if a.get("resolved") is False:  # a teamwork supporter or lead whose card was not the best
+            return "teamwork flip%s (%s) ended: another player's card resolved it" % (by, _cards(flip.get("cards")))
         if r.get("xp"):
             words += ", +%d XP" % r["xp"]
         if r.get("crit") or a.get("crit"):
@@ -145,7 +145,7 @@ def export(items, fmt):
                         for f in FIELDS])
         return buf.getvalue()
     if fmt == "md":
-        lines = ["# Session record", ""]
+        lines = ["# Session record"]
         session = None
         for e in items:
             if e["op"] in ("supply_sync", "press") or e["kind"] == "question":
