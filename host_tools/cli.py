@@ -12,6 +12,8 @@ COMMANDS = (
     ("do", "host_tools.do_cmd", "send one command to a device and print its JSON reply"),
     ("screen", "host_tools.screen_cmd", "save a device's screen as a PNG"),
     ("table", "host_tools.table_cmd", "the GM's console: every player's device, the shared supply, the log"),
+    ("replay", "host_tools.replay_cmd", "check a session database's proof of roll through the rules core, "
+                                        "or export its record (Markdown, CSV, JSON)"),
     ("flash", "host_tools.flash_cmd", "put the game on a board: the image in BOOTSEL mode, mpremote on a running "
                                       "board, the MagTag's CIRCUITPY drive"),
     ("quickref", "host_tools.quickref_cmd", "print a one-page player reference (PDF or PNG): buttons, footer, "

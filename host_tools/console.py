@@ -823,6 +823,21 @@ class TableConsole(cmd.Cmd):
         digest = self.hub.restore(who, port, backup_id)
         self.say("%s restored onto %s (%s)" % (who, port or "the device on %s's port" % who, digest))
 
+    def do_undo(self, arg):
+        """undo NAME [yes]
+        Undo NAME's last action: the device goes back to its backup from before it
+        (a teamwork flip on every device in it); says what it would undo until yes, e.g. undo Ann yes"""
+        words = self.words(arg, 1, "undo NAME [yes]")
+        if len(words) > 2 or (len(words) == 2 and words[1] != "yes"):
+            raise Usage("undo NAME, then undo NAME yes to do it (e.g. undo Ann yes)")
+        who = self.who(words[0])
+        if len(words) == 1:
+            plan = self.hub.undo(who)
+            self.say("this would put %s; type undo %s yes to do it" % (plan["text"], who))
+            return
+        plan = self.hub.undo(who, confirm=True)
+        self.say("undone: %s" % plan["text"])
+
     def do_take_as_new(self, arg):
         """take_as_new NAME NEWNAME
         The device now on NAME's port is not NAME's: it joins as a new player NEWNAME

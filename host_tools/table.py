@@ -18,6 +18,7 @@ import sqlite3
 import time
 
 from shared_rules import cards as C
+from shared_rules.game import Game
 from shared_rules.teamwork import best
 
 from shared_rules.state import text_digest
@@ -45,7 +46,14 @@ CREATE TABLE IF NOT EXISTS shadow (id INTEGER PRIMARY KEY, session INTEGER, t RE
 #   teamwork  teamwork flips, open until they end (a hub killed mid-way finds them)
 #   backups.game/count, flips.event (the log row of the event a button flip came in)
 #   log_event: an event is stored once per (device, seq, digest), see _on_event
-VERSION = 1
+# Schema version 2 (issue 9) adds log.before: the device's state digest before
+# the logged action (log.digest is the one after), the proof of roll that
+# `deckahedron replay` checks; and log.n, an event's command count after it.
+VERSION = 2
+UPGRADE_2 = """
+ALTER TABLE log ADD COLUMN before TEXT;
+ALTER TABLE log ADD COLUMN n INTEGER;
+"""
 UPGRADE = """
 CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, device TEXT, game TEXT, count INTEGER,
     digest TEXT, port TEXT, held TEXT, shadow INTEGER, t REAL);
@@ -66,6 +74,10 @@ INSERT OR IGNORE INTO players (name, device, t)
 # Commands after which a player's holdings of supply cards may have changed.
 SUPPLY_OPS = ("take_blessing", "take_wound", "damage", "take_harm", "seek_help", "end_flip", "new_game",
               "restore", "press")
+
+
+# The steps of a flip after its deal: undo takes the flip back whole.
+FLIP_STEPS = ("choose", "flashback", "bump", "end_flip")
 
 
 class TableError(Exception):
@@ -105,6 +117,7 @@ class Player:
         self.question = None
         self.lineage = None
         self.checking = False  # hellos are checked against the player (off while joining, restoring)
+        self.chain = None  # the digest after the player's last logged action: the next one's "before"
 
 
 class TableHub:
@@ -127,13 +140,16 @@ class TableHub:
         if version >= VERSION:
             return
         with self.db:
-            for statement in UPGRADE.split(";"):
-                if statement.strip():
-                    try:
-                        self.db.execute(statement)
-                    except sqlite3.OperationalError as e:
-                        if "duplicate column" not in str(e):
-                            raise
+            for since, script in ((1, UPGRADE), (2, UPGRADE_2)):
+                if version >= since:
+                    continue
+                for statement in script.split(";"):
+                    if statement.strip():
+                        try:
+                            self.db.execute(statement)
+                        except sqlite3.OperationalError as e:
+                            if "duplicate column" not in str(e):
+                                raise
             self.db.execute("PRAGMA user_version = %d" % VERSION)
 
     # -- players ---------------------------------------------------------
@@ -172,6 +188,9 @@ class TableHub:
         if player.device is None:
             player.device = device
         self._log(player, "join", None, "hello", {}, info, info.get("digest"))
+        # the next entry starts where the table last knew this game: the events of
+        # presses made while the hub was away come next, and lead to the hello's state
+        player.chain = (player.lineage or {}).get("digest") or info.get("digest")
         player.checking = True
         question = self._lineage_question(player, info)
         if question:
@@ -467,6 +486,9 @@ class TableHub:
         self.db.execute("DELETE FROM players WHERE name = ?", (new,))  # a stale row of this same device
         self.db.execute("UPDATE players SET name = ? WHERE name = ?", (new, old))
         self.db.execute("UPDATE backups SET player = ? WHERE player = ?", (new, old))
+        # the record follows too: one player's entries under one name, for replay and undo
+        self.db.execute("UPDATE log SET player = ? WHERE player = ?", (new, old))
+        self.db.execute("UPDATE flips SET player = ? WHERE player = ?", (new, old))
         self.db.commit()
         self._log(p, "rename", None, "set_name", {"old": old}, {"name": new}, None)
         return p
@@ -488,9 +510,9 @@ class TableHub:
         if reason:
             self._fault(p, reason)
             raise TableError("%s's device is faulty: %s" % (p.name, reason))
-        self._log(p, "command", None, op, args, result, result.get("digest"))
+        row = self._log(p, "command", None, op, args, result, result.get("digest"))
         if op == "end_flip" and p.state.get("flip"):
-            self._record_flip(p, "host", p.state["flip"], result)
+            self._record_flip(p, "host", p.state["flip"], result, row)
         if op in ("new_game", "restore"):
             p.lineage = None  # the GM started this game here: it is the player's from now on
         self.refresh(p)
@@ -672,6 +694,105 @@ class TableHub:
         self.sync_supply()
         return digest
 
+    # -- undo ------------------------------------------------------------------
+    def undo(self, name, confirm=False):
+        """Undo ``name``'s last action: put back the backup of the state before it.
+
+        Without ``confirm`` nothing changes: returns what would be undone,
+        {"players": {player: log id of the first entry undone}, "text": one
+        line}. With it, does so and logs an ``undo`` row per player. An action
+        of a teamwork flip undoes the whole flip on every device in it; a
+        supply card the action moved is handed back through the supply (the
+        other devices are told). Refused (TableError, nothing changed) when a
+        device involved cannot take it, a supply card it would hold is held by
+        someone else now, the Shadow points it earned are spent, or another
+        player of the teamwork flip has acted since."""
+        plan = self._undo_plan(name)
+        if not confirm:
+            return plan
+        for who, (rid, op, backup_id, _) in list(plan["rows"].items()):
+            digest = self.restore(who, backup_id=backup_id)
+            self._log(self.player(who), "undo", None, "undo", {"entry": rid, "op": op, "entries": plan["rows"][who][3]},
+                      {"digest": digest}, digest)
+        self.sync_supply()
+        self.notify("undone: %s" % plan["text"])
+        return plan
+
+    def _last_action(self, name):
+        """(log id, op, before) of ``name``'s last rules action not undone yet, or None."""
+        undone, undo_restore = set(), False
+        for rid, kind, op, args, before in self.db.execute(
+                "SELECT id, kind, op, args, before FROM log WHERE player = ? AND digest IS NOT NULL AND"
+                " kind IN ('command', 'event', 'restore', 'take_as_new', 'undo') ORDER BY id DESC", (name,)):
+            if kind == "undo":  # an earlier undo: step over what it undid, and the restore it made
+                undone.update(json.loads(args).get("entries", []))
+                undo_restore = True
+                continue
+            if kind == "restore" and undo_restore:
+                undo_restore = False
+                continue
+            if kind in ("restore", "take_as_new") or (kind == "command" and op == "new_game" and rid not in undone):
+                return None  # the game was put back or begun here: the table holds nothing before it to undo to
+            if rid in undone or op in ("supply_sync", "press"):
+                continue
+            return rid, op, before
+        return None
+
+    def _undo_plan(self, name):
+        p = self.player(name)
+        self._usable(p)
+        self.poll()  # a press just made is the last action, not the one before it
+        last = self._last_action(name)
+        if last is None:
+            raise TableError("%s has nothing to undo this table knows the state before" % name)
+        rid, op, before = last
+        if op in FLIP_STEPS:  # a flip is undone whole: back to before its cards were dealt
+            start = self.db.execute("SELECT id, op, before FROM log WHERE player = ? AND id <= ? AND op = 'flip'"
+                                    " AND kind IN ('command', 'event') ORDER BY id DESC LIMIT 1", (name, rid)).fetchone()
+            if start is not None:
+                last = tuple(start)
+        steps = {name: last}
+        team = self.db.execute("SELECT id, args FROM log WHERE kind = 'teamwork' AND id > ? ORDER BY id LIMIT 1",
+                               (rid,)).fetchone()
+        if team is not None and op in FLIP_STEPS + ("flip",):
+            who = json.loads(team[1])
+            names = [who["lead"]] + who["supporters"]
+            if name in names:
+                started = self.db.execute("SELECT t FROM teamwork WHERE lead = ? ORDER BY id DESC LIMIT 1",
+                                          (who["lead"],)).fetchone()[0]
+                for n in names:
+                    self._usable(self.player(n))
+                    first = self.db.execute(
+                        "SELECT id, op, before FROM log WHERE player = ? AND kind = 'command' AND op != 'supply_sync'"
+                        " AND t >= ? AND id < ? ORDER BY id LIMIT 1", (n, started, team[0])).fetchone()
+                    later = self._last_action(n)
+                    if first is None or later is None or later[0] > team[0]:
+                        raise TableError("%s has acted since the teamwork flip %s led: it cannot be undone on every "
+                                         "device in it" % (n, who["lead"]))
+                    steps[n] = first
+        rows, holds = {}, {}
+        for n, (first_id, first_op, first_before) in steps.items():
+            row = self.db.execute("SELECT id, state FROM backups WHERE player = ? AND digest = ? ORDER BY id DESC"
+                                  " LIMIT 1", (n, first_before)).fetchone() if first_before else None
+            if row is None:
+                raise TableError("there is no backup of %s's state before %s (entry %d): it cannot be undone"
+                                 % (n, first_op, first_id))
+            undone = [r[0] for r in self.db.execute("SELECT id FROM log WHERE player = ? AND id >= ? AND kind IN"
+                                                    " ('command', 'event')", (n, first_id))]
+            rows[n] = (first_id, first_op, row[0], undone)
+            holds[n] = Game.load(row[1])
+        others = self.holdings()
+        for n, g in holds.items():
+            for cid in g.held_supply_cards():
+                owner = [m for m, cards in others.items() if m not in holds and cid in cards]
+                if owner:
+                    raise TableError("undoing it gives %s supply card %s back, but %s holds it now" % (n, cid, owner[0]))
+        earned = sum(int(self.player(n).state.get("shadow", 0)) - g.s.shadow for n, g in holds.items())
+        if earned > self.shadow()[2]:
+            raise TableError("the Shadow points it earned are spent (%d left): it cannot be undone" % self.shadow()[2])
+        text = "; ".join("%s back to before %s (entry %d)" % (n, r[1], r[0]) for n, r in rows.items())
+        return {"players": {n: r[0] for n, r in rows.items()}, "text": text, "rows": rows}
+
     def _keep_strangers_state(self, link, info, p):
         """Before a restore overwrites a device that is not the player's own
         game, keep its save under its device id (player ""), and the events
@@ -731,9 +852,11 @@ class TableHub:
         self.db.execute("UPDATE log SET player = ? WHERE player = '' AND device = ?", (new_name, device))
         self.db.execute("UPDATE flips SET player = ? WHERE player = '' AND device = ?", (new_name, device))
         self.db.commit()
-        self._log(new, "take_as_new", None, "take_as_new", {"from": name}, {"device": device}, None)
         self._request(new, "set_name", name=new_name[:16])
         self.refresh(new)
+        # the game this player follows from now on starts at the device's state
+        self._log(new, "take_as_new", None, "take_as_new", {"from": name}, {"device": device},
+                  new.state.get("digest"))
         self.sync_supply()
         return new
 
@@ -800,10 +923,11 @@ class TableHub:
             if not p.state or not p.online or p.link is None or p.faulty or p.question is not None:
                 continue
             others = sorted(set(cid for m, cards in held.items() if m != n for cid in cards))
-            if sorted(p.state.get("elsewhere", [])) == others:
+            if sorted(self._elsewhere(p)) == others:
                 continue
             try:
-                self._request(p, "supply_sync", elsewhere=others)
+                result = self._request(p, "supply_sync", elsewhere=others)
+                self._log(p, "command", None, "supply_sync", {"elsewhere": others}, result, result.get("digest"))
             except DeviceError as e:
                 self.notify("supply conflict at %s: %s" % (n, e))
                 continue
@@ -813,6 +937,15 @@ class TableHub:
         bad = self.conflicts()
         if bad:
             self.notify("supply conflict: %s" % "; ".join("%s held by %s and %s" % c for c in bad))
+
+    def _elsewhere(self, p):
+        """The supply cards ``p``'s device counts as held by others: its state
+        says which are in its supply and which it holds; the rest of the set."""
+        if "elsewhere" in p.state or self.supply_set is None:
+            return p.state.get("elsewhere", [])
+        b, w = C.SUPPLY_SETS[self.supply_set]
+        mine = set(p.state.get("supply", [])) | set(p.state.get("held", []))
+        return [cid for cid in b + w if cid not in mine]
 
     # -- Shadow points -----------------------------------------------------------
     def shadow(self):
@@ -900,12 +1033,14 @@ class TableHub:
         result = payload.get("result") or {}
         with self.db:
             cur = self.db.execute(
-                "INSERT OR IGNORE INTO log (session, t, player, device, kind, seq, op, args, result, digest)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?)",
+                "INSERT OR IGNORE INTO log (session, t, player, device, kind, seq, op, args, result, digest, before, n)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (self.session, time.time(), name, device, "event", seq, payload.get("op"),
                  json.dumps(payload.get("args"), sort_keys=True), json.dumps(result, sort_keys=True),
-                 payload.get("digest")))
+                 payload.get("digest"), None if stranger else player.chain, payload.get("n")))
             new = cur.rowcount == 1
+            if new and not stranger and payload.get("digest"):
+                player.chain = payload["digest"]
             if new and flip:
                 self._insert_flip(name, device, "buttons", flip, result, cur.lastrowid)
         if stranger:
@@ -914,8 +1049,8 @@ class TableHub:
             player.last_flip = _flip_view(flip, result, "buttons")
         player.dirty = True
 
-    def _record_flip(self, player, source, flip, result):
-        self._insert_flip(player.name, player.device, source, flip, result, None)
+    def _record_flip(self, player, source, flip, result, event=None):
+        self._insert_flip(player.name, player.device, source, flip, result, event)
         self.db.commit()
         player.last_flip = _flip_view(flip, result, source)
 
@@ -928,11 +1063,20 @@ class TableHub:
              result.get("resolving", flip.get("resolving")), result.get("xp", 0), result.get("shadow", 0), event))
 
     def _log(self, player, kind, seq, op, args, result, digest):
-        self.db.execute("INSERT INTO log (session, t, player, device, kind, seq, op, args, result, digest)"
-                        " VALUES (?,?,?,?,?,?,?,?,?,?)",
-                        (self.session, time.time(), player.name, player.device, kind, seq, op,
-                         json.dumps(args, sort_keys=True), json.dumps(result, sort_keys=True), digest))
+        """One row of the session record; returns its id. A row with a
+        digest carries the player's previous one as ``before`` (proof of
+        roll); a press's own row does not move that chain on (the rules
+        commands a press runs come as events, each with its digests)."""
+        before = player.chain if digest else None
+        cur = self.db.execute(
+            "INSERT INTO log (session, t, player, device, kind, seq, op, args, result, digest, before)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (self.session, time.time(), player.name, player.device, kind, seq, op,
+             json.dumps(args, sort_keys=True), json.dumps(result, sort_keys=True), digest, before))
         self.db.commit()
+        if digest and op != "press":
+            player.chain = digest
+        return cur.lastrowid
 
     def log_rows(self, limit=20):
         return self.db.execute("SELECT t, player, kind, seq, op, args, result FROM log WHERE session = ?"

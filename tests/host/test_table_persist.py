@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from host_tools.simboards import ROOT
-from host_tools.table import TableHub
+from host_tools.table import VERSION, TableHub
 from shared_rules import cards as C
 from tests.host.conftest import running_sims
 
@@ -149,7 +149,7 @@ def test_a_session_db_from_before_is_upgraded(tmp_path):
     con.close()
     hub = TableHub(db)
     try:
-        assert hub.db.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert hub.db.execute("PRAGMA user_version").fetchone()[0] == VERSION
         rows = hub.db.execute("SELECT id FROM log WHERE kind = 'event' ORDER BY id").fetchall()
         assert rows == [(1,), (2,)]  # the duplicate the old hub stored is gone
         assert hub.shadow()[1] == 1  # what the GM spent before stays spent

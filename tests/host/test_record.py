@@ -1,0 +1,102 @@
+"""The session record reads as a session: flips with their cards and
+results, damage and what it did, rests, supply cards; and it exports."""
+
+import csv
+import io
+import json
+import sqlite3
+
+import pytest
+
+from host_tools import table as T
+from host_tools.cli import main
+from host_tools.record import entries
+from host_tools.replay_cmd import open_db
+from tests.host.session_db import session_db
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    return session_db(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def record(played):
+    db = open_db(played)
+    yield entries(db)
+    db.close()
+
+
+def _texts(record, player, op):
+    return [e["text"] for e in record if e["player"] == player and e["op"] == op]
+
+
+def test_flips_carry_their_cards_resolving_card_result_word_xp_and_shadow(record):
+    ends = [e for e in record if e["op"] == "end_flip"]
+    assert ends
+    for e in ends:
+        assert e["flip"]["cards"] and e["result"]["resolving"] in e["flip"]["cards"]
+        if e["args"].get("resolved") is False:  # a teamwork flip another player's card resolved
+            assert "another player's card resolved it" in e["text"] and "TRIUMPH" not in e["text"]
+            continue
+        assert "resolved by %s: " % e["result"]["resolving"] in e["text"]
+        assert any(w in e["text"] for w in ("MISS", "PARTIAL", "SUCCESS", "TRIUMPH"))
+        if e["result"].get("xp"):
+            assert "+1 XP" in e["text"]
+        if e["result"].get("shadow"):
+            assert "Shadow +%d" % e["result"]["shadow"] in e["text"]
+    buttons = [e for e in record if e["kind"] == "event" and e["op"] == "flip"]
+    assert buttons and "(buttons)" in buttons[0]["text"]
+    assert any("teamwork" in t for t in _texts(record, "Ann", "flip"))
+
+
+def test_damage_rests_and_supply_cards_say_what_they_did(record):
+    dmg = [e for e in record if e["op"] == "damage"][0]
+    assert "takes 3 damage" in dmg["text"] and "%s Stamina lost" % dmg["result"]["stamina"] in dmg["text"]
+    assert _texts(record, "Bo", "rest")[0].startswith("rests")
+    blessing = [e for e in record if e["op"] == "take_blessing"][0]
+    assert blessing["result"]["card"] in blessing["text"]
+    # the other device is told: a supply movement, with its digests
+    sync = [e for e in record if e["op"] == "supply_sync" and e["player"] == "Bo"]
+    assert sync and blessing["result"]["card"] in sync[0]["text"] and sync[0]["before"] != sync[0]["digest"]
+
+
+def test_every_rules_action_carries_the_digest_before_and_after(record):
+    for e in record:
+        if e["kind"] in ("command", "event") and e["op"] not in ("press",) and e["digest"]:
+            assert e["before"], e
+
+
+def test_exports(played, tmp_path, capsys):
+    out = tmp_path / "recap.md"
+    assert main(["replay", played, "--export", "md", "--out", str(out)]) == 0
+    md = out.read_text()
+    assert md.startswith("# Session record") and "**Ann** flip (" in md and "resolved by" in md
+    assert "supply_sync" not in md and "**Bo** takes 3 damage" in md
+    assert main(["replay", played, "--export", "csv", "--player", "Bo"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert rows and {r["player"] for r in rows} == {"Bo"}
+    assert any(r["op"] == "end_flip" and "resolved by" in r["text"] for r in rows)
+    assert main(["replay", played, "--export", "json"]) == 0
+    items = json.loads(capsys.readouterr().out)
+    assert {e["player"] for e in items} == {"Ann", "Bo"} and all("digest" in e for e in items)
+
+
+def test_a_version_1_database_gains_the_digest_before_in_place(tmp_path):
+    path = str(tmp_path / "v1.db")
+    con = sqlite3.connect(path)
+    con.executescript(T.SCHEMA)
+    for statement in T.UPGRADE.split(";"):
+        if statement.strip():
+            con.execute(statement)
+    con.execute("INSERT INTO log (session, player, kind, op, digest) VALUES (1, 'Ann', 'command', 'flip', 'aa')")
+    con.execute("PRAGMA user_version = 1")
+    con.commit()
+    con.close()
+    hub = T.TableHub(path)
+    try:
+        assert hub.db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert hub.db.execute("SELECT op, digest, before FROM log").fetchall() == [("flip", "aa", None)]
+    finally:
+        hub.close()
+    T.TableHub(path).close()  # opened again: nothing to upgrade
