@@ -15,10 +15,13 @@ every glyph scale doubles, so the 1-bit pixels stay whole.
 import os
 import sys
 
+from host_tools import firmware_importable
 from host_tools import boards as B
 from host_tools import replies
 from host_tools.cli import reporter
 from shared_rules.editions import DEFAULT_EDITION, EDITION_KEYS, edition
+
+firmware_importable()  # the device font and glyphs, as firmware.*
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # millimetres
 DPIS = (150, 300)

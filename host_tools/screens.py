@@ -274,6 +274,9 @@ def card_sheet(path, columns=7, scale=2, edition="md"):
     cards) cut from 3-card flip screens, in a labelled grid."""
     from PIL import Image, ImageDraw
 
+    from host_tools import firmware_importable
+
+    firmware_importable()
     from firmware import layout as L
 
     groups = _all_cards_views()

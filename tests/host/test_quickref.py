@@ -195,3 +195,19 @@ def test_readme_and_guides_say_how_to_print_it(guide):
     with open(os.path.join(ROOT, guide), encoding="utf-8") as f:
         text = f.read()
     assert "deckahedron quickref" in text and "quickref.png)" in text
+
+
+def test_the_installed_command_works_from_any_folder(tmp_path):
+    """A GM runs `deckahedron quickref` from wherever they are, not from the
+    checkout: the device's font and glyphs are found all the same."""
+    import subprocess
+    import sys
+
+    exe = os.path.join(os.path.dirname(sys.executable), "deckahedron")
+    if not os.path.exists(exe):
+        pytest.skip("the deckahedron command is not installed beside this Python (make setup)")
+    out = tmp_path / "sheet.png"
+    proc = subprocess.run([exe, "quickref", "--out", str(out)], cwd=str(tmp_path), capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert Image.open(out).size == (1240, 1754)
