@@ -306,13 +306,22 @@ class TableConsole(cmd.Cmd):
 
     # ======================================================================
     # Flips
-    def flip_words(self, w):
+    @staticmethod
+    def flip_word(w):
+        """(key, value) of a word naming what a flip uses: str/dex/int, a
+        suit, +N/-N; None for any other word."""
         if w in ATTRS:
             return "attr", w
         if w in C.SUITS:
             return "suit", w
         n = signed(w)
-        if n is not None or w.isdigit():
+        return ("net", n) if n is not None else None
+
+    def flip_words(self, w):
+        got = self.flip_word(w)
+        if got is not None:
+            return got
+        if w.isdigit():
             return "net", int(w)
         raise Usage("what is %r? A flip takes str/dex/int or a suit, +N or -N, fast, pvp, open, key=value" % w)
 
@@ -389,14 +398,7 @@ class TableConsole(cmd.Cmd):
         self.run(self.who(words[0]), "end_flip", **self.options(words[1:]))
 
     def team_words(self, w):
-        if w in ATTRS:
-            return "attr", w
-        if w in C.SUITS:
-            return "suit", w
-        n = signed(w)
-        if n is not None:
-            return "net", n
-        return "_player", w
+        return self.flip_word(w) or ("_player", w)
 
     def do_team(self, arg):
         """team LEAD SUPPORTER... [str|dex|int|SUIT] [+N|-N] [pick=NAME] [crit=blessing|levelup]
