@@ -6,7 +6,6 @@ opens it in Chromium."""
 
 import io
 import json
-import os
 import socket
 import urllib.request
 
@@ -23,10 +22,6 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
-    from host_tools.simboards import FIRMWARE_MAIN
-
-    if not os.path.isfile(FIRMWARE_MAIN):
-        pytest.fail("firmware/main.py is missing: the page's tests run the real firmware on simulated boards")
     with live_table(tmp_path_factory.mktemp("web")) as t:
         yield t
 

