@@ -14,6 +14,7 @@ every glyph scale doubles, so the 1-bit pixels stay whole.
 
 import os
 import sys
+import textwrap
 
 from host_tools import firmware_importable
 from host_tools import boards as B
@@ -111,16 +112,8 @@ class Page:
 
 
 def wrap(text, width):
-    words, lines, line = text.split(), [], ""
-    for w in words:
-        if line and len(line) + 1 + len(w) > width:
-            lines.append(line)
-            line = w
-        else:
-            line = (line + " " + w) if line else w
-    if line:
-        lines.append(line)
-    return lines
+    """Greedy lines of whole words (the device's _wrap, done by the stdlib)."""
+    return textwrap.wrap(" ".join(text.split()), width, break_long_words=False, break_on_hyphens=False)
 
 
 # ------------------------------------------------------------ the device's words
