@@ -424,7 +424,7 @@ class FacetsGame:
     SYSTEM = "facets"
     FORMAT = FORMAT
     COMMANDS = ("set_attr", "set_max", "set_rule", "trait_add", "trait_drop", "roll", "task_start",
-                "task_roll", "task_end", "initiative", "attack", "defend", "damage", "heal",
+                "task_roll", "task_end", "initiative", "attack", "defend", "maneuver", "damage", "heal",
                 "taken_out", "recover", "regain", "effort", "token", "withdraw", "new_scene")
 
     def __init__(self, state):
@@ -787,6 +787,27 @@ class FacetsGame:
         self._spend(effort)
         self._record("defend", weapon, [r])
         return {"roll": r}
+
+    def op_maneuver(self, attr, tn, aim="advantage", bonus=0, effort=0, mode="normal", trait=""):
+        """Seed: "you determine whether you're seeking an advantage or
+        attempting to hinder another character" (the text stops there; our
+        side, docs/rules.md): a check; a hit (cost included) seeking an
+        advantage gains a token and one more per advantage; a hinder that
+        hits puts on the target the penalty the GM names."""
+        self._able("maneuver")
+        a = attr_key(attr)
+        whole(tn, "the target number", 1, MAX_POINTS)
+        choice(aim, ("advantage", "hinder"), "aim")
+        r = self._roll(a, tn, bonus, effort, mode, 0, 0, trait)
+        self._spend(effort)
+        self._settle(r, effort)
+        hit = r["band"] in ("advantage", "success", "cost")
+        gained = 1 + r["advantages"] if hit and aim == "advantage" else 0
+        if gained:
+            self.s.tokens = min(MAX_POINTS, self.s.tokens + gained)
+            self.event("token +%d" % gained)
+        self._record("check", "", [r])
+        return {"roll": r, "tokens": gained, "hindered": hit and aim == "hinder"}
 
     def op_damage(self, track, amount, armor=0):
         """Seed: damage is reduced by the armor rating, to a minimum of 0;

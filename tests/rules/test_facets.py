@@ -443,3 +443,16 @@ def test_state_check_catches_broken_ladders():
     s = FacetsState()
     s.ladders["health"] = [2, ["step"], ["E"]]
     assert raises(RulesError, s.check).code == "bad_state"
+
+
+# "When you want to maneuver you determine whether you're seeking an advantage
+# or attempting to hinder another character. If you're seeking an advantage"
+# (cut off; our side: a token on a hit, one more per advantage)
+def test_maneuver_seeking_an_advantage():
+    g = game([8, 7, 2, 1])
+    r = do(g, "maneuver", attr="W", tn=8, aim="advantage")  # 15: one advantage
+    assert r["tokens"] == 2 and g.s.tokens == 2
+    r = do(g, "maneuver", attr="W", tn=8, aim="hinder")  # 2: a failure
+    assert r["tokens"] == 0 and not r["hindered"] and g.s.tokens == 2 and g.s.effort == 1
+    assert do(g, "maneuver", attr="W", tn=1, aim="hinder")["hindered"]
+    refused(g, "maneuver", "bad_args", attr="W", tn=8, aim="dance")
