@@ -42,11 +42,12 @@ MAX_FACES = 200  # an exploding chain longer than this has odds far below 2**-10
 
 
 def attr_key(value):
-    """'F', 'f' or 'Finesse' -> 'F'; anything else is refused."""
+    """'F', 'f', 'fin' or 'Finesse' (a letter, or 3 or more letters of the
+    name) -> 'F'; anything else is refused."""
     if isinstance(value, str):
         v = value.strip()
         for i in range(len(ATTRS)):
-            if v.upper() == ATTRS[i] or v.lower() == ATTR_NAMES[i].lower():
+            if v.upper() == ATTRS[i] or (len(v) >= 3 and ATTR_NAMES[i].lower().startswith(v.lower())):
                 return ATTRS[i]
     raise RulesError("bad_attr", "an attribute is one of %s (or its name), not %r" % (" ".join(ATTRS), value))
 

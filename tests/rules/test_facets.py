@@ -50,6 +50,8 @@ def test_nine_attributes_rated_d4_to_d20():
     assert sorted(g.summary()["attrs"]) == sorted("SFEIWRPGC")
     do(g, "set_attr", attr="Finesse", die="d12")
     do(g, "set_attr", attr="w", die=20)
+    do(g, "set_attr", attr="str", die=6)  # three letters or more of the name
+    assert g.s.attrs["S"] == 6
     assert g.s.attrs["F"] == 12 and g.s.attrs["W"] == 20
     refused(g, "set_attr", "bad_die", attr="F", die=7)
     refused(g, "set_attr", "bad_die", attr="F", die=2)
