@@ -24,8 +24,8 @@ WHATS = (
      "roll ATTR TN [bonus=N] [effort=N] [pressure|calm] [explode=F] [trait=T]"),
     ("task", None, (), (), 'task "[Finesse 8 - 2/5 - 30s]" | task try [bonus=N ...] | task end'),
     ("init", "initiative", (), ("social",), "init [social]   (Finesse, or Wit for a social conflict)"),
-    ("attack", "attack", ("attr", "tn", "weapon"), ("double", "social", "acted", "pressure", "calm"),
-     "attack ATTR TN light|medium|heavy [double] [social] [acted] [bonus=N] [effort=N]"),
+    ("attack", "attack", ("attr", "tn", "weapon"), ("double", "social", "acted", "endurance", "pressure", "calm"),
+     "attack ATTR TN light|medium|heavy [double] [social] [acted] [endurance] [bonus=N] [effort=N]"),
     ("defend", "defend", ("attr", "weapon"), ("pressure", "calm"), "defend ATTR light|medium|heavy [bonus=N]"),
     ("maneuver", "maneuver", ("attr", "tn"), ("hinder",), "maneuver ATTR TN [hinder] [bonus=N]"),
     ("damage", "damage", ("track", "amount"), (), "damage health|cool N [armor=N]"),
@@ -114,7 +114,8 @@ class FacetsCommands:
           roll ATTR TN [bonus=N] [effort=N] [pressure|calm] [explode=F] [trait=T]   e.g. facets Ann roll finesse 8 bonus=2
           task "[Finesse 8 - 2/5 - 30s]" | task try | task end   an extended task, e.g. facets Ann task "[Wit 10 - 3/6 - 1m]"
           init [social]                          initiative: Finesse, or Wit, e.g. facets Ann init
-          attack ATTR TN light|medium|heavy [double] [social] [acted]   e.g. facets Bo attack str 11 heavy
+          attack ATTR TN light|medium|heavy [double] [social] [acted] [endurance]   e.g. facets Bo attack str 11 heavy
+                                                 (endurance: the target defended with Endurance)
           defend ATTR light|medium|heavy         the total is the attacker's TN, e.g. facets Cy defend finesse heavy
           maneuver ATTR TN [hinder]              seek an advantage (a token) or hinder, e.g. facets Ann maneuver wit 9
           damage health|cool N [armor=N]         e.g. facets Cy damage health 5 armor=1

@@ -360,21 +360,25 @@ def _last_text(last):
         rolls.append("%s:%d:%d:%s:%d:%d:%s" % (r["attr"], r["die"], r["explode"], r["mode"], r["bonus"],
                                                -1 if r["tn"] is None else r["tn"],
                                                ".".join("%d" % x for x in r["faces"])))
-    return "%s %s %s" % (last["kind"], last["weapon"] or "-", " ".join(rolls))
+    weapon = (last["weapon"] + ("/E" if last.get("endurance") else "")) or "-"
+    return "%s %s %s" % (last["kind"], weapon, " ".join(rolls))
 
 
 def _last_parse(text):
     if text == "-":
         return None
     w = text.split()
+    weapon = "" if w[1] == "-" else w[1]
     last = {"kind": choice(w[0], ("check", "task", "initiative", "attack", "defend"), "a roll's kind"),
-            "weapon": "" if w[1] == "-" else w[1], "rolls": []}
+            "weapon": weapon.split("/")[0], "rolls": []}
+    if weapon.endswith("/E"):
+        last["endurance"] = True
     for item in w[2:]:
         a, die, ex, mode, bonus, tn, faces = item.split(":")
         r = make_roll(attr_key(a), check_die(die), int(ex), choice(mode, MODES, "mode"),
                       int(bonus), None if tn == "-1" else int(tn), [int(x) for x in faces.split(".")])
         if last["kind"] == "attack":
-            r["damage"] = attack_damage(last["weapon"], r)
+            r["damage"] = attack_damage(last["weapon"], r, last.get("endurance", False))
         last["rolls"].append(r)
     if not 1 <= len(last["rolls"]) <= 2:
         raise ValueError
@@ -393,15 +397,21 @@ def make_roll(attr, die, explode, mode, bonus, tn, faces):
     return r
 
 
-def attack_damage(weapon, r):
+def attack_damage(weapon, r, endurance=False):
     """Seed: a hit (success, advantage, or success with a cost) deals the
     weapon's damage (light 1, medium 3, heavy 5), "adding an extra point of
-    damage for every 5 by which it exceeded the target's defense"."""
-    if r["band"] not in ("advantage", "success", "cost"):
-        return 0
+    damage for every 5 by which it exceeded the target's defense". Against
+    an Endurance defence a miss still lands, less 1 armour and 1 more per 5
+    it missed by beyond a failure's first point (seed: "rather than
+    eliminating damage on a success it instead gives the defending
+    character 1 armor against the attack on a success (+1 per shift)")."""
     for w, d in WEAPONS:
         if w == weapon:
-            return d + r["advantages"]
+            if r["band"] in ("advantage", "success", "cost"):
+                return d + r["advantages"]
+            if endurance:
+                return max(0, d - 1 - (-r["margin"] - 6) // 5)
+            return 0
     raise RulesError("bad_args", "weapon is light, medium or heavy, not %r" % (weapon,))
 
 
@@ -732,10 +742,11 @@ class FacetsGame:
         return {"roll": r}
 
     def op_attack(self, attr, tn, weapon="medium", double=False, kind="physical", bonus=0, effort=0,
-                  mode="normal", acted=False, trait=""):
+                  mode="normal", acted=False, trait="", endurance=False):
         """An attack (weapon) or approach (social) against the defence total
         ``tn``; ``double`` pairs two attacks at a die-step loss; ``acted``:
-        the target has already acted this exchange (Positioning, +1)."""
+        the target has already acted this exchange (Positioning, +1);
+        ``endurance``: the target defended with Endurance."""
         self._able("attack")
         s = self.s
         a = attr_key(attr)
@@ -744,6 +755,8 @@ class FacetsGame:
         choice(kind, ("physical", "social"), "kind")
         flag(double, "double")
         flag(acted, "acted")
+        if flag(endurance, "endurance") and kind == "social":
+            raise RulesError("bad_args", "an Endurance defence is against physical attacks")
         if double and weapon == "heavy":
             raise RulesError("heavy_pair", "a heavy weapon or approach cannot be paired with another")
         if acted and s.rules["positioning"]:
@@ -758,7 +771,7 @@ class FacetsGame:
         for r in rolls:
             self._settle(r, effort)
             b = r["band"]
-            r["damage"] = attack_damage(weapon, r)
+            r["damage"] = attack_damage(weapon, r, endurance)
             deal += r["damage"]
             if b in ("cost", "fail_cost"):
                 to_them += 1
@@ -769,6 +782,8 @@ class FacetsGame:
             s.tokens = min(MAX_POINTS, s.tokens + 1)
             self.event("token +1")
         self._record("attack", weapon, rolls)
+        if endurance:
+            self.s.last["endurance"] = True
         self.event("deal", deal, "tokens to target", to_them)
         return {"rolls": rolls, "damage": deal, "target_tokens": to_them, "tokens": to_me}
 
@@ -787,7 +802,10 @@ class FacetsGame:
         r = self._roll(a, None, bonus, effort, mode, 0, steps, trait)
         self._spend(effort)
         self._record("defend", weapon, [r])
-        return {"roll": r}
+        # What the defence gives if it holds (the attacker's roll says): a
+        # token for Strength, armour instead of a dodge for Endurance.
+        then = {"S": "a miss gives you a token", "E": "a miss still hits, less 1+ armour"}.get(a, "")
+        return {"roll": r, "then": then}
 
     def op_maneuver(self, attr, tn, aim="advantage", bonus=0, effort=0, mode="normal", trait=""):
         """Seed: "you determine whether you're seeking an advantage or

@@ -458,3 +458,19 @@ def test_maneuver_seeking_an_advantage():
     assert r["tokens"] == 0 and not r["hindered"] and g.s.tokens == 2 and g.s.effort == 1
     assert do(g, "maneuver", attr="W", tn=1, aim="hinder")["hindered"]
     refused(g, "maneuver", "bad_args", attr="W", tn=8, aim="dance")
+
+
+# "A character can use Endurance to defend, but rather than eliminating damage
+# on a success it instead gives the defending character 1 armor against the
+# attack on a success (+1 per shift)."
+def test_endurance_defence_turns_a_miss_into_armour():
+    g = game([2, 1, 4])
+    r = do(g, "attack", attr="S", tn=10, weapon="heavy", endurance=True)  # 2: margin -8, a miss
+    assert r["damage"] == 5 - 1
+    r = do(g, "attack", attr="S", tn=17, weapon="heavy", endurance=True)  # 1: margin -16, two shifts more
+    assert r["damage"] == 5 - 3
+    r = do(g, "attack", attr="S", tn=4, weapon="medium", endurance=True)  # a hit lands in full
+    assert r["damage"] == 3
+    text = g.dump()
+    assert FacetsGame.load(text).summary() == g.summary() and "medium/E" in text
+    refused(g, "attack", "bad_args", attr="P", tn=4, kind="social", endurance=True)
