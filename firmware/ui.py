@@ -126,7 +126,8 @@ class Ui:
         if self.game is None and not self.stack:
             self.push(MainMenu(self))
         self.top().press(button)
-        return self.top().view()["screen"]
+        # the app's Ui: a new character of another system brings its own
+        return self.app.ui.top().view()["screen"]
 
 
 class Home:

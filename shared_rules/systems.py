@@ -18,8 +18,9 @@ DEFAULT = "deck"
 # firmware/app.py's UI_MODULES (docs/systems.md).
 SYSTEMS = {
     "deck": ("shared_rules.game", "Game", "deckahedron-state 1", "Deckahedron"),
+    "facets": ("shared_rules.facets", "FacetsGame", "facets 1", "Facets"),
 }
-KEYS = ("deck",)  # the order menus offer them
+KEYS = ("deck", "facets")  # the order menus offer them
 
 
 def check_system(key):

@@ -1,0 +1,261 @@
+"""The Facets device screens (firmware/facets_ui.py), on both runtimes.
+
+Buttons do what the hints say; every menu row, picker and flow is chosen
+with the buttons (a walker follows each path a few levels deep on a fresh
+device) and every screen reached is drawn where the runtime has the
+renderer (MicroPython's framebuf).
+"""
+
+import json
+import sys
+
+if "firmware" not in sys.path:
+    sys.path.append("firmware")
+
+from shared_rules.facets import ATTRS, FacetsGame  # noqa: E402
+from shared_rules.prng import Rng  # noqa: E402
+from tests.device.support import make_app, request  # noqa: E402
+
+MAX_DEPTH = 4
+_renderer = []
+
+
+def facets_app(game=None):
+    """A device (the real App on a fake board) playing Facets."""
+    app = make_app()
+    app.game = game if game is not None else FacetsGame.new(seed=3)
+    app.fit_ui()
+    app.ui.reset()
+    app.save()
+    return app
+
+
+class Scripted(Rng):
+    def __init__(self, faces):
+        Rng.__init__(self, 1)
+        self.faces = list(faces)
+
+    def below(self, n):
+        return (self.faces.pop(0) if self.faces else 1) - 1
+
+
+def draw(view):
+    """Draw the view like the panel would (MicroPython only: framebuf)."""
+    if not _renderer:
+        try:
+            import framebuf  # noqa: F401
+        except ImportError:
+            _renderer.append(None)
+        else:
+            from render import Renderer
+
+            _renderer.append(Renderer())
+    r = _renderer[0]
+    if r is not None:
+        r.render(view)
+        if view["screen"].startswith("facets_"):
+            # straight, not through render's guard, so a drawing error fails here
+            import draw_facets
+
+            r.fb.fill(0)
+            draw_facets.draw(r, view)
+
+
+def ui_for(app=None):
+    app = app or facets_app()
+    assert app.ui.SYSTEM == "facets"
+    return app.ui, app
+
+
+def press(u, *buttons):
+    """Buttons through the device's Ui, each committed (saved, events out)
+    and drawn; the screen last shown."""
+    screen = None
+    app = u.app
+    for b in buttons:
+        screen = app.ui.press(b)  # the app's Ui: a new character of another system brings its own
+        app.commit()
+        draw(app.ui.view())
+    return screen
+
+
+def test_home_buttons_set_the_check():
+    u, app = ui_for()
+    v = u.view()
+    assert v["screen"] == "facets_home" and v["attr"] == "F" and v["tn"] == 8 and v["die"] == 8
+    seen = []
+    for _ in range(9):
+        seen.append(u.view()["attr"])
+        press(u, "A")
+    assert sorted(seen) == sorted(ATTRS) and u.view()["attr"] == "F"
+    press(u, "UP", "UP", "DOWN")
+    assert u.view()["tn"] == 9
+    assert app.game.s.count == 0  # setting up a check changes nothing in the game
+
+
+def test_roll_shows_the_chain_and_the_word():
+    u, app = ui_for()
+    app.game.s.rng = Scripted([8, 8, 3, 2])
+    assert press(u, "B") == "facets_roll"
+    v = u.view()
+    assert v["rolls"][0]["faces"] == [8, 8, 3] and v["word"] == "ADVANTAGE x2"
+    assert press(u, "B") == "facets_roll"  # B: the same roll again
+    assert u.view()["rolls"][0]["faces"] == [2] and u.view()["word"] == "FAILURE"
+    assert "effort +1" in u.view()["notes"]
+    assert press(u, "A") == "facets_home"
+    press(u, "C", "B")  # Last roll
+    assert u.view()["screen"] == "facets_roll" and u.view()["rolls"][0]["faces"] == [2]
+
+
+def test_extended_task_tracked_until_impossible():
+    u, app = ui_for()
+    app.game.s.rng = Scripted([1, 1, 1, 1])
+    # Menu > Extended task: successes 2, attempts 5, 30 seconds
+    press(u, "C", "DOWN", "DOWN", "DOWN", "B", "B", "B", "DOWN", "DOWN", "B")
+    v = u.view()
+    assert v["screen"] == "facets_home" and v["task"]["text"] == "[Finesse 8 - 2/5 - 30s]"
+    assert v["task"]["marks"] == "....."
+    for _ in range(4):
+        press(u, "B", "A")
+    v = u.view()
+    assert v["task"]["state"] == "impossible" and v["task"]["marks"] == "XXXX."
+    press(u, "B")  # B closes a finished task
+    assert "task" not in u.view() and app.game.s.task is None
+
+
+def test_taken_out_asks_for_the_consequence_first():
+    u, app = ui_for()
+    app.game.do("damage", {"track": "health", "amount": 10})
+    v = u.view()
+    assert v["screen"] == "menu" and v["title"].startswith("Taken out!")
+    press(u, "A")  # no way back
+    assert u.view()["title"].startswith("Taken out!")
+    press(u, "B", "B", "B")  # take it: Endurance (the default, first), die two steps down
+    assert app.game.s.ladders["health"] == [1, ["step"], ["E"]] and app.game.s.out == ""
+    assert u.view()["screen"] == "facets_home"
+    assert u.status()["footer"] == "H0/10 C10/10 E0 T0 HURT"
+
+
+def test_odds_screen_shows_the_exact_figures():
+    u, app = ui_for()
+    press(u, "UP", "UP", "UP", "UP", "C", "DOWN", "DOWN", "B")
+    v = u.view()
+    assert v["screen"] == "facets_odds"
+    o = app.game.odds_query({"attr": "F", "tn": 12})
+    assert [row[1] for row in v["rows"]] == [o["bands"][b] for b in ("advantage", "success", "cost", "fail", "fail_cost")]
+    assert v["rows"][3] == ["fail", "5/8", "62.5"]
+
+
+def test_sheet_sets_a_die():
+    u, app = ui_for()
+    press(u, "C")
+    for _ in range(6):
+        press(u, "DOWN")
+    press(u, "B", "DOWN", "B")  # Character sheet, Finesse, set die
+    assert u.view()["screen"] == "menu"
+    press(u, "DOWN", "DOWN", "DOWN", "B")  # d10
+    assert app.game.s.attrs["F"] == 10
+
+
+def test_attack_two_light_weapons():
+    u, app = ui_for()
+    app.game.s.rng = Scripted([6, 2, 3])
+    press(u, "C", "DOWN", "DOWN", "DOWN", "DOWN", "B", "DOWN", "DOWN", "B", "B", "DOWN", "B")
+    v = u.view()
+    assert v["screen"] == "facets_roll" and len(v["rolls"]) == 2 and v["rolls"][0]["die"] == 6
+    assert app.game.s.last["kind"] == "attack"
+
+
+def _screen_kind(v):
+    return v["screen"]
+
+
+def _walk(make, prefix, depth, seen):
+    """Choose every row of the screen reached by ``prefix`` on a fresh
+    device, and follow what opens, ``depth`` levels more."""
+    u, app = make()
+    press(u, *prefix)
+    v = app.ui.view()
+    kind = v["screen"]
+    seen[kind] = seen.get(kind, 0) + 1
+    if depth == 0:
+        return
+    if kind == "menu":
+        for i in range(len(v["items"])):
+            _walk(make, prefix + ["DOWN"] * i + ["B"], depth - 1, seen)
+    elif kind in ("number", "entry"):
+        _walk(make, prefix + (["B", "C"] if kind == "entry" else ["B"]), depth - 1, seen)
+
+
+def _busy_game():
+    g = FacetsGame.new(seed=5, positioning=True)
+    g.do("trait_add", {"name": "swift", "attr": "F", "bonus": 2})
+    g.do("effort", {"delta": 3})
+    g.s.ladders["health"] = [1, ["step"], ["E"]]
+    return g
+
+
+def test_every_menu_path_works():
+    seen = {}
+    _walk(lambda: ui_for(facets_app(_busy_game())), ["C"], MAX_DEPTH, seen)
+    for kind in ("menu", "number", "facets_roll", "facets_sheet", "facets_odds", "message", "facets_home"):
+        assert kind in seen, (kind, seen)
+
+
+def test_taken_out_paths_and_no_game_menu():
+    seen = {}
+    for track in ("health", "cool"):
+        for level in (0, 1, 2, 3):
+            def make(track=track, level=level):
+                g = _busy_game()
+                kinds = ["step", "cost", "effort"][:level]
+                g.s.ladders[track] = [level, kinds, ["E", "S"][:min(level, 2)] if track == "health" else ["C", "P"][:min(level, 2)]]
+                g.s.points[track] = 0
+                g.s.out = track
+                return ui_for(facets_app(g))
+            _walk(make, [], 4, seen)
+
+
+
+def test_new_character_chooses_facets_and_back():
+    app = make_app()  # a Deckahedron device
+    u = app.ui
+    v = u.view()
+    press(u, "C")
+    rows = u.view()["items"]
+    press(u, *(["DOWN"] * rows.index("Help & settings")), "B")
+    press(u, *(["DOWN"] * u.view()["items"].index("New character")), "B", "DOWN", "B")
+    v = u.view()
+    assert v["title"] == "New character: system" and "  Facets" in v["items"]
+    press(u, *(["DOWN"] * v["items"].index("  Facets")), "B")
+    assert app.game.SYSTEM == "facets" and app.ui.SYSTEM == "facets"
+    u = app.ui
+    assert u.view()["screen"] == "facets_home"
+    ok, hello = request(app, 1, "hello")
+    assert ok and hello["system"] == "facets"
+    # Menu > New character > yes > Deckahedron: back to the cards
+    press(u, "C", *(["UP"] + ["B"]))
+    press(u, "DOWN", "B")
+    assert u.view()["items"][1] == "* Facets"
+    press(u, "B")
+    assert app.game.SYSTEM == "deck" and app.ui.SYSTEM == "deck"
+
+
+def test_name_and_host_commands():
+    u, app = ui_for()
+    press(u, "C", *(["UP"] * 2), "B")  # Name
+    assert u.view()["screen"] == "entry"
+    press(u, "B", "DOWN", "B", "C")  # "Ab"
+    assert app.name == "Ab"
+    ok, r = request(app, 1, "roll", attr="wit", tn=9)
+    assert ok and r["system"] == "facets" and r["roll"]["attr"] == "W"
+    ok, r = request(app, 2, "odds", die=8, tn=8)
+    assert ok and r["bands"]["cost"] == "5/8"
+    ok, r = request(app, 3, "state")
+    text = r["data"]
+    for i in range(1, r["parts"]):
+        text += request(app, 3 + i, "state", part=i)[1]["data"]
+    state = json.loads(text)
+    assert ok and state["system"] == "facets" and state["count"] == 1
+    ok, r = request(app, 40, "flip", suit="crown")  # a Deckahedron command: not this system's
+    assert not ok and r["code"] == "bad_op"
