@@ -31,6 +31,7 @@ from shared_rules.editions import CAMPAIGNS, EDITION_KEYS
 from shared_rules.state import ATTRS, MOVE_LEVELS
 
 from host_tools import record, replies
+from host_tools.console_facets import FacetsCommands
 from host_tools.do_cmd import OPS, Usage, coerce, parse_pairs
 from host_tools.link import DeviceError, LinkError
 from host_tools.table import TableError
@@ -113,7 +114,7 @@ def signed(word):
     return None
 
 
-class TableConsole(cmd.Cmd):
+class TableConsole(FacetsCommands, cmd.Cmd):
     prompt = "table> "
     doc_header = "commands"
 

@@ -111,6 +111,7 @@ class FacetsCommands:
     def do_facets(self, arg):
         """facets NAME WHAT [...]
         A Facets character's check, conflict or sheet (NAME's device plays Facets).
+          WHAT is one of the words below, then its own words, e.g. facets Ann show
           roll ATTR TN [bonus=N] [effort=N] [pressure|calm] [explode=F] [trait=T]   e.g. facets Ann roll finesse 8 bonus=2
           task "[Finesse 8 - 2/5 - 30s]" | task try | task end   an extended task, e.g. facets Ann task "[Wit 10 - 3/6 - 1m]"
           init [social]                          initiative: Finesse, or Wit, e.g. facets Ann init
@@ -129,7 +130,9 @@ class FacetsCommands:
           trait add NAME ATTR BONUS | trait drop NAME   e.g. facets Ann trait add swift finesse 2
           odds ATTR TN [bonus=N] [pressure|calm]  exact bands from the device, e.g. facets Ann odds finesse 8
           show                                   the character in words, e.g. facets Ann show"""
-        words = shlex.split(arg)
+        self._facets(shlex.split(arg))  # nothing returned: a true value would end cmd's loop
+
+    def _facets(self, words):
         if len(words) < 2:
             raise Usage("facets NAME WHAT [...] (help facets says more)")
         name = self.facets_player(words[0])

@@ -19,7 +19,7 @@ def band_word(band, advantages=0):
 
 
 def roll_words(r):
-    """'F d8 8+8+3=19+2 vs 8: ADVANTAGE x2' (<= 40 characters when it can)."""
+    """'F d8 8+8+3=19 +2 vs 8: ADVANTAGE x2' (<= 40 characters when it can)."""
     if r["mode"] == "calm":
         dice = "calm %d" % r["total"]
     else:
@@ -28,7 +28,7 @@ def roll_words(r):
             dice += "=%d" % r["total"]
     text = "%s d%d %s" % (r["attr"], r["die"], dice)
     if r["bonus"]:
-        text += "%+d" % r["bonus"]
+        text += " %+d" % r["bonus"]
     if r.get("tn") is None:
         return text + " -> %d" % r["result"]
     return text + " vs %d: %s" % (r["tn"], band_word(r["band"], r["advantages"]))

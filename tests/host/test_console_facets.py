@@ -59,7 +59,7 @@ class Console(FacetsCommands):
 
 def run(c, arg):
     c.lines = []
-    c.do_facets(arg)
+    assert c.do_facets(arg) is None  # a true value would end the console's loop
     return "\n".join(c.lines)
 
 

@@ -18,7 +18,7 @@ def test_describe_says_the_sheet_in_short_lines():
     assert "Health 10/10  Cool 10/10" in text
     assert "Hurt: die -2 steps on E" in text
     assert "Task [Finesse 8 - 2/5 - 30s]" in text and "1/2 after 1 of 5: open" in text
-    assert "F d8 8+8+3=19+2 vs 8: ADVANTAGE x2" in text
+    assert "F d8 8+8+3=19 +2 vs 8: ADVANTAGE x2" in text
 
 
 def test_say_a_roll_with_explosions():
