@@ -8,8 +8,12 @@ exploding face inverted (the marked set) and chained to the next with a
 "+"; the band word big enough to read across a table.
 """
 
-import glyphs as G
-from render import _clip, _dict, _int, _list, _str
+try:
+    from firmware import glyphs as G
+    from firmware.render import _clip, _dict, _int, _list, _str
+except ImportError:  # installed flat on a board
+    import glyphs as G
+    from render import _clip, _dict, _int, _list, _str
 
 W = 296
 FONT = 8
@@ -112,8 +116,11 @@ def _roll(r, v):
         y = 13
         for ro in rolls[:2]:
             ro = _dict(ro)
-            x = _dice_row(r, ro, 4, y, 26, 176)
-            _total(r, ro, max(x + 4, 184), y + 1, 1)
+            x = max(_dice_row(r, ro, 4, y, 26, 176) + 4, 184)
+            _total(r, ro, x, y + 1, 1)
+            band = BAND_LABELS.get(_str(ro.get("band"), 12))
+            if band:
+                r.text(band, x, y + 19, 1)
             y += 30
         word = _str(v.get("word"), 20)
         r._text_fit(word, 4, y, W - 8, (2, 1))
@@ -143,9 +150,9 @@ def _total(r, ro, x, y, scale):
     r._text_fit(s, x, y, W - x, (scale, 1))
     tn = ro.get("tn")
     if tn is not None:
-        r.text("vs TN %d" % _int(tn), x, y + 8 * scale + 2, 1)
-    elif scale > 1:
-        r.text("-> %d" % _int(ro.get("result")), x, y + 18, 1)
+        r.text("vs TN %d" % _int(tn), x, y + 8 * scale + 1, 1)
+    elif bonus:
+        r.text("-> %d" % _int(ro.get("result")), x, y + 8 * scale + 1, 1)
 
 
 # -- home ---------------------------------------------------------------------
@@ -157,8 +164,8 @@ def _home(r, v):
     # the target number, boxed on the right
     tn = "%d" % _int(v.get("tn"))
     fb.rect(214, 2, 80, 44, 1)
-    r.text("TN", 218, 6, 1)
-    r.text_big(tn, 294 - 4 - len(tn) * 32, 10, 4)
+    r.text("TN", 218, 5, 1)
+    r.text_big(tn, 294 - 4 - len(tn) * 32, 14, 4)  # under the label, 28 px tall
     die = _int(v.get("die"), 8)
     base = _int(v.get("base_die"), die)
     r._frame(4, 34, 60, 40, 2)  # the die to roll, as its card
@@ -166,6 +173,9 @@ def _home(r, v):
     r.text_big(label, 4 + (60 - len(label) * 24) // 2, 44, 3)
     if base != die:
         r.text("from d%d" % base, 6, 78, 1)  # a condition stepped it down
+    odds = _list(v.get("chance"))
+    if len(odds) == 2:
+        r.text("%s%% meet, %s%% cost" % (_str(odds[0], 6), _str(odds[1], 6)), 4, 96, 1)
     task = v.get("task")
     if isinstance(task, dict):
         _task(r, _dict(task), 76)

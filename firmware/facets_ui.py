@@ -185,6 +185,8 @@ def roll_view(u, op, result, title):
         word = "INIT %d" % r0["result"]
     else:
         word = "TOTAL %d" % r0["result"]
+    if op == "attack" and len(rolls) == 2:
+        word = "%d DAMAGE" % result["damage"]  # each roll's band is on its row
     if op == "task_roll" and result["task"] in ("done", "impossible"):
         notes.insert(0, "this attempt: " + word.lower())
         word = result["task"].upper()
@@ -225,6 +227,8 @@ class Home:
         else:
             v.update({"attr": u.attr, "name": FX.attr_name(u.attr), "die": g.die_for(u.attr),
                       "base_die": g.s.attrs[u.attr], "tn": u.tn, "hint": "A attr UP/DN TN B roll C menu"})
+        if k is None or g.task_state() == "open":
+            v["chance"] = chance(u, v["attr"], v["tn"])
         return v
 
     def press(self, b):
@@ -353,18 +357,33 @@ class Sheet:
                 for d in FX.DICE]))
 
 
+def odds_args(u, attr, tn):
+    """The odds query for the check on screen, with the roll settings."""
+    args = {"attr": attr, "tn": tn, "bonus": u.bonus + FX.EFFORT_BONUS * u.effort, "mode": u.mode,
+            "explode": u.explode}
+    if u.trait:
+        try:
+            args["bonus"] += u.game.trait_bonus(u.trait, attr)
+        except RulesError:
+            pass
+    return args
+
+
+def chance(u, attr, tn):
+    """[the TN met, success with a cost] as percentages, for home."""
+    try:
+        o = u.game.odds_query(odds_args(u, attr, tn))
+    except RulesError:
+        return None
+    return [o["met"], o["percent"]["cost"]]
+
+
 def show_odds(u, attr=None, tn=None):
     g = u.game
     k = g.s.task
     if attr is None:
         attr, tn = (k["attr"], k["tn"]) if k is not None else (u.attr, u.tn)
-    args = {"attr": attr, "tn": tn, "bonus": u.bonus + FX.EFFORT_BONUS * u.effort, "mode": u.mode,
-            "explode": u.explode}
-    if u.trait:
-        try:
-            args["bonus"] += g.trait_bonus(u.trait, attr)
-        except RulesError:
-            pass
+    args = odds_args(u, attr, tn)
     try:
         o = g.odds_query(args)
     except RulesError as e:

@@ -869,9 +869,14 @@ def _system_screen(screen):
     key = screen[:screen.find("_")]
     if key not in KEYS or key == "deck":
         return None
+    name = "draw_" + key
     try:
-        return __import__("draw_" + key).draw
+        return __import__(name).draw  # a board: the firmware's files are on sys.path
     except ImportError:
+        pass
+    try:
+        return getattr(__import__("firmware." + name), name).draw  # the host: firmware/ as a package
+    except (ImportError, AttributeError):
         return None
 
 

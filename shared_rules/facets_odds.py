@@ -86,8 +86,11 @@ def odds(die, tn, bonus=0, mode="normal", explode=0):
     device's Odds screen: reduced "a/b" strings, plus percentages."""
     bands = {}
     percent = {}
+    met = (0, 1)  # the TN met: success or advantage
     for name, (n, d) in band_fractions(die, tn, bonus, mode, explode):
         bands[name] = "%d/%d" % (n, d)
         percent[name] = percent_str(n, d)
+        if name in ("advantage", "success"):
+            met = reduce(met[0] * d + n * met[1], met[1] * d)
     return {"system": "facets", "die": die, "tn": tn, "bonus": bonus, "mode": mode,
-            "explode": explode or die, "bands": bands, "percent": percent}
+            "explode": explode or die, "bands": bands, "percent": percent, "met": percent_str(met[0], met[1])}

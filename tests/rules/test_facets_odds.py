@@ -71,7 +71,7 @@ def test_worked_by_hand_d8_tn8():
     got = odds(8, 8)
     assert got["bands"] == {"advantage": "1/16", "success": "1/16", "cost": "5/8", "fail": "1/4",
                             "fail_cost": "0/1"}
-    assert got["percent"]["cost"] == "62.5"
+    assert got["percent"]["cost"] == "62.5" and got["met"] == "12.5"  # 1/16 + 1/16
 
 
 def test_calm_is_certain():
