@@ -178,9 +178,7 @@ def roll_view(u, op, result, title):
     word = ""
     r0 = rolls[0]
     if "band" in r0:
-        from shared_rules.facets_words import band_word
-
-        word = band_word(r0["band"], r0["advantages"])
+        word = FX.band_word(r0["band"], r0["advantages"])
     elif kind == "initiative":
         word = "INIT %d" % r0["result"]
     else:

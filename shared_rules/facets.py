@@ -112,6 +112,17 @@ def band_of(margin):
     return "fail_cost"
 
 
+BAND_WORDS = {"advantage": "ADVANTAGE", "success": "SUCCESS", "cost": "SUCCESS, COST",
+              "fail": "FAILURE", "fail_cost": "FAILURE, COST"}
+
+
+def band_word(band, advantages=0):
+    """The result word the device shows big: 'ADVANTAGE x2', 'SUCCESS, COST'."""
+    if band == "advantage" and advantages > 1:
+        return "ADVANTAGE x%d" % advantages
+    return BAND_WORDS[band]
+
+
 def advantages(margin):
     """One advantage per full 5 over the TN ("an advantage per every five")."""
     return margin // 5 if margin >= 5 else 0

@@ -4,18 +4,11 @@ summary a device sent (the hub, the console, the live page, the session log).
 Portable, but only the host and the device's status lines load it.
 """
 
-from shared_rules.facets import (ATTRS, BANDS, DICE, LADDERS, MAX_POINTS, PENALTIES, TRACKS, attr_name)
+from shared_rules.facets import (ATTRS, BANDS, DICE, LADDERS, MAX_POINTS, PENALTIES, TRACKS, attr_name,
+                                 band_word)
 
-BAND_WORDS = {"advantage": "ADVANTAGE", "success": "SUCCESS", "cost": "SUCCESS, COST",
-              "fail": "FAILURE", "fail_cost": "FAILURE, COST"}
 PENALTY_WORDS = {"step": "die -2 steps", "cost": "first success costs", "effort": "no effort"}
 MAX_LINE = 40
-
-
-def band_word(band, advantages=0):
-    if band == "advantage" and advantages > 1:
-        return "ADVANTAGE x%d" % advantages
-    return BAND_WORDS[band]
 
 
 def roll_words(r):
