@@ -42,6 +42,8 @@ class Ui:
         self.last = None  # the last roll's view (Last roll)
         self.again = None  # (op, args) of the roll B repeats
         self._base = None
+        g = self.game
+        self.seen = g.s.rolls if g is not None else 0  # the rolls already shown
 
     @property
     def game(self):
@@ -87,6 +89,9 @@ class Ui:
 
     def base(self):
         g = self.game
+        if g is not None and g.s.rolls != self.seen:
+            self.result = self.last = stored_view(self)  # a roll the host made on this device: the newest
+            self.seen = g.s.rolls
         kind = Home
         if g is not None and g.s.out and not g.s.dead:
             kind = TakenOut
@@ -129,6 +134,7 @@ class Ui:
         is spent (it goes back to 0)."""
         def then(result):
             self.effort = 0
+            self.seen = self.game.s.rolls
             self.again = (op, args)
             self.result = roll_view(self, op, result, title)
             self.last = self.result
@@ -150,10 +156,11 @@ class Ui:
 
 def roll_view(u, op, result, title):
     """The roll screen: each roll's dice, its band word, and notes."""
-    rolls = result.get("rolls") or [result["roll"]]
+    said = result.get("rolls") or [result["roll"]]  # the result's brief rolls
+    rolls = u.game.s.last["rolls"]  # the full records, to draw
     kind = u.game.s.last["kind"]
     notes = []
-    for r in rolls:
+    for r in said:
         if r.get("effort_gained"):
             notes.append("effort +%d" % r["effort_gained"])
         if r.get("condition_cost"):
@@ -190,6 +197,28 @@ def roll_view(u, op, result, title):
         word = result["task"].upper()
     return {"screen": "facets_roll", "kind": kind, "title": title or _roll_title(kind, r0), "rolls": rolls,
             "word": word, "notes": notes[:3], "hint": "A back  B again  C menu"}
+
+
+def stored_view(u):
+    """The roll screen of the game's last roll, from the state alone (a
+    roll the host made, or the last one after a restart)."""
+    g = u.game
+    last = g.s.last
+    rolls = last["rolls"]
+    r0 = rolls[0]
+    kind = last["kind"]
+    if kind == "attack" and len(rolls) == 2:
+        word = "%d DAMAGE" % (rolls[0]["damage"] + rolls[1]["damage"])
+    elif "band" in r0:
+        word = FX.band_word(r0["band"], r0["advantages"])
+    else:
+        word = "TOTAL %d" % r0["result"]
+    notes = []
+    if kind == "attack":
+        notes.append("deal %d damage" % sum([r["damage"] for r in rolls]))
+    title = FX.check_text(g.s.task) if kind == "task" and g.s.task is not None else _roll_title(kind, r0)
+    return {"screen": "facets_roll", "kind": kind, "title": title, "rolls": rolls, "word": word, "notes": notes,
+            "hint": "any button: back"}
 
 
 def _roll_title(kind, r):
@@ -581,6 +610,8 @@ def name_entry(u):
 
 
 def show_last(u):
+    if u.last is None and u.game.s.last is not None:
+        u.last = stored_view(u)  # the last roll before a restart
     if u.last is None:
         u.notice("No roll yet", ["Roll with B at home."])
     else:

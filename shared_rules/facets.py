@@ -205,6 +205,7 @@ class FacetsState:
         self.scene = []  # attrs whose first success this scene already paid the "cost" penalty
         self.task = None  # dict: attr tn need attempts secs wins tries costs elapsed
         self.last = None  # dict: kind weapon rolls(list of roll dicts) - the roll on screen
+        self.rolls = 0  # rolling commands so far: a screen tells a new roll (the host's too) from the last
 
     # -- the validity check (the system's conservation) --------------------
     def check(self):
@@ -238,6 +239,8 @@ class FacetsState:
             k = self.task
             if not (0 <= k["wins"] <= k["tries"] <= k["attempts"] and 1 <= k["need"] <= k["attempts"]):
                 raise RulesError("bad_state", "the extended task's count is inconsistent")
+        if self.rolls < 0 or (self.last is None) != (self.rolls == 0):
+            raise RulesError("bad_state", "the roll count and the last roll disagree")
         if self.last is not None:
             for r in self.last["rolls"]:
                 if not 0 < len(r["faces"]) <= MAX_FACES or r["die"] not in DICE:
@@ -263,6 +266,7 @@ class FacetsState:
         lines.append("task -" if k is None else "task %s %d %d %d %d %d %d %d %d" % (
             k["attr"], k["tn"], k["need"], k["attempts"], k["secs"], k["wins"], k["tries"],
             k["costs"], k["elapsed"]))
+        lines.append("rolls %d" % self.rolls)
         lines.append("last %s" % _last_text(self.last))
         lines.append("count %d" % self.count)
         return "\n".join(lines) + "\n"
@@ -332,6 +336,7 @@ class FacetsState:
                 raise ValueError
             s.task = {"attr": attr_key(w[0]), "tn": nums[0], "need": nums[1], "attempts": nums[2],
                       "secs": nums[3], "wins": nums[4], "tries": nums[5], "costs": nums[6], "elapsed": nums[7]}
+        s.rolls = int(f["rolls"])
         s.last = _last_parse(f["last"])
         s.count = int(f["count"])
         if order != list(KEYS):
@@ -341,7 +346,7 @@ class FacetsState:
 
 
 KEYS = ("game", "rng", "attrs", "health", "cool", "effort", "tokens", "dead", "out", "rules",
-        "traits", "scene", "task", "last", "count")
+        "traits", "scene", "task", "rolls", "last", "count")
 
 
 def _bit(text):
@@ -406,6 +411,22 @@ def make_roll(attr, die, explode, mode, bonus, tn, faces):
         r["band"] = band_of(r["margin"])
         r["advantages"] = advantages(r["margin"])
     return r
+
+
+def brief(r):
+    """A roll as a command's result carries it: what was rolled and read,
+    defaults left out, so a reply fits the link's 480-byte frame (the full
+    record is the state's ``last``)."""
+    out = {"attr": r["attr"], "die": r["die"], "faces": r["faces"], "total": r["total"]}
+    for key, default in (("bonus", 0), ("tn", None), ("band", None), ("advantages", 0), ("damage", 0),
+                         ("effort_gained", 0), ("condition_cost", False)):
+        if r.get(key, default) != default:
+            out[key] = r[key]
+    if r["mode"] != "normal":
+        out["mode"] = r["mode"]
+    if r["explode"] != r["die"]:
+        out["explode"] = r["explode"]
+    return out
 
 
 def attack_damage(weapon, r, endurance=False):
@@ -664,9 +685,7 @@ class FacetsGame:
             k.pop("condition_cost", None)
             kept.append(k)
         self.s.last = {"kind": kind, "weapon": weapon, "rolls": kept}
-        for r in rolls:
-            self.event("roll", r["attr"], "d%d" % r["die"], "+".join("%d" % f for f in r["faces"]),
-                       "=", r["result"], r.get("band", ""))
+        self.s.rolls += 1
 
     def op_roll(self, attr, tn, bonus=0, effort=0, mode="normal", explode=0, trait=""):
         """A check of ``attr`` against ``tn``."""
@@ -677,7 +696,7 @@ class FacetsGame:
         self._spend(effort)
         self._settle(r, effort)
         self._record("check", "", [r])
-        return {"roll": r}
+        return {"roll": brief(r)}
 
     # -- extended tasks ------------------------------------------------------------
     def task_state(self):
@@ -735,7 +754,7 @@ class FacetsGame:
         self._record("task", "", [r])
         state = self.task_state()
         self.event("task", "%d/%d" % (k["wins"], k["need"]), "after", k["tries"], state)
-        return {"roll": r, "task": state}
+        return {"roll": brief(r), "task": state}
 
     def op_task_end(self):
         if self.s.task is None:
@@ -750,7 +769,7 @@ class FacetsGame:
         a = "F" if choice(kind, ("physical", "social"), "kind") == "physical" else "W"
         r = self._roll(a, None, bonus, 0, mode, 0, 0, "")
         self._record("initiative", "", [r])
-        return {"roll": r}
+        return {"roll": brief(r)}
 
     def op_attack(self, attr, tn, weapon="medium", double=False, kind="physical", bonus=0, effort=0,
                   mode="normal", acted=False, trait="", endurance=False):
@@ -796,7 +815,7 @@ class FacetsGame:
         if endurance:
             self.s.last["endurance"] = True
         self.event("deal", deal, "tokens to target", to_them)
-        return {"rolls": rolls, "damage": deal, "target_tokens": to_them, "tokens": to_me}
+        return {"rolls": [brief(r) for r in rolls], "damage": deal, "target_tokens": to_them, "tokens": to_me}
 
     def op_defend(self, attr, weapon="medium", bonus=0, effort=0, mode="normal", trait=""):
         """A defence roll: its result is the attacker's target number. With
@@ -816,7 +835,7 @@ class FacetsGame:
         # What the defence gives if it holds (the attacker's roll says): a
         # token for Strength, armour instead of a dodge for Endurance.
         then = {"S": "a miss gives you a token", "E": "a miss still hits, less 1+ armour"}.get(a, "")
-        return {"roll": r, "then": then}
+        return {"roll": brief(r), "then": then}
 
     def op_maneuver(self, attr, tn, aim="advantage", bonus=0, effort=0, mode="normal", trait=""):
         """Seed: "you determine whether you're seeking an advantage or
@@ -837,7 +856,7 @@ class FacetsGame:
             self.s.tokens = min(MAX_POINTS, self.s.tokens + gained)
             self.event("token +%d" % gained)
         self._record("check", "", [r])
-        return {"roll": r, "tokens": gained, "hindered": hit and aim == "hinder"}
+        return {"roll": brief(r), "tokens": gained, "hindered": hit and aim == "hinder"}
 
     def op_damage(self, track, amount, armor=0):
         """Seed: damage is reduced by the armor rating, to a minimum of 0;
@@ -1046,7 +1065,7 @@ class FacetsGame:
                 "health": [s.points["health"], s.maxes["health"]], "cool": [s.points["cool"], s.maxes["cool"]],
                 "effort": s.effort, "tokens": s.tokens, "ladders": ladders, "dead": s.dead, "out": s.out,
                 "rules": dict(s.rules), "traits": [list(t) for t in s.traits], "task": task,
-                "last": _copy(s.last)}
+                "rolls": s.rolls, "last": _copy(s.last)}
 
     def odds_query(self, args):
         """Exact band odds: {die|attr, tn, bonus, mode, explode}. With an

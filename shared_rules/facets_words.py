@@ -13,18 +13,19 @@ MAX_LINE = 40
 
 def roll_words(r):
     """'F d8 8+8+3=19 +2 vs 8: ADVANTAGE x2' (<= 40 characters when it can)."""
-    if r["mode"] == "calm":
+    if r.get("mode") == "calm":
         dice = "calm %d" % r["total"]
     else:
         dice = "+".join("%d" % f for f in r["faces"])
         if len(r["faces"]) > 1:
             dice += "=%d" % r["total"]
     text = "%s d%d %s" % (r["attr"], r["die"], dice)
-    if r["bonus"]:
-        text += " %+d" % r["bonus"]
+    bonus = r.get("bonus", 0)
+    if bonus:
+        text += " %+d" % bonus
     if r.get("tn") is None:
-        return text + " -> %d" % r["result"]
-    return text + " vs %d: %s" % (r["tn"], band_word(r["band"], r["advantages"]))
+        return text + " -> %d" % (r["total"] + bonus)
+    return text + " vs %d: %s" % (r["tn"], band_word(r["band"], r.get("advantages", 0)))
 
 
 def _cap(word):
@@ -80,12 +81,13 @@ def say(op, args, result):
     if rolls:
         parts = []
         for r in rolls:
+            bonus = r.get("bonus", 0)
             text = "%s d%d rolled %s" % (attr_name(r["attr"]), r["die"], _faces_words(r))
-            if r["bonus"]:
-                text += " %+d" % r["bonus"]
-            text += " = %d" % r["result"]
+            if bonus:
+                text += " %+d" % bonus
+            text += " = %d" % (r["total"] + bonus)
             if r.get("tn") is not None:
-                text += " against TN %d: %s" % (r["tn"], band_word(r["band"], r["advantages"]).lower())
+                text += " against TN %d: %s" % (r["tn"], band_word(r["band"], r.get("advantages", 0)).lower())
             parts.append(text)
         sentence = "; ".join(parts)
         if op == "attack":
@@ -102,13 +104,14 @@ def say(op, args, result):
 
 
 def _faces_words(r):
-    if r["mode"] == "calm":
+    mode = r.get("mode", "normal")
+    if mode == "calm":
         return "nothing (calm: takes %d)" % r["total"]
     text = "+".join("%d" % f for f in r["faces"])
     n = len(r["faces"]) - 1
     if n:
         text += " (exploded %s)" % ("once" if n == 1 else "%d times" % n)
-    elif r["mode"] == "pressure":
+    elif mode == "pressure":
         text += " (under pressure)"
     return text
 

@@ -259,3 +259,33 @@ def test_name_and_host_commands():
     assert ok and state["system"] == "facets" and state["count"] == 1
     ok, r = request(app, 40, "flip", suit="crown")  # a Deckahedron command: not this system's
     assert not ok and r["code"] == "bad_op"
+
+
+def test_a_roll_the_host_made_shows_until_a_press():
+    u, app = ui_for()
+    app.game.s.rng = Scripted([5, 2])
+    ok, r = request(app, 1, "attack", attr="F", tn=4, weapon="light", double=True)  # two d6: a hit, a hit at a cost
+    assert ok and r["damage"] == 2
+    v = u.view()
+    assert v["screen"] == "facets_roll" and v["word"] == "2 DAMAGE" and [x["faces"] for x in v["rolls"]] == [[5], [2]]
+    press(u, "A")
+    assert u.view()["screen"] == "facets_home"
+    ok, r = request(app, 2, "roll", attr="F", tn=0)  # refused: nothing new to show
+    assert not ok and u.view()["screen"] == "facets_home"
+    request(app, 3, "roll", attr="F", tn=8)
+    u.view()  # drawn
+    request(app, 4, "initiative", kind="social")
+    assert u.view()["kind"] == "initiative"  # the newest of the host's rolls
+    press(u, "A")
+    assert u.view()["screen"] == "facets_home"
+
+
+def test_last_roll_after_a_restart():
+    app = facets_app()
+    app.game.s.rng = Scripted([3])
+    press(app.ui, "B", "A")
+    again = make_app(app.board)  # the same flash: the save is read back
+    assert again.ui.SYSTEM == "facets" and again.ui.view()["screen"] == "facets_home"
+    press(again.ui, "C", "B")  # Last roll
+    v = again.ui.view()
+    assert v["screen"] == "facets_roll" and v["rolls"][0]["faces"] == [3] and v["word"] == "SUCCESS, COST"

@@ -25,7 +25,9 @@ def test_a_facets_character_through_the_console(tmp_path):
         assert "Health 7/10" in said, said
         gm.type("facets Bo roll finesse 8")
         assert "Bo's device does not play Facets" in gm.until("table> ")
-        gm.type("press Ann B")  # the board's own B: the check on its home screen
+        gm.type("press Ann A")  # the board shows the host's last roll until a press
+        assert "facets_home" in gm.until("table> ")
+        gm.type("press Ann B")  # the board's own B: the task's next attempt
         said = gm.until("table> ")
         assert "facets_roll" in said, said
         gm.type("status")
