@@ -4,7 +4,9 @@ Every row of the session database's ``log`` that belongs to a player becomes
 an entry (a dict) with a line in words: the flips with their cards, the
 resolving card, the result word, XP, the critical success and Shadow; damage
 and what it did; rests; supply cards taken, given back or held elsewhere.
-``export`` writes the entries as a Markdown recap, CSV or JSON.
+An undo's row names the entries it took back; they stay in the record,
+marked ``undone``. ``export`` writes the entries as a Markdown recap, CSV or
+JSON: `deckahedron replay --export` and the live page's history both use it.
 """
 
 import csv
@@ -13,7 +15,7 @@ import json
 
 from host_tools import replies
 
-FIELDS = ("id", "session", "t", "player", "kind", "op", "args", "result", "before", "digest", "text")
+FIELDS = ("id", "session", "t", "player", "kind", "op", "args", "result", "before", "digest", "text", "undone")
 FORMATS = ("md", "csv", "json")
 SUITS = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "int": "Intelligence",
          "wis": "Wisdom", "cha": "Charisma"}
@@ -33,7 +35,23 @@ def entries(db, player=None):
             e["flip"] = {"cards": [c for c in r[10].split(",") if c], "suit": r[11], "net": r[12]}
         e["text"] = describe(e)
         out.append(e)
+    undone = set()  # an undo row names the entries it took back
+    for e in out:
+        if e["kind"] == "undo" and isinstance(e["args"], dict):
+            undone.update(e["args"].get("entries") or [])
+    for e in out:
+        e["undone"] = e["id"] in undone
     return out
+
+
+def players(db):
+    """The names in the record, first seen first."""
+    return [r[0] for r in db.execute("SELECT player FROM log WHERE player != '' GROUP BY player ORDER BY MIN(id)")]
+
+
+def play(e):
+    """Whether an entry is play, not bookkeeping (the recap and the page's history leave those out)."""
+    return not (e["op"] in ("supply_sync", "press") or e["kind"] == "question")
 
 
 def _json(text):
@@ -128,12 +146,18 @@ def _table_event(e, a, r):
     if k == "question":
         return r.get("text", "another device or game on the port")
     if k == "undo":
-        return "undo of entry %s (%s)" % (a.get("entry"), a.get("op"))
+        return "undo: back to before %s (entry %s)" % (a.get("op"), a.get("entry"))
     return k
+
+
+def check_format(fmt):
+    if fmt not in FORMATS:
+        raise ValueError("export format is md, csv or json, not %r" % (fmt,))
 
 
 def export(items, fmt):
     """The entries as text: "md" (a recap), "csv" or "json"."""
+    check_format(fmt)
     if fmt == "json":
         return json.dumps(items, indent=1, sort_keys=True) + "\n"
     if fmt == "csv":
@@ -148,11 +172,10 @@ def export(items, fmt):
         lines = ["# Session record"]
         session = None
         for e in items:
-            if e["op"] in ("supply_sync", "press") or e["kind"] == "question":
-                continue  # bookkeeping, not play
+            if not play(e):
+                continue
             if e["session"] != session:
                 session = e["session"]
                 lines += ["", "## Session %s" % session, ""]
-            lines.append("- **%s** %s" % (e["player"], e["text"]))
+            lines.append("- **%s** %s%s" % (e["player"], e["text"], " *(undone)*" if e.get("undone") else ""))
         return "\n".join(lines) + "\n"
-    raise ValueError("export format is md, csv or json, not %r" % (fmt,))
