@@ -21,12 +21,38 @@ SUITS = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "int": "I
          "wis": "Wisdom", "cha": "Charisma"}
 
 
-def entries(db, player=None):
-    """The record's entries, oldest first; ``player`` keeps one player's."""
+# Bookkeeping, not play: the recap and the page's history leave these out.
+BOOKKEEPING_OPS = ("supply_sync", "press")
+BOOKKEEPING_KINDS = ("question",)
+_PLAY_SQL = "log.op NOT IN (%s) AND log.kind NOT IN (%s)" % (
+    ", ".join("'%s'" % w for w in BOOKKEEPING_OPS), ", ".join("'%s'" % w for w in BOOKKEEPING_KINDS))
+
+
+def play(e):
+    """Whether an entry is play, not bookkeeping."""
+    return e["op"] not in BOOKKEEPING_OPS and e["kind"] not in BOOKKEEPING_KINDS
+
+
+def _where(player, play_only):
+    return ("log.player != '' AND (? IS NULL OR log.player = ?)" + (" AND " + _PLAY_SQL if play_only else ""),
+            (player, player))
+
+
+def count(db, player=None, play_only=False):
+    where, args = _where(player, play_only)
+    return db.execute("SELECT COUNT(*) FROM log WHERE " + where, args).fetchone()[0]
+
+
+def entries(db, player=None, play_only=False, newest=None):
+    """The record's entries, oldest first; ``player`` keeps one player's,
+    ``play_only`` leaves out bookkeeping, ``newest`` keeps the last N (an
+    undo comes after what it undid, so the last N mark theirs)."""
+    where, args = _where(player, play_only)
     rows = db.execute(
         "SELECT log.id, log.session, log.t, log.player, log.kind, log.op, log.args, log.result, log.before,"
         " log.digest, flips.cards, flips.suit, flips.net FROM log LEFT JOIN flips ON flips.event = log.id"
-        " WHERE log.player != '' AND (? IS NULL OR log.player = ?) ORDER BY log.id", (player, player)).fetchall()
+        " WHERE " + where + " ORDER BY log.id DESC" + (" LIMIT %d" % newest if newest is not None else ""),
+        args).fetchall()[::-1]
     out = []
     for r in rows:
         e = {"id": r[0], "session": r[1], "t": r[2], "player": r[3], "kind": r[4], "op": r[5],
@@ -48,10 +74,6 @@ def players(db):
     """The names in the record, first seen first."""
     return [r[0] for r in db.execute("SELECT player FROM log WHERE player != '' GROUP BY player ORDER BY MIN(id)")]
 
-
-def play(e):
-    """Whether an entry is play, not bookkeeping (the recap and the page's history leave those out)."""
-    return not (e["op"] in ("supply_sync", "press") or e["kind"] == "question")
 
 
 def _json(text):

@@ -30,7 +30,7 @@ import time
 from aiohttp import web
 
 from host_tools import record
-from host_tools.web.view import history_view, record_of
+from host_tools.web.view import history_view, record_names
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 DEFAULT_PORT = 8765
@@ -198,7 +198,7 @@ class WebServer:
         fmt, player = request.match_info["fmt"], request.query.get("player") or None
         try:
             record.check_format(fmt)
-            text = await self._on_hub(lambda: record.export(record_of(self.bridge.hub, player)[1], fmt))
+            text = await self._on_hub(lambda: self._export(player, fmt))
         except ValueError as e:
             return web.Response(text=str(e) + "\n", status=404, content_type="text/plain")
         except asyncio.TimeoutError:
@@ -207,6 +207,12 @@ class WebServer:
         return web.Response(text=text, content_type=MEDIA[fmt], charset="utf-8", headers={
             "Content-Disposition": 'attachment; filename="%s"' % export_name(fmt, player),
             "Cache-Control": "no-store"})
+
+    def _export(self, player, fmt):
+        """On the hub's thread: the record's text; ValueError for a name that is in neither."""
+        hub = self.bridge.hub
+        record_names(hub, player)
+        return record.export(record.entries(hub.db, player), fmt)
 
     async def events(self, request):
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})

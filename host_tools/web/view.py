@@ -66,24 +66,24 @@ def last_flips(hub, n=FLIPS_SHOWN):
     return out
 
 
-def record_of(hub, player=None):
-    """(names in the record or at the table, the record's entries: all, or
-    ``player``'s). ValueError with a sentence for a name that is neither."""
+def record_names(hub, player=None):
+    """The names in the record or at the table; ValueError with a sentence
+    when ``player`` is neither."""
     names = record.players(hub.db)
     names += [n for n in hub.players if n not in names]
     if player is not None and player not in names:
         raise ValueError("no player named %r in the session record (%s)" % (player, ", ".join(names) or "nobody yet"))
-    return names, record.entries(hub.db, player)
+    return names
 
 
 def history_view(hub, player=None, n=HISTORY_SHOWN):
     """The page's history: the record's play (no bookkeeping), newest first, the last ``n``."""
-    names, items = record_of(hub, player)
-    shown = [e for e in items if record.play(e)]
-    return {"players": names, "player": player or "", "total": len(shown),
+    names = record_names(hub, player)
+    shown = record.entries(hub.db, player, play_only=True, newest=n)
+    return {"players": names, "player": player or "", "total": record.count(hub.db, player, play_only=True),
             "entries": [{"id": e["id"], "session": e["session"], "t": e["t"], "player": e["player"],
                          "kind": e["kind"], "op": e["op"], "text": e["text"], "undone": e["undone"]}
-                        for e in reversed(shown[-n:])]}
+                        for e in reversed(shown)]}
 
 
 def player_view(p, flips, screen):

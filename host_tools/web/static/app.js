@@ -28,6 +28,8 @@ function cardList(ids) { return ids && ids.length ? ids.join(", ") : "none"; }
 function options(select, values, keep) {  // values: "v" or ["v", "label"]
   const old = select.value;
   const pairs = values.map(v => Array.isArray(v) ? v : [v, v]);
+  const now = [...select.options].map(o => o.value + "\n" + o.textContent).join("\n\n");
+  if (now === pairs.map(([v, label]) => v + "\n" + label).join("\n\n")) return;  // as it is: a select the GM has open stays open
   select.replaceChildren(...pairs.map(([v, label]) => { const o = el("option", label); o.value = v; return o; }));
   if (keep && pairs.some(([v]) => v === old)) select.value = old;
 }
@@ -150,7 +152,7 @@ function renderPlayer(node, p, now) {
     li.append(suit(f.suit), ` ${f.net >= 0 ? "+" : ""}${f.net}: cards ${cardList(f.cards)} → `,
               el("span", f.word || "?", "word"), ` from card ${f.resolving}`, el("small", f.source === "buttons" ? " (buttons)" : " (GM)"));
     li.title = f.text;
-    if (f.undone) { li.classList.add("undone"); li.append(el("small", " (undone)")); }
+    if (f.undone) { li.classList.add("undone"); li.append(" ", el("small", "(undone)")); }
     items.push(li);
   }
   if (!items.length) items.push(el("li", "no flips yet"));
@@ -213,7 +215,7 @@ async function loadHistory() {
     const li = el("li", null, e.undone ? "undone" : "");
     li.dataset.id = e.id;
     li.append(el("time", new Date(e.t * 1000).toTimeString().slice(0, 8)), " ", el("b", e.player), " " + e.text);
-    if (e.undone) li.append(el("small", " (undone)"));
+    if (e.undone) li.append(" ", el("small", "(undone)"));
     return li;
   }));
 }
