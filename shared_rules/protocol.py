@@ -200,9 +200,11 @@ def decode(line):
             line = line.decode()
         except UnicodeError:
             raise FrameError("not_ascii")
-    if len(line) > MAX_LINE:
-        raise FrameError("too_long")
+    # The limit counts the frame and its newline; a terminal's CR before the
+    # newline is not part of the frame, so it is stripped before counting.
     line = line.rstrip("\r\n")
+    if len(line) >= MAX_LINE:
+        raise FrameError("too_long")
     check_ascii(line)
     cut = line.rfind(" ")
     if cut < 0 or len(line) < 5 or line[1] != " " or line[0] not in TYPES:
@@ -276,7 +278,8 @@ class LineReader:
                 self.buf = bytearray()
             elif not self.dropping:
                 self.buf.append(b)
-                if len(self.buf) >= MAX_LINE:
+                # a frame fills MAX_LINE - 1 bytes; a terminal's CR may follow it
+                if len(self.buf) >= MAX_LINE and not (b == 13 and len(self.buf) == MAX_LINE):
                     self.buf = bytearray()
                     self.dropping = True
         return out

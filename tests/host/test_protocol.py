@@ -288,3 +288,16 @@ def test_non_ascii_in_json_is_escaped_not_refused():
     assert line.isascii()
     kind, rid, (ok, value) = P.decode(line)
     assert ok and value["glyph"] == "\u2717 \u2714\u2714"
+
+
+def test_a_longest_frame_with_a_terminals_crlf_is_still_that_frame():
+    """docs/protocol.md, line ends: a CR before the LF is not part of the
+    frame, so the longest frame arrives whole from a terminal too (hypothesis
+    found it refused, one byte over the limit, by decode and the reader)."""
+    line = frame_of_length(P.MAX_LINE)
+    crlf = line[:-1] + "\r\n"
+    assert P.decode(crlf) == P.decode(line)
+    assert P.LineReader().feed(crlf.encode()) == [crlf[:-1].encode()]
+    longer = frame_of_length(P.MAX_LINE + 1)[:-1] + "\r\n"  # one byte over, CR or not
+    items = P.LineReader().feed(longer.encode())
+    assert len(items) == 1 and isinstance(items[0], P.FrameError) and items[0].code == "too_long"
