@@ -85,8 +85,7 @@ class App:
         self.problem = ""
         self.storage = Storage(board.flash_dir)
         self.link = Endpoint(board.serial_write)
-        self.ui = None
-        self.fit_ui()
+        self.ui = None  # the system's screens, once boot() knows the system (fit_ui)
         self.renderer = None
         self.refresh = RefreshPolicy(getattr(board, "can_partial", False))
         self.dirty = True
@@ -109,7 +108,8 @@ class App:
         st = self.storage
         if got is not None:
             self.game, self.name = got
-            self.fit_ui()
+        self.fit_ui()  # the save's system's screens; the Deckahedron's with none
+        if got is not None:
             if status == "recovered":
                 self.ui.notice("Save recovered", ["The last save was", "finished after a", "power cut."])
         elif status == "new":

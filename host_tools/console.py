@@ -956,8 +956,7 @@ class TableConsole(FacetsCommands, cmd.Cmd):
                 entries = record.entries(self.hub.db, p.name)
                 if entries and entries[-1]["kind"] == "event":
                     lines.append("%s %s" % (p.name, entries[-1]["text"]))
-                said = systems.module(system).describe(before) if before.get("system") == system else []
-                lines += ["%s: %s" % (p.name, w) for w in systems.module(system).describe(p.state) if w not in said]
+                lines += replies.changes(p.name, before, p.state)
                 continue
             f = (p.state or {}).get("flip")
             if f:

@@ -7,6 +7,7 @@ text that may hold a device's own words; print it with markup off.
 """
 
 from shared_rules import flips as F
+from shared_rules import systems
 from shared_rules.editions import edition
 
 from host_tools import firmware_importable
@@ -128,6 +129,9 @@ def say(op, name, r, state=None):
     """Lines that say what one command did, from its reply."""
     if not isinstance(r, dict):
         return ["%s: %s %r" % (name, op, r)]
+    system = r.get("system")
+    if system in systems.KEYS and system != systems.DEFAULT:  # a result in its own system's words
+        return ["%s: %s" % (name, systems.module(system).say(op, {}, r))]
     if op in ("flip", "choose", "flashback", "bump"):
         return flip_view(name, r, state)
     if op == "end_flip":
@@ -222,12 +226,25 @@ def plain(r, indent=""):
     return lines
 
 
+def _words(state):
+    """Another system's state in its own words (the Deckahedron's: none)."""
+    system = state.get("system", systems.DEFAULT)
+    return systems.module(system).describe(state) if system != systems.DEFAULT else []
+
+
 # What a change of the state means; piles that every flip moves are left out.
 def changes(name, before, after):
     """Lines about what changed in a player's state: tokens, XP, the
     supply cards held, the sheet, incapacitation."""
     if not before or not after:
         return []
+    system = after.get("system", systems.DEFAULT)
+    if before.get("system", systems.DEFAULT) != system:  # a new character of another system
+        return ["%s now plays %s" % (name, systems.name(system))] + [
+            "%s: %s" % (name, w) for w in _words(after)]
+    if system != systems.DEFAULT:  # its own words: the lines that changed
+        said = _words(before)
+        return ["%s: %s" % (name, w) for w in _words(after) if w not in said]
     out = []
     tb, ta = before.get("tokens") or {}, after.get("tokens") or {}
     for key, label in (("exhaustion", "Exhaustion tokens"), ("harm", "Harm"), ("wound", "Wound tokens")):

@@ -1,8 +1,7 @@
 """A board loads one system: a device with a Deckahedron save never
 imports Facets, and one with a Facets save never imports the Deckahedron's
-rules engine (MicroPython unix port, the real App on a fake board). (The
-Deckahedron's screens, ui.py, are still made by App() before its save is
-read, and shared_rules.state brings the card tables: the app's to change.)"""
+rules engine or its screens (MicroPython unix port, the real App on a fake
+board). (shared_rules.state and the renderer still bring the card tables.)"""
 
 import subprocess
 
@@ -58,6 +57,6 @@ def test_a_facets_board_never_imports_the_deckahedron(tmp_path):
     system, modules = booted_modules(tmp_path, "facets")
     assert system == "facets"
     assert "facets_ui" in modules and "shared_rules.facets" in modules
-    for deck in ("shared_rules.game", "shared_rules.flips", "shared_rules.odds", "shared_rules.combat",
+    for deck in ("ui", "gear_menus", "shared_rules.game", "shared_rules.flips", "shared_rules.odds", "shared_rules.combat",
                  "shared_rules.recovery", "shared_rules.facets_words"):
         assert deck not in modules, deck
