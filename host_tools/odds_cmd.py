@@ -1,6 +1,7 @@
 """`deckahedron odds`: exact flip odds by enumeration for any draw pile.
 
     deckahedron odds [--suit anvil|blade|crown|dragon] [--net N] [--cards IDS] [--json]
+    deckahedron odds --system save [--preferred] [--expertise] [--assisted] [--health LEVEL] [--json]
 
 Without --suit and --net: every suit at nets -2..2. The numbers come from
 shared_rules.odds (exact fractions); the table shows them as percentages and
@@ -11,6 +12,7 @@ shared_rules.odds (exact fractions); the table shows them as percentages and
 import json
 import sys
 
+from host_tools import odds_save
 from shared_rules import odds
 from shared_rules.cards import CARDS, DECK_IDS, SUITS
 from shared_rules.editions import DEFAULT_EDITION, EDITIONS
@@ -19,6 +21,7 @@ from shared_rules.flips import check_net
 
 PROG = "deckahedron odds"
 EXIT_BAD_INPUT = 2
+SYSTEMS = ("deckahedron", "save")
 LEVEL_HEADERS = EDITIONS[DEFAULT_EDITION]["level_glyphs"]  # levels 1..4; the odds are the same in every edition
 
 
@@ -46,6 +49,10 @@ def add_arguments(parser):
                              "b1-b6, w1 (default: the 20 Deckahedron cards)")
     parser.add_argument("--json", action="store_true",
                         help="print a JSON list with exact fractions instead of a table")
+    # Other resolution systems (issue 11): --system picks one, each adds its own options.
+    parser.add_argument("--system", choices=SYSTEMS, default="deckahedron",
+                        help="the resolution system (default deckahedron)")
+    odds_save.add_arguments(parser)
     # argparse's own errors (say an unknown --suit) become one line too.
     parser.error = _fail
 
@@ -154,7 +161,24 @@ def _print_table(pile, rows):
         console.print(note, markup=False, soft_wrap=True)
 
 
+def _system_mismatch(args):
+    """A sentence if options of one system were given with another's."""
+    deck = ["--" + k for k in ("suit", "net", "cards") if getattr(args, k) is not None]
+    save = odds_save.used(args)
+    if args.system != "deckahedron" and deck:
+        return "only the Deckahedron takes %s, not --system %s" % (" ".join(deck), args.system)
+    if args.system != "save" and save:
+        return "only --system save takes %s" % " ".join(save)
+    return ""
+
+
 def run(args):
+    wrong = _system_mismatch(args)
+    if wrong:
+        _complain(wrong)
+        return EXIT_BAD_INPUT
+    if args.system == "save":
+        return odds_save.run(args)
     try:
         pile, rows = compute(args)
     except (BadInput, RulesError) as e:
