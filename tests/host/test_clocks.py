@@ -30,7 +30,7 @@ def test_ticks_by_result_and_full(tmp_path):
     # The clocks are the table's state: a restarted hub finds them.
     hub = TableHub(str(tmp_path / "s.db"))
     assert [c["filled"] for c in Clocks(hub).all()] == [3, 3]
-    ops = [r[4] for r in hub.log_rows(50) if r[2] == "clock"]
+    ops = [r[0] for r in hub.db.execute("SELECT op FROM log WHERE kind = 'clock' ORDER BY id")]
     assert ops == ["clock_new", "clock_new"] + ["clock_tick"] * 8
     hub.close()
 
