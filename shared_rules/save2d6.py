@@ -160,6 +160,7 @@ class SaveState:
         self.pursuit = ""
         self.history = []
         self.session = 0  # sessions ended (each may add one history item)
+        self.rolls = 0  # rolls made: a screen knows a new one from it
         self.roll = None
         self.clocks = []
         self.count = 0
@@ -175,7 +176,7 @@ class SaveState:
             raise RulesError("invalid", "history is a list of at most %d items" % MAX_HISTORY)
         for item in self.history:
             check_text(item, "a history item", False)
-        for n, what in ((self.session, "session"), (self.count, "count")):
+        for n, what in ((self.session, "session"), (self.rolls, "rolls"), (self.count, "count")):
             if type(n) is not int or not 0 <= n <= MAX_COUNT:
                 raise RulesError("invalid", "%s must be a whole number of 0 or more" % what)
         _check_game_id(self.game)
@@ -194,10 +195,10 @@ class SaveState:
         roll = "-"
         if self.roll is not None:
             roll = json.dumps([self.roll[k] for k in ROLL_FIELDS])
-        body = ("%s\nrng %s\nhealth %s\ndestiny %s\npursuit %s\nhistory %s\nsession %d\nroll %s"
+        body = ("%s\nrng %s\nhealth %s\ndestiny %s\npursuit %s\nhistory %s\nsession %d\nrolls %d\nroll %s"
                 "\nclocks %s\ncount %d\ngame %s\n") % (
             FORMAT, self.rng.state_hex(), self.health, self.destiny, json.dumps(self.pursuit),
-            json.dumps(self.history), self.session, roll, json.dumps(self.clocks), self.count, self.game)
+            json.dumps(self.history), self.session, self.rolls, roll, json.dumps(self.clocks), self.count, self.game)
         return body + "check %s\n" % text_digest(body)
 
     @classmethod
@@ -207,7 +208,7 @@ class SaveState:
         lines = text.split("\n")
         if not lines or lines[0] != FORMAT:
             raise RulesError("bad_save", "not a SAVE 2d6 save (first line must be %r)" % FORMAT)
-        keys = ("rng", "health", "destiny", "pursuit", "history", "session", "roll", "clocks",
+        keys = ("rng", "health", "destiny", "pursuit", "history", "session", "rolls", "roll", "clocks",
                 "count", "game", "check")
         if len(lines) != len(keys) + 2 or lines[-1] != "":
             raise RulesError("bad_save", "a SAVE 2d6 save has %d lines" % (len(keys) + 1))
@@ -227,6 +228,7 @@ class SaveState:
             s.pursuit = json.loads(f["pursuit"])
             s.history = json.loads(f["history"])
             s.session = int(f["session"])
+            s.rolls = int(f["rolls"])
             if f["roll"] != "-":
                 values = json.loads(f["roll"])
                 if not isinstance(values, list) or len(values) != len(ROLL_FIELDS):
@@ -409,6 +411,7 @@ class SaveGame:
             self._spend_destiny()
         faces = pass_faces(preferred, expertise, assist in ("yes", "complete", "mixed"), s.health)
         dice = [s.rng.below(6) + 1, s.rng.below(6) + 1]
+        s.rolls += 1
         rolled = read(dice, faces)
         s.roll = roll_dict([dice, faces, rolled, "pending", preferred, expertise, assist, False, injury, 0,
                             assisting, pursuit, "before" if destiny else ""])
@@ -580,7 +583,7 @@ class SaveGame:
         s = self.s
         return {"system": self.SYSTEM, "count": s.count, "game": s.game, "health": s.health,
                 "destiny": s.destiny, "pursuit": s.pursuit, "history": list(s.history),
-                "session": s.session, "roll": None if s.roll is None else roll_dict([s.roll[k] for k in ROLL_FIELDS]),
+                "session": s.session, "rolls": s.rolls, "roll": None if s.roll is None else roll_dict([s.roll[k] for k in ROLL_FIELDS]),
                 "clocks": [{"name": c[0], "kind": c[1], "segments": c[2], "filled": c[3]} for c in s.clocks],
                 "pass_faces": pass_faces(health=s.health)}
 
@@ -673,7 +676,7 @@ def summary_problem(summary):
     if not isinstance(summary, dict):
         return "summary is not an object"
     for key, kind in (("count", int), ("game", str), ("health", str), ("destiny", str), ("pursuit", str),
-                      ("history", list), ("session", int), ("clocks", list), ("pass_faces", list)):
+                      ("history", list), ("session", int), ("rolls", int), ("clocks", list), ("pass_faces", list)):
         value = summary.get(key)
         if not isinstance(value, kind) or value is True or value is False:
             return "summary %s is missing or not %s" % (key, "a number" if kind is int else "a " + kind.__name__)

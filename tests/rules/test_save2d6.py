@@ -74,6 +74,9 @@ def test_roll_shows_faces_and_result_and_counts():
     assert do(g, "roll")["result"] == "mixed"
     next_dice(g, 4, 5)
     assert do(g, "roll")["result"] == "failure"
+    assert g.s.rolls == 3 and g.summary()["rolls"] == 3
+    do(g, "rest")
+    assert g.s.rolls == 3 and g.s.count == 4
 
 
 def test_a_two_sets_the_roll_aside_until_assist():
