@@ -684,11 +684,14 @@ def summary_problem(summary):
         return "summary health %r is not a SAVE health level" % (summary["health"],)
     if summary["destiny"] not in ("ready", "spent"):
         return "summary destiny %r is neither ready nor spent" % (summary["destiny"],)
-    for c in summary["clocks"]:
-        try:
+    try:
+        check_text(summary["pursuit"], "summary pursuit")
+        for item in summary["history"]:
+            check_text(item, "a summary history item", False)
+        for c in summary["clocks"]:
             check_clock(c)
-        except RulesError as e:
-            return "summary clock: %s" % e
+    except RulesError as e:
+        return str(e)
     r = summary.get("roll")
     if r is not None:
         if not isinstance(r, dict):

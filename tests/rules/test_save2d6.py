@@ -331,5 +331,9 @@ def test_summary_describe_say_and_problem():
     bad = dict(s)
     bad["roll"] = dict(s["roll"], result="complete", dice=[1, 1])
     assert "roll" in summary_problem(bad)
+    bad = dict(s, history=["ok", 5])
+    assert "history" in summary_problem(bad)
+    bad = dict(s, clocks=[{"name": "X", "kind": "progress", "segments": 40, "filled": 0}])
+    assert "segments" in summary_problem(bad)
     assert summary_problem({"count": 1}) != ""
     assert summary_problem([]) != ""
