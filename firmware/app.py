@@ -13,13 +13,13 @@ import sys
 
 from shared_rules import protocol as P
 from shared_rules.errors import RulesError
-from shared_rules.game import Game
+from shared_rules import systems
 from shared_rules.state import text_digest
 
 from endpoint import MAX_MEMORY, Endpoint
 from refresh import RefreshPolicy
 from saves import Storage
-import ui as UI
+from widgets import _wrap
 
 FIRMWARE = "0.1.0"
 QUERY_OPS = ("hello", "state", "screen", "backup", "events", "odds", "ping", "stats", "crashlog")
@@ -34,6 +34,9 @@ QUERY_OPS = ("hello", "state", "screen", "backup", "events", "odds", "ping", "st
 MAX_STATE = 4096  # characters of a game's text form: 40 moves of 32 characters fit with room
 MAX_SAVE = MAX_STATE + 32 + MAX_MEMORY
 RESTORE_PARTS = 64  # parts of a restore upload (the host cuts them smaller only for escapes)
+
+# The screens of each system (shared_rules.systems.KEYS), one module each.
+UI_MODULES = {"deck": "ui"}
 
 
 # The clocks, imported once: on a board an import inside a function
@@ -82,7 +85,8 @@ class App:
         self.problem = ""
         self.storage = Storage(board.flash_dir)
         self.link = Endpoint(board.serial_write)
-        self.ui = UI.Ui(self)
+        self.ui = None
+        self.fit_ui()
         self.renderer = None
         self.refresh = RefreshPolicy(getattr(board, "can_partial", False))
         self.dirty = True
@@ -105,6 +109,7 @@ class App:
         st = self.storage
         if got is not None:
             self.game, self.name = got
+            self.fit_ui()
             if status == "recovered":
                 self.ui.notice("Save recovered", ["The last save was", "finished after a", "power cut."])
         elif status == "new":
@@ -112,7 +117,7 @@ class App:
             self.commit()
         else:
             self.problem = "damaged"
-            self.ui.notice("Save damaged", ["The saved game could not"] + UI._wrap("be read: " + st.why)[:3] +
+            self.ui.notice("Save damaged", ["The saved game could not"] + _wrap("be read: " + st.why)[:3] +
                            ["Kept as deck.bad. Menu >", "New character: start over."], sticky=True)
         if self.link.damaged:
             self.ui.notice("Save partly read", ["The game is kept.", "%d link records (host" % self.link.damaged,
@@ -120,7 +125,7 @@ class App:
             self.need_save = True
         if st.notes:
             kept = "Your game is kept." if got is not None else "A new game began." if status == "new" else ""
-            self.ui.notice("Flash tidied", UI._wrap(" ".join(st.notes))[:5] + [kept])
+            self.ui.notice("Flash tidied", _wrap(" ".join(st.notes))[:5] + [kept])
         self.refresh.power_on()
         self.dirty = True
 
@@ -132,7 +137,7 @@ class App:
             rows.append(line)
             if line.startswith("check "):
                 break
-        game = Game.load("".join(rows))  # RulesError (a ValueError) for a bad game
+        game = systems.load("".join(rows))  # RulesError (a ValueError) for a bad game
         rows = None
         link = self.link
         link.clear()
@@ -154,11 +159,21 @@ class App:
                 link.load_line(line)
         return game, name
 
-    def new_game(self, seed, edition="md", campaign="oneshot", supply_set="print"):
-        self.game = Game.new(seed=seed, edition_key=edition, campaign=campaign, supply_set=supply_set)
+    def new_game(self, seed, system="deck", options=None):
+        """A new character of ``system`` with that system's options (the
+        Deckahedron's: edition_key, campaign, supply_set)."""
+        self.game = systems.new(system, seed, options)
         self.problem = ""
+        self.fit_ui()
         self.ui.reset()
         self.need_save = True
+
+    def fit_ui(self):
+        """The UI of the game's system (the Deckahedron's with no game),
+        imported on first use: a board loads the screens of one system."""
+        key = self.game.SYSTEM if self.game is not None else systems.DEFAULT
+        if self.ui is None or self.ui.SYSTEM != key:
+            self.ui = __import__(UI_MODULES[key]).Ui(self)
 
     def game_text(self):
         """The game's text form, made once per state: a reply's digest and
@@ -193,7 +208,7 @@ class App:
         if self.game is None:
             raise RulesError("no_game", "there is no game: start a new character")
         flip = self.game.flip_view() if op == "end_flip" and self.game.s.flip is not None else None
-        result = self.game.do(op, args)
+        result = systems.stamp(self.game, self.game.do(op, args))
         result["digest"] = self.digest()
         if op == "end_flip" and flip is not None:
             # shown until the player's next press when the host resolved it
@@ -226,8 +241,11 @@ class App:
             if op == "new_game":
                 if args.get("confirm") is not True:
                     raise RulesError("confirm", "starting over discards this character: send confirm=true")
-                self.new_game(args.get("seed", self.board.entropy()), args.get("edition", "md"),
-                              args.get("campaign", "oneshot"), args.get("supply_set", "print"))
+                options = {}
+                for k in args:
+                    if k not in ("confirm", "seed", "system"):
+                        options["edition_key" if k == "edition" else k] = args[k]
+                self.new_game(args.get("seed", self.board.entropy()), args.get("system", systems.DEFAULT), options)
                 self.refresh.shuffled()
                 self.dirty = True
                 return True, True, {"digest": self.digest()}
@@ -246,7 +264,7 @@ class App:
                     raise RulesError("confirm", "this stops the game until the board restarts: send confirm=true")
                 self.leave = True
                 return False, True, {"repl": True}
-            if op in Game.COMMANDS:
+            if op in systems.game_class(self.game.SYSTEM if self.game else systems.DEFAULT).COMMANDS:
                 if op == "set_edition" and "edition" in args:
                     args = dict(args)
                     args["edition_key"] = args.pop("edition")
@@ -270,7 +288,9 @@ class App:
             used, free = self.heap()
             return {"device": self.device_id, "firmware": FIRMWARE, "protocol": P.VERSION,
                     "board": self.board.name, "platform": sys.platform, "name": self.name,
-                    "edition": g.s.edition if g else None, "campaign": g.s.campaign if g else None,
+                    "system": g.SYSTEM if g else None,
+                    "edition": getattr(g.s, "edition", None) if g else None,
+                    "campaign": getattr(g.s, "campaign", None) if g else None,
                     "digest": self.digest() if g else None, "count": g.s.count if g else 0,
                     "game": g.s.game if g else None,
                     "events": len(self.link.events), "events_dropped": self.link.dropped,
@@ -299,7 +319,7 @@ class App:
             out["device"] = self.device_id  # the host checks who it mirrors on every read
             return self.part(json.dumps(out), args, {"digest": out["digest"]})
         if op == "odds":
-            return g.odds(args.get("suit"), args.get("net", 0))
+            return g.odds_query(args)
         if op == "screen":
             return self.part(self.screen_b64(), args, {"w": self.board.width, "h": self.board.height})
         return self.part(self.game_text(), args, {"digest": self.digest()})  # backup
@@ -341,11 +361,12 @@ class App:
             return False, True, {"restored": False, "part": i}
         text = "".join(self.restoring[2])
         self.restoring = None
-        g = Game.load(text)  # RulesError for a damaged upload
+        g = systems.load(text)  # RulesError for a damaged upload
         if g.digest() != digest:
             raise RulesError("bad_restore", "the uploaded state does not match its digest")
         self.game = g
         self.problem = ""
+        self.fit_ui()
         self.ui.reset()
         self.refresh.shuffled()
         self.dirty = True

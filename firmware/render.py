@@ -35,6 +35,7 @@ except ImportError:  # installed flat on a board (lib/layout.py, lib/glyphs.py)
 
 from shared_rules.cards import CARDS, SUITS
 from shared_rules.editions import EDITIONS
+from shared_rules.systems import KEYS
 
 ATTRS = ("str", "dex", "int")
 MINIGAME_TITLES = {"pick_locks": "PICK LOCKS", "magic": "FUNDAMENTAL MAGIC"}
@@ -446,6 +447,8 @@ class Renderer:
                 self._message(view.get("title"), view.get("lines"), view.get("hint"))
                 return self.buf
             draw = _SCREENS.get(screen) if isinstance(screen, str) else None
+            if draw is None and isinstance(screen, str) and "_" in screen:
+                draw = _system_screen(screen)
             if draw is None:
                 self._message("Unknown screen", ["no screen called", _str(screen, 36)], view.get("hint"))
                 return self.buf
@@ -467,10 +470,14 @@ class Renderer:
         fb = self.fb
         st = _dict(st)
         fb.hline(0, L.STATUS_RULE_Y, L.WIDTH, 1)
-        s = "Deck%d Disc%d Exh%d XP%d H%d W%d" % (
-            _int(st.get("draw")), _int(st.get("discard")), _int(st.get("exhaustion")), _int(st.get("xp")),
-            _int(st.get("harm")), _int(st.get("wounds")))
-        s = s[:32]
+        s = st.get("footer")  # another system's own counts (see _system_screen)
+        if isinstance(s, str):
+            s = _str(s, 32)
+        else:
+            s = "Deck%d Disc%d Exh%d XP%d H%d W%d" % (
+                _int(st.get("draw")), _int(st.get("discard")), _int(st.get("exhaustion")), _int(st.get("xp")),
+                _int(st.get("harm")), _int(st.get("wounds")))
+            s = s[:32]
         self.text(s, L.STATUS_TEXT_X, L.STATUS_Y, 1)
         right = L.WIDTH
         volts = st.get("battery")
@@ -853,6 +860,19 @@ class Renderer:
             G.up_triangle(fb, mx - 10, my + 1, 4)
         if top + rows < n:
             G.down_triangle(fb, mx - 10, my + mh - 6, 4)
+
+
+def _system_screen(screen):
+    """The drawing of another system's screen: "facets_roll" is drawn by
+    draw_facets.draw(renderer, view), imported on first use, so a board
+    pays heap only for the system it plays. None for an unknown one."""
+    key = screen[:screen.find("_")]
+    if key not in KEYS or key == "deck":
+        return None
+    try:
+        return __import__("draw_" + key).draw
+    except ImportError:
+        return None
 
 
 _SCREENS = {

@@ -17,6 +17,14 @@ from shared_rules.editions import EDITION_KEYS, CAMPAIGNS, edition
 from shared_rules.errors import RulesError
 from shared_rules.state import ATTRS, MOVE_LEVELS
 
+# the shared screens, named here too for gear_menus and the tests
+try:
+    from widgets import ROW_CHARS, Menu, Message, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new  # noqa: F401
+    from widgets import MENU_HELP, help_pages
+except ImportError:  # the host reads this file as firmware.ui (host_tools/replies.py)
+    from firmware.widgets import ROW_CHARS, Menu, Message, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new  # noqa: F401
+    from firmware.widgets import MENU_HELP, help_pages
+
 WORDS = {1: "MISS", 2: "PARTIAL", 3: "SUCCESS", 4: "TRIUMPH"}
 NOTES = {1: "GM makes a move", 2: "a little worse; GM +1 Shadow",
          3: "success with a complication", 4: "unfettered success"}
@@ -24,6 +32,8 @@ MAX_NET_UI = 3
 
 
 class Ui:
+    SYSTEM = "deck"
+
     def __init__(self, app):
         self.app = app
         self.reset()
@@ -67,6 +77,9 @@ class Ui:
 
     def notice(self, title, lines, sticky=False):
         self.push(Message(self, title, lines, sticky))
+
+    def open_menu(self):
+        self.push(MainMenu(self))
 
     def run(self, op, args, then=None):
         """Run a rules command for the player; on refusal show why."""
@@ -114,19 +127,6 @@ class Ui:
             self.push(MainMenu(self))
         self.top().press(button)
         return self.top().view()["screen"]
-
-
-def _wrap(text, width=24):
-    words, lines, line = text.split(), [], ""
-    for w in words:
-        if line and len(line) + 1 + len(w) > width:
-            lines.append(line)
-            line = w
-        else:
-            line = (line + " " + w) if line else w
-    if line:
-        lines.append(line)
-    return lines[:6]
 
 
 class Home:
@@ -332,34 +332,6 @@ class KnockedOut:
             flip_now(u)  # refused with the rules' own sentence
 
 
-class Menu:
-    """A list of (label, action) rows: UP/DOWN move, B choose, A back."""
-
-    def __init__(self, ui, title, items, keep=False):
-        self.ui = ui
-        self.title = title
-        self.items = items
-        self.cursor = 0
-        self.keep = keep  # stay open after an action (else pop first)
-
-    def view(self):
-        return {"screen": "menu", "title": self.title, "items": [i[0] for i in self.items],
-                "selected": self.cursor, "hint": "UP/DN move  B choose  A back"}
-
-    def press(self, b):
-        if b == "UP":
-            self.cursor = (self.cursor - 1) % len(self.items)
-        elif b == "DOWN":
-            self.cursor = (self.cursor + 1) % len(self.items)
-        elif b == "A":
-            self.ui.pop()
-        elif b == "B":
-            action = self.items[self.cursor][1]
-            if not self.keep:
-                self.ui.pop()
-            action()
-
-
 class FlipMenu(Menu):
     def __init__(self, ui):
         g = ui.game
@@ -409,42 +381,6 @@ class CritMenu(Menu):
             pick(self.flip_move)
         else:
             u.push(Menu(u, "Which move?", [(m, (lambda m=m: pick(m))) for m in moves]))
-
-
-class NumberPick:
-    def __init__(self, ui, title, value, lo, hi, done, unit=""):
-        self.ui, self.title, self.value, self.lo, self.hi, self.done, self.unit = ui, title, value, lo, hi, done, unit
-
-    def view(self):
-        return {"screen": "number", "title": self.title, "value": self.value, "unit": self.unit,
-                "hint": "UP/DN change  B ok  A back"}
-
-    def press(self, b):
-        if b == "UP":
-            self.value = min(self.hi, self.value + 1)
-        elif b == "DOWN":
-            self.value = max(self.lo, self.value - 1)
-        elif b == "A":
-            self.ui.pop()
-        elif b == "B":
-            self.ui.pop()
-            self.done(self.value)
-
-
-class Message:
-    def __init__(self, ui, title, lines, sticky=False):
-        self.ui, self.title, self.lines, self.sticky = ui, title, lines, sticky
-
-    def view(self):
-        return {"screen": "message", "title": self.title, "lines": self.lines,
-                "hint": "C menu" if self.sticky else "any button: back"}
-
-    def press(self, b):
-        if self.sticky:
-            if b == "C":
-                self.ui.push(MainMenu(self.ui))
-            return
-        self.ui.pop()
 
 
 def show_odds(u, suit, net):
@@ -528,32 +464,13 @@ def show_last(u):
         u.push(Shown(u, u.last))
 
 
-class Shown:
-    """A view kept from earlier (the last flip), until any button."""
-
-    def __init__(self, ui, v):
-        self.ui, self.v = ui, v
-
-    def view(self):
-        return dict(self.v)
-
-    def press(self, b):
-        self.ui.pop()
-
-
 def help_menu(u, settings=()):
-    """Three pages, made when asked (not kept on the heap); the settings
-    rows follow them (rarely used, so they share the last group)."""
-    pages = (
+    help_pages(u, "Help", (
         ("The footer", ["Deck: cards left to flip", "Disc: the discard pile", "Exh: Exhaustion cards", "XP: to spend",
                         "H, W: Harm and Wound", "tokens you carry"]),
         ("Buttons at home", ["A: next attribute", "UP/DOWN: advantage; it", "stays set after a flip", "B: flip  C: menu",
                              "After a flip: A done,", "B again, C more"]),
-        ("Menus", ["UP/DOWN move, B choose,", "A back. In a card list", "B marks a card, the", "last row confirms.",
-                   "* marks what is set now."]),
-    )
-    rows = [(t, (lambda t=t, lines=lines: u.notice(t, lines))) for t, lines in pages] + list(settings)
-    u.push(Menu(u, "Help & settings" if settings else "Help", rows))
+        MENU_HELP), settings)
 
 
 def edition_menu(u):
@@ -568,17 +485,6 @@ def edition_menu(u):
 
     u.push(Menu(u, "Edition (* = now)", [
         (("* " if k == now else "  ") + edition(k)["name"], (lambda k=k: ask(k))) for k in EDITION_KEYS]))
-
-
-def confirm_new(u):
-    u.push(Menu(u, "Start over? Deck is lost", [
-        ("No, keep this character", lambda: None),
-        ("Yes, new character", lambda: new_character(u))]))
-
-
-def new_character(u):
-    u.app.new_game(u.app.board.entropy())
-    u.app.refresh.shuffled()
 
 
 def choose_move(u):
@@ -598,9 +504,6 @@ def reveal(u, kind, item=None):
 
 def damage_flow(u):
     u.push(NumberPick(u, "Attack power", u.last_power, 0, 40, lambda n: damage_ways(u, n, "Attack power %d" % n)))
-
-
-ROW_CHARS = 36  # characters of a menu row in the small font, beside the scroll bar
 
 
 def _split_label(w, aw, h, ah, c, st, wound, harm, stamina):
@@ -643,41 +546,6 @@ def _exh_label(g, e):
         return "face-down card"
     lv = C.CARDS[e[0]].levels
     return "%s  %s" % (e[0], " ".join(edition(g.s.edition)["level_ascii"][k - 1] for k in lv))
-
-
-class Pick(Menu):
-    """Mark rows with B (a mark shows [x]); the last row goes on with the
-    marked keys when lo..hi are marked. Rows: [(label, key)]."""
-
-    def __init__(self, ui, title, rows, lo, hi, go, done):
-        Menu.__init__(self, ui, title, [], keep=True)
-        self.rows, self.lo, self.hi, self.go, self.done = rows, lo, hi, go, done
-        self.marked = []
-        self.view()
-
-    def view(self):
-        self.items = [(("[x] " if k in self.marked else "[ ] ") + t, None) for t, k in self.rows]
-        self.items.append((self.go % len(self.marked), None))
-        return Menu.view(self)
-
-    def press(self, b):
-        if b != "B":
-            Menu.press(self, b)
-            return
-        u = self.ui
-        if self.cursor < len(self.rows):
-            k = self.rows[self.cursor][1]
-            if k in self.marked:
-                self.marked.remove(k)
-            elif len(self.marked) < self.hi:
-                self.marked.append(k)
-            else:
-                u.notice("That is all", ["Choose at most %d." % self.hi, "B on a marked row", "unmarks it."])
-        elif self.lo <= len(self.marked) <= self.hi:
-            u.pop()
-            self.done(self.marked)
-        else:
-            u.notice("Choose more", ["Mark %d with B first." % self.lo])
 
 
 def breather_flow(u):
@@ -765,44 +633,6 @@ def study_flow(u):
     items = [(m[:20], (lambda m=m: u.run("study", {"move": m}))) for m in moves]
     items.append(("A new move card", lambda: u.push(NameEntry(u, "New move's name", lambda name: u.run("study", {"move": name})))))
     u.push(Menu(u, "Study (2 XP)", items))
-
-
-class NameEntry:
-    """A name with five buttons: UP/DOWN the letter, B takes it, A rubs the
-    last one out (or leaves), C is done. Words start with a capital."""
-
-    LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ -'"
-
-    def __init__(self, ui, title, done):
-        self.ui, self.title, self.done = ui, title, done
-        self.text, self.k = "", 0
-
-    def letter(self):
-        ch = self.LETTERS[self.k]
-        return ch if not self.text or self.text[-1] == " " else ch.lower()
-
-    def view(self):
-        return {"screen": "entry", "title": self.title, "text": self.text, "letter": self.letter(),
-                "hint": "UP/DN letter B take A rub out C done"}
-
-    def press(self, b):
-        if b in ("UP", "DOWN"):
-            self.k = (self.k + (1 if b == "DOWN" else -1)) % len(self.LETTERS)
-        elif b == "B":
-            if len(self.text) < 32:
-                self.text += self.letter()
-        elif b == "A":
-            if self.text:
-                self.text = self.text[:-1]
-            else:
-                self.ui.pop()
-        elif b == "C":
-            name = self.text.strip()
-            if not name:
-                self.ui.notice("No name yet", ["Take a letter with B", "first, or A to leave."])
-                return
-            self.ui.pop()
-            self.done(name)
 
 
 def pursuit_flow(u):

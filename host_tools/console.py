@@ -26,10 +26,11 @@ from rich.console import Console
 from rich.table import Table
 
 from shared_rules import cards as C
+from shared_rules import systems
 from shared_rules.editions import CAMPAIGNS, EDITION_KEYS
 from shared_rules.state import ATTRS, MOVE_LEVELS
 
-from host_tools import replies
+from host_tools import record, replies
 from host_tools.do_cmd import OPS, Usage, coerce, parse_pairs
 from host_tools.link import DeviceError, LinkError
 from host_tools.table import TableError
@@ -60,6 +61,12 @@ def status_table(hub):
         t.add_column(col)
     for name, p in hub.players.items():
         s = p.state or {}
+        system = s.get("system", systems.DEFAULT)
+        if s and system != systems.DEFAULT:  # another system: its state in its own words
+            t.add_row(str(name), "%s\n%s" % (p.device, p.port), "-", "-", "-", "-", "-",
+                      "\n".join([systems.name(system) + (" (offline)" if not p.online else "")] +
+                                 systems.module(system).describe(s)))
+            continue
         f = p.last_flip
         last = "-"
         if f and f.get("level"):
@@ -750,9 +757,10 @@ class TableConsole(cmd.Cmd):
         self.run(self.who(words[0]), "set_edition", **args)
 
     def do_newgame(self, arg):
-        """newgame NAME yes [edition=EDITION] [campaign=CAMPAIGN] [seed=N]
+        """newgame NAME yes [system=SYSTEM] [edition=EDITION] [campaign=CAMPAIGN] [seed=N]
         A new character on NAME's device: the old one is lost (its backups stay).
           yes                  confirms it, e.g. newgame Ann yes
+          system=SYSTEM        the resolution system, deck by default (docs/systems.md), e.g. newgame Ann yes system=save
           edition=EDITION      md, v093, dw-lucky, dw-heroic, e.g. newgame Ann yes edition=v093
           campaign=CAMPAIGN    oneshot, 9h, 30h, e.g. newgame Ann yes campaign=9h
           seed=N               shuffle seed, e.g. newgame Ann yes seed=42"""
@@ -933,6 +941,14 @@ class TableConsole(cmd.Cmd):
                 lines.append("%s flipped %s %+d (%s): %s from card %s" % (
                     p.name, replies.title(lf.get("suit")), lf.get("net") or 0, replies.cards(lf.get("cards")),
                     replies.level_words(lf.get("level")), lf.get("resolving")))
+            system = (p.state or {}).get("system", systems.DEFAULT)
+            if system != systems.DEFAULT:  # another system: its last entry and what changed, in its words
+                entries = record.entries(self.hub.db, p.name)
+                if entries and entries[-1]["kind"] == "event":
+                    lines.append("%s %s" % (p.name, entries[-1]["text"]))
+                said = systems.module(system).describe(before) if before.get("system") == system else []
+                lines += ["%s: %s" % (p.name, w) for w in systems.module(system).describe(p.state) if w not in said]
+                continue
             f = (p.state or {}).get("flip")
             if f:
                 lines += replies.flip_view(p.name, f, p.state)

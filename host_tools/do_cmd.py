@@ -31,7 +31,7 @@ import re
 import sys
 
 from shared_rules import protocol as P
-from shared_rules.game import Game
+from shared_rules import systems
 
 from host_tools.cli import reporter, seconds, whole
 
@@ -39,7 +39,7 @@ PROG = "deckahedron do"
 EXIT_DEVICE_ERROR = 1
 EXIT_USAGE = 2
 EXIT_LINK = 3
-OPS = tuple(P.APP_OPS) + tuple(Game.COMMANDS)
+OPS = tuple(P.APP_OPS) + systems.all_commands()
 KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 

@@ -11,6 +11,8 @@ import csv
 import io
 import json
 
+from shared_rules import systems
+
 from host_tools import replies
 
 FIELDS = ("id", "session", "t", "player", "kind", "op", "args", "result", "before", "digest", "text")
@@ -55,6 +57,9 @@ def describe(e):
     by = " (buttons)" if e["kind"] == "event" else ""
     if e["kind"] == "refused":
         return "%s refused: %s" % (op, r.get("message", ""))
+    system = r.get("system")
+    if system in systems.KEYS and system != systems.DEFAULT:  # a result in its own system's words
+        return systems.module(system).say(op, a, r) + by
     if e["kind"] in ("join", "question", "faulty", "rename", "leave_out", "take_as_new", "restore", "teamwork",
                      "undo"):
         return _table_event(e, a, r)

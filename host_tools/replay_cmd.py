@@ -18,7 +18,7 @@ import sqlite3
 import sys
 
 from shared_rules.errors import RulesError
-from shared_rules.game import Game
+from shared_rules import systems
 from shared_rules.state import text_digest
 
 from host_tools import record
@@ -73,7 +73,7 @@ def replay_player(db, name):
     text, digest = first
     if text_digest(text) != digest:
         raise Mismatch("%s: the first backup does not match its own digest %s" % (name, digest))
-    game = Game.load(text)
+    game = systems.load(text)
     checked = 0
     rows = db.execute("SELECT log.id, log.kind, log.op, log.args, log.result, log.digest, log.before, log.n,"
                       " flips.cards FROM log LEFT JOIN flips ON flips.event = log.id"
@@ -84,9 +84,9 @@ def replay_player(db, name):
             text = _backup(db, name, after)
             if text is None:
                 raise Mismatch("%s: no backup has the state it put on the device (%s)" % (where, after))
-            game = Game.load(text)
+            game = systems.load(text)
             continue
-        if kind not in ("command", "event") or op not in Game.COMMANDS or not after:
+        if kind not in ("command", "event") or op not in game.COMMANDS or not after:
             continue
         if kind == "event" and n is not None and n <= game.s.count:
             continue  # pressed while the hub was away: already in the backup the replay started from
@@ -101,12 +101,12 @@ def replay_player(db, name):
         args = dict(args or {})
         if op == "set_edition" and "edition" in args:  # as the device takes it (firmware/app.py)
             args["edition_key"] = args.pop("edition")
-        if op == "end_flip" and cards is not None and game.s.flip is not None:
+        if op == "end_flip" and cards is not None and getattr(game.s, "flip", None) is not None:
             shown = ",".join(game.flip_view()["cards"])
             if shown != cards:
                 raise Mismatch("%s: its flip shows cards %s, the rules dealt %s" % (where, cards, shown))
         try:
-            got = game.do(op, args)
+            got = systems.stamp(game, game.do(op, args))
         except RulesError as e:
             raise Mismatch("%s: the rules refuse it here (%s)" % (where, e.message))
         got["digest"] = game.digest()

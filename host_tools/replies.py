@@ -6,25 +6,16 @@ them, so the console and the panel never disagree. Everything here is plain
 text that may hold a device's own words; print it with markup off.
 """
 
-import importlib.util
-import os
-
 from shared_rules import flips as F
 from shared_rules.editions import edition
 
-FIRMWARE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
+from host_tools import firmware_importable
 
+# firmware/ui.py as firmware.ui (firmware/ itself on sys.path would shadow
+# host modules: it has a code.py; the package is not installed with host_tools)
+firmware_importable()
+from firmware import ui as _UI  # noqa: E402
 
-def _device_ui():
-    """firmware/ui.py under a private module name (firmware/ on sys.path
-    would shadow host modules; the package is not installed with host_tools)."""
-    spec = importlib.util.spec_from_file_location("_deckahedron_fw_ui", os.path.join(FIRMWARE_DIR, "ui.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_UI = _device_ui()
 WORDS, NOTES = _UI.WORDS, _UI.NOTES
 
 

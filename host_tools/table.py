@@ -18,7 +18,7 @@ import sqlite3
 import time
 
 from shared_rules import cards as C
-from shared_rules.game import Game
+from shared_rules import systems
 from shared_rules.teamwork import best
 
 from shared_rules.state import text_digest
@@ -413,7 +413,7 @@ class TableHub:
         player.online = True
         player.lineage = {"game": state.get("game", ""), "count": state.get("count", 0), "digest": state["digest"]}
         self._remember(player)
-        if self.supply_set is None:
+        if self.supply_set is None and deckahedron(state):
             blessing = [cid for cid in player.state.get("supply", []) + player.state.get("held", [])
                         if C.CARDS[cid].kind == "blessing"]
             self.supply_set = "web" if blessing and blessing[0].startswith("b") else "print"
@@ -780,14 +780,17 @@ class TableHub:
             undone = [r[0] for r in self.db.execute("SELECT id FROM log WHERE player = ? AND id >= ? AND kind IN"
                                                     " ('command', 'event')", (n, first_id))]
             rows[n] = (first_id, first_op, row[0], undone)
-            holds[n] = Game.load(row[1])
+            holds[n] = systems.load(row[1])
         others = self.holdings()
         for n, g in holds.items():
+            if g.SYSTEM != systems.DEFAULT:  # no supply cards, no Shadow
+                continue
             for cid in g.held_supply_cards():
                 owner = [m for m, cards in others.items() if m not in holds and cid in cards]
                 if owner:
                     raise TableError("undoing it gives %s supply card %s back, but %s holds it now" % (n, cid, owner[0]))
-        earned = sum(int(self.player(n).state.get("shadow", 0)) - g.s.shadow for n, g in holds.items())
+        earned = sum(int(self.player(n).state.get("shadow", 0)) - g.s.shadow for n, g in holds.items()
+                     if g.SYSTEM == systems.DEFAULT)
         if earned > self.shadow()[2]:
             raise TableError("the Shadow points it earned are spent (%d left): it cannot be undone" % self.shadow()[2])
         text = "; ".join("%s back to before %s (entry %d)" % (n, r[1], r[0]) for n, r in rows.items())
@@ -921,6 +924,8 @@ class TableHub:
         held = self.holdings()
         for n, p in list(self.players.items()):
             if not p.state or not p.online or p.link is None or p.faulty or p.question is not None:
+                continue
+            if not deckahedron(p.state):  # only a Deckahedron has supply cards
                 continue
             others = sorted(set(cid for m, cards in held.items() if m != n for cid in cards))
             if sorted(self._elsewhere(p)) == others:
@@ -1085,6 +1090,12 @@ class TableHub:
     def flip_rows(self):
         return self.db.execute("SELECT player, source, suit, net, cards, level, resolving FROM flips"
                                " WHERE session = ? ORDER BY id", (self.session,)).fetchall()
+
+
+def deckahedron(state):
+    """Whether a device's summary is a Deckahedron's: the supply, Shadow and
+    teamwork are that system's (another system's summary names itself)."""
+    return state.get("system", systems.DEFAULT) == systems.DEFAULT
 
 
 def _flip_view(flip, result, source):

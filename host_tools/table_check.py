@@ -11,6 +11,7 @@ the table goes on without it (host_tools/table.py).
 import re
 
 from shared_rules import cards as C
+from shared_rules import systems
 from shared_rules.editions import CAMPAIGNS, EDITIONS
 
 # Console markup (rich's tag syntax: [bold], [/], [#fff], [@click]): no error
@@ -98,6 +99,9 @@ def hello_problem(info):
     digest = info.get("digest")
     if digest is not None and not isinstance(digest, str):
         return "hello's digest is not text: %s" % _short(digest)
+    system = info.get("system")
+    if system is not None and system not in systems.KEYS:
+        return "hello's system is unknown: %s" % _short(system)
     edition = info.get("edition")
     if edition is not None and edition not in EDITIONS:
         return "hello's edition is unknown: %s" % _short(edition)
@@ -129,6 +133,11 @@ def state_problem(state):
         return "state is not an object: %s" % _short(state)
     if not isinstance(state.get("digest"), str):
         return "state has no digest"
+    system = state.get("system", systems.DEFAULT)  # a Deckahedron summary has no system key
+    if system not in systems.KEYS:
+        return "state's system is unknown: %s" % _short(system)
+    if system != systems.DEFAULT:
+        return _first(_identity_problem(state), systems.module(system).summary_problem(state))
     if state.get("edition") not in EDITIONS:
         return "state's edition is unknown: %s" % _short(state.get("edition"))
     if state.get("campaign", "oneshot") not in CAMPAIGNS:
@@ -144,15 +153,22 @@ def state_problem(state):
             r = cards_problem("state's " + key, state[key])
             if r:
                 return r
+    return _first(_identity_problem(state),
+                  flip_problem("state's flip", state.get("flip")),
+                  text_problem("state's incapacitated", state.get("incapacitated", "") or ""))
+
+
+def _identity_problem(state):
+    """What every system's summary carries: game id, count, device, name."""
     game = state.get("game", "")
     if not isinstance(game, str) or not GAME_ID.match(game):
         return "state's game id is not letters and digits: %s" % _short(game)
+    if not _count(state.get("count", 0)):
+        return "state's count is not a whole number: %s" % _short(state.get("count"))
     device = state.get("device")
     if device is not None and (not isinstance(device, str) or not DEVICE_ID.match(device)):
         return "state's device id is not 1 to 64 letters, digits or -_.: %s" % _short(device)
-    return _first(flip_problem("state's flip", state.get("flip")),
-                  text_problem("state's incapacitated", state.get("incapacitated", "") or ""),
-                  text_problem("state's name", state.get("name", "") or ""))
+    return text_problem("state's name", state.get("name", "") or "")
 
 
 def result_problem(op, result):

@@ -58,6 +58,7 @@ def _flag(value, name):
 
 
 class Game(Combat, Recovery, Advancement):
+    SYSTEM = "deck"  # shared_rules.systems: the Deckahedron, the default
     # Commands that live in shared_rules/gear.py, campaign.py and
     # minigames.py, loaded on first use: a board that never runs one pays
     # no heap for them.
@@ -561,6 +562,10 @@ class Game(Combat, Recovery, Advancement):
             "wealth": s.wealth,
             "pursuit": [list(r) for r in s.pursuit] if s.pursuit is not None else None,
         }
+
+    def odds_query(self, args):
+        """The host's odds op and the Odds screen: {"suit", "net"}."""
+        return self.odds(args.get("suit"), args.get("net", 0))
 
     def odds(self, suit, net=0):
         """Exact odds of the next flip from the current draw pile."""

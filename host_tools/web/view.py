@@ -8,6 +8,7 @@ result words from host_tools.replies, problems as the hub says them.
 import json
 
 from shared_rules import cards as C
+from shared_rules import systems
 
 from host_tools import replies
 
@@ -58,7 +59,10 @@ def player_view(p, flips, screen):
     held = list(s.get("held") or [])
     word, text = connection(p)
     open_flip = s.get("flip")
+    system = s.get("system") or systems.DEFAULT
     return {
+        "system": system, "system_name": systems.name(system),
+        "words": systems.module(system).describe(s) if s and system != systems.DEFAULT else [],
         "name": p.name, "device": p.device, "port": p.port, "connection": word, "connection_text": text,
         "question": (p.question or {}).get("text") or "", "faulty": p.faulty,
         "known": bool(s),

@@ -352,3 +352,51 @@ def test_a_failing_panel_does_not_stop_the_game():
     assert ok and "stayed busy" in hello["panel_error"]
     ok, r = request(app, 2, "flip", suit="crown")
     assert ok and r["cards"]
+
+
+def test_new_game_names_its_system_and_refuses_an_unknown_one():
+    """docs/systems.md: a system is chosen per device at a new character;
+    the Deckahedron is the default; a bad choice changes nothing."""
+    app = make_app()
+    before = app.game.dump()
+    ok, r = request(app, 1, "new_game", confirm=True, system="tarot")
+    assert not ok and r["code"] == "bad_system" and "deck" in r["message"]
+    ok, r = request(app, 2, "new_game", confirm=True, system="deck", colour="red")
+    assert not ok and r["code"] == "bad_args"
+    assert app.game.dump() == before
+    ok, r = request(app, 3, "new_game", confirm=True, system="deck", seed=5, edition="v093")
+    assert ok and app.game.s.edition == "v093"
+    ok, hello = request(app, 4, "hello")
+    assert ok and hello["system"] == "deck" and hello["edition"] == "v093"
+
+
+def test_new_character_from_the_menu_asks_which_system():
+    app = make_app()
+    v = press(app, "C")
+    rows = v["items"]
+    press(app, *(["DOWN"] * rows.index("Help & settings")), "B")
+    v = app.ui.view()
+    press(app, *(["DOWN"] * v["items"].index("New character")), "B")
+    v = press(app, "DOWN", "B")  # "Yes, new character"
+    assert v["title"] == "New character: system" and v["items"][0] == "* Deckahedron"
+    old = app.game.s.game
+    v = press(app, "B")
+    assert v["screen"] == "home" and app.game.s.game != old and app.ui.SYSTEM == "deck"
+
+
+def test_a_screen_of_a_system_the_device_lacks_is_said_not_drawn():
+    """A view of a system screen the firmware has no drawing for is named
+    on a message, never a crash (render._system_screen). The renderer needs
+    framebuf: this runs under MicroPython."""
+    try:
+        import framebuf  # noqa: F401
+    except ImportError:
+        return
+    from render import Renderer
+
+    said = Renderer()
+    for screen in ("tarot_roll", "deck_home", "_x"):
+        got = bytes(Renderer().render({"screen": screen, "hint": "A back"}))
+        want = bytes(said.render({"screen": "message", "title": "Unknown screen",
+                                  "lines": ["no screen called", screen], "hint": "A back"}))
+        assert got == want, screen

@@ -140,7 +140,7 @@ def test_every_menu_row_from_home():
     titles = set(t for t, _ in chosen)
     for t in ("Menu", "Hurt & recover", "Special flips", "XP & cards", "Mini-games", "Help & settings", "Gear & rings",
               "Reveal", "Teamwork", "Edition (* = now)", "Switch rules mid-game?", "Campaign", "Seek Help",
-              "Flip with which move?", "Study (2 XP)", "Start over? Deck is lost",
+              "Flip with which move?", "Study (2 XP)", "Start over? Game is lost",
               "Breather: regain up to 4", "Rest: keep 1 card", "Pursuit: you 0, them 0"):
         assert t in titles, "the walk never reached the %r menu" % t
     rows = set(r for _, r in chosen)

@@ -18,6 +18,9 @@ AT_JOIN = {
     "markup_in_hello": (dict(hello={"problem": "[/]"}), "problem", "MarkupError"),
     "unknown_card_in_supply": (dict(state={"supply": ["zz", "pb1"]}), "unknown card id 'zz'", "KeyError"),
     "held_not_a_list": (dict(state={"held": 7}), "held is not a list", "TypeError"),
+    # a system this hub does not play (docs/systems.md): not read as a Deckahedron
+    "unknown_system_in_state": (dict(state={"system": "tarot"}), "state's system is unknown: 'tarot'", "-"),
+    "unknown_system_in_hello": (dict(hello={"system": ["deck"]}), "hello's system is unknown", "-"),
 }
 AT_FLIP = {
     "markup_in_an_error": (dict(errors={"flip": ("bad_args", "no [/] such [bold]flip")}), "markup", "MarkupError"),

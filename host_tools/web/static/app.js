@@ -76,6 +76,9 @@ function playerCard(name) {
 
 function stateRows(p) {
   if (!p.known) return [["state", "not read yet"]];
+  if (p.system !== "deck") {  // another system says its state in its own words
+    return [["system", p.system_name]].concat((p.words || []).map((line, i) => [i ? "" : "state", line]));
+  }
   const rows = [
     ["deck", `${p.draw} to draw, ${p.discard} discarded, ${p.exhaustion} exhausted`],
     ["XP", p.xp],
