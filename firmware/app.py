@@ -36,7 +36,7 @@ MAX_SAVE = MAX_STATE + 32 + MAX_MEMORY
 RESTORE_PARTS = 64  # parts of a restore upload (the host cuts them smaller only for escapes)
 
 # The screens of each system (shared_rules.systems.KEYS), one module each.
-UI_MODULES = {"deck": "ui"}
+UI_MODULES = {"deck": "ui", "save": "save_ui"}
 
 
 # The clocks, imported once: on a board an import inside a function

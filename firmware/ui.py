@@ -126,6 +126,8 @@ class Ui:
         if self.game is None and not self.stack:
             self.push(MainMenu(self))
         self.top().press(button)
+        if self.app.ui is not self:  # a new character of another system: its UI took over
+            return self.app.ui.view()["screen"]
         return self.top().view()["screen"]
 
 

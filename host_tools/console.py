@@ -34,6 +34,7 @@ from host_tools import record, replies
 from host_tools.do_cmd import OPS, Usage, coerce, parse_pairs
 from host_tools.link import DeviceError, LinkError
 from host_tools.table import TableError
+from host_tools.console_save import SaveCommands
 
 BUTTONS = ("A", "B", "C", "UP", "DOWN")
 CRITS = ("blessing", "levelup", "bonus_move")
@@ -113,7 +114,7 @@ def signed(word):
     return None
 
 
-class TableConsole(cmd.Cmd):
+class TableConsole(SaveCommands, cmd.Cmd):
     prompt = "table> "
     doc_header = "commands"
 

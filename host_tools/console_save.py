@@ -47,7 +47,7 @@ class SaveCommands:
             self.say("  · %s" % event, style="dim")
         if p.state.get("system") == "save":
             for line in S.describe(p.state):
-                if line not in before:
+                if line not in before and not line.startswith("Roll "):  # the roll is said above
                     self.say("%s: %s" % (name, line))
         return r
 
@@ -98,8 +98,7 @@ class SaveCommands:
         SAVE: NAME rolls 2d6 for an action; the device says which faces passed and the result.
           preferred          a preferred action: fives pass, e.g. roll Freya preferred
           expertise          the hero's expertise applies: fours pass, e.g. roll Freya expertise
-          assisted           an earlier assisting action was complete or mixed: twos pass;
-                             assisted=failure if it failed, e.g. roll Freya assisted=mixed
+          assisted|assisted=RESULT   an earlier assist was complete or mixed: twos pass (RESULT names it), e.g. roll Freya assisted=failure
           injury             the announced setback is an injury (-1 health mixed, -2 failure), e.g. roll Freya injury
           assisting          this action assists another hero, e.g. roll Bran assisting
           pursuit            it exercises the hero's pursuit: destiny comes back, e.g. roll Freya pursuit
@@ -117,7 +116,10 @@ class SaveCommands:
         action (with the switches given), and NAME's roll is read again, twos passing if that
         assist was complete or mixed.
           HELPER             another hero at the table, e.g. assist Freya Bran
-          preferred ...      HELPER's switches, as for roll, e.g. assist Freya Bran expertise
+          preferred          HELPER's action is a preferred one, e.g. assist Freya Bran preferred
+          expertise          HELPER's expertise applies, e.g. assist Freya Bran expertise
+          injury             HELPER's setback is an injury, e.g. assist Freya Bran injury
+          pursuit            it exercises HELPER's pursuit, e.g. assist Freya Bran pursuit
           clock=CLOCK        tick that clock by NAME's result, e.g. assist Freya Bran clock=Ritual"""
         words = self.words(arg, 2, "assist NAME HELPER [switches]")
         name, helper = self.save_player(words[0]), self.save_player(words[1])
@@ -143,17 +145,16 @@ class SaveCommands:
         self.save_after(name, r, clock)
 
     def do_destiny(self, arg):
-        """destiny NAME complete|fact|restore [OTHER] [because=N]
+        """destiny NAME USE [OTHER] [because=N]
         SAVE: NAME uses destiny; it is spent until NAME exercises their pursuit.
-          complete           the last roll (or one set aside) becomes a complete success, e.g. destiny Freya complete
-          fact               NAME declares a fact, e.g. destiny Freya fact
-          restore [OTHER]    NAME, or OTHER, back to Strong, e.g. destiny Freya restore Bran
+          USE                complete (the last roll becomes a complete success), fact or restore, e.g. destiny Freya complete
+          OTHER              restore another hero instead of NAME, e.g. destiny Freya restore Bran
           because=N          relies on history item N (default: the pursuit), e.g. destiny Freya complete because=1"""
-        words = self.words(arg, 2, "destiny NAME complete|fact|restore [OTHER] [because=N]")
+        words = self.words(arg, 2, "destiny NAME USE [OTHER] [because=N]")
         name = self.save_player(words[0])
         use = words[1]
         if use not in ("complete", "fact", "restore"):
-            raise Usage("destiny is for complete, fact or restore, not %r" % use)
+            raise Usage("destiny is used for complete, fact or restore, not %r" % use)
         other, because = None, "pursuit"
         for w in words[2:]:
             if w.startswith("because="):
@@ -170,12 +171,10 @@ class SaveCommands:
         self.save_run(name, "destiny", use=use, because=because)
 
     def do_health(self, arg):
-        """health NAME rest|injure [1|2]|strong|fair|shaken|hurt|down
-        SAVE: NAME's health. rest restores Strong (out of danger, time to recover);
-        injure lowers it by 1 or 2 levels; a level sets it.
-          rest               e.g. health Freya rest
-          injure [1|2]       e.g. health Freya injure 2
-          LEVEL              e.g. health Freya shaken"""
+        """health NAME WHAT [N]
+        SAVE: NAME's health.
+          WHAT               rest (back to Strong), injure, or a level to set (strong ... down), e.g. health Freya shaken
+          N                  levels an injury takes, 1 or 2 (default 1), e.g. health Freya injure 2"""
         words = self.words(arg, 2, "health NAME rest|injure [1|2]|LEVEL")
         name = self.save_player(words[0])
         what = words[1]
@@ -213,12 +212,12 @@ class SaveCommands:
         self.save_run(name, "end_session", **({"item": item} if item else {}))
 
     def do_clock(self, arg):
-        """clock [new CLOCK SEGMENTS [setback] | tick CLOCK N|complete|mixed|failure | remove CLOCK]
+        """clock [new CLOCK SEGMENTS [setback] | tick CLOCK TICKS | remove CLOCK]
         SAVE's clocks, kept by the table and shown on every SAVE device. Alone: list them (and tell
         any device that missed a change).
           new CLOCK SEGMENTS [setback]   a progress (or setback) clock of 2 to 12 segments, e.g. clock new Ritual 6
-          tick CLOCK N                   N segments (negative takes back), e.g. clock tick Ritual 2
-          tick CLOCK RESULT              as a result marks it: progress 2/1/0, setback 0/1/2, e.g. clock tick Torches mixed
+          tick CLOCK TICKS               TICKS: N segments (negative takes back), e.g. clock tick Ritual 2, or a result
+                                         (complete, mixed, failure) as it marks that clock, e.g. clock tick Torches mixed
           remove CLOCK                   e.g. clock remove Ritual"""
         words = self.words(arg, 0, "clock [new|tick|remove ...]")
         clocks = self.save_clocks()

@@ -18,8 +18,9 @@ DEFAULT = "deck"
 # firmware/app.py's UI_MODULES (docs/systems.md).
 SYSTEMS = {
     "deck": ("shared_rules.game", "Game", "deckahedron-state 1", "Deckahedron"),
+    "save": ("shared_rules.save2d6", "SaveGame", "save2d6 1", "SAVE 2d6"),
 }
-KEYS = ("deck",)  # the order menus offer them
+KEYS = ("deck", "save")  # the order menus offer them
 
 
 def check_system(key):

@@ -164,3 +164,27 @@ def test_every_menu_row():
     for s in ("save_home", "save_roll", "save_hero", "save_clocks", "save_odds", "message", "entry"):
         assert s in screens, (s, screens)
     assert M._replay is saved
+
+
+def test_save_screens_are_drawn_by_draw_save():
+    """Each SAVE view is drawn by draw_save (not the renderer's "Unknown
+    screen"), and a passing die is inverted. Needs framebuf: MicroPython."""
+    try:
+        import framebuf  # noqa: F401
+    except ImportError:
+        return
+    from render import Renderer
+
+    app = save_app()
+    next_dice(app.game, 6, 1)
+    views = [press(app), press(app, "B")]
+    r = Renderer()
+    unknown = bytes(r.render({"screen": "message", "title": "Unknown screen",
+                              "lines": ["no screen called", "save_home"], "hint": ""}))
+    for v in views:
+        got = bytes(r.render(v))
+        assert got != unknown and sum(got) > 0
+    # the roll: die 1 (a six, passes) is inverted, die 2 (a one) is an outline
+    r.render(views[1])
+    fb = r.fb
+    assert fb.pixel(4 + 5, 2 + 5) == 1 and fb.pixel(62 + 5, 2 + 5) == 0

@@ -44,7 +44,7 @@ class Gm:
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory, firmware):
+def table(tmp_path_factory):
     with seated_table(3, tmp_path_factory.mktemp("save"), 9, NAMES) as (hub, sims):
         yield hub
 
@@ -113,7 +113,7 @@ def test_wrong_commands_are_said_and_change_nothing(table):
     for line, words in (("roll Cy", "does not play SAVE"), ("assist Freya Freya", "cannot assist"),
                         ("assist Freya Bran", "no roll set aside"), ("roll Freya lucky", "what is 'lucky'"),
                         ("roll Freya clock=Nope", "no clock named"), ("health Freya injure 3", "1 or 2"),
-                        ("destiny Freya wish", "complete, fact or restore"), ("clock new X 40", "2 to 12"),
+                        ("destiny Freya wish", "used for complete, fact or restore"), ("clock new X 40", "2 to 12"),
                         ("clock tick Nope 1", "no clock named")):
         text = gm(line)
         assert gm.console.failed and words in text, (line, text)
