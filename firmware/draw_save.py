@@ -219,7 +219,7 @@ def _clocks(r, v):
             room = (x0 + cw - tx) // 8
             r.text(_s(c[0], room), tx, cy - 12, 1)
             r.text(_s("%d/%d" % (filled, segments), room), tx, cy - 2, 1)
-            r.text(_s("setback" if c[1] == "setback" else "progress", room), tx, cy + 8, 1)
+            r._text_narrow("setback" if c[1] == "setback" else "progress", tx, cy + 8, room * 8)
 
 
 def _odds(r, v):

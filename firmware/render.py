@@ -872,6 +872,10 @@ def _system_screen(screen):
     try:
         return __import__("draw_" + key).draw
     except ImportError:
+        pass
+    try:  # the host renders the firmware as a package (host_tools/screens.py)
+        return getattr(__import__("firmware.draw_" + key), "draw_" + key).draw
+    except (ImportError, AttributeError):
         return None
 
 
