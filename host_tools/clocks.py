@@ -116,8 +116,9 @@ class Clocks:
         out = {}
         for name in self.save_players():
             p = self.hub.players[name]
-            if only_stale and p.state.get("clocks") == clocks:
-                continue
+            if only_stale and (p.state.get("clocks") == clocks or not p.online or p.link is None
+                               or p.faulty or p.question is not None):
+                continue  # told already, or not reachable now: the next push tells it
             try:
                 self.hub.command(name, "set_clocks", clocks=clocks)
                 out[name] = ""

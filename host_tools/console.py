@@ -125,7 +125,7 @@ class TableConsole(SaveCommands, cmd.Cmd):
         self.run_dir = run_dir
         self.pursuits = {}  # player name -> shared_rules.minigames.Pursuit in progress
         self.failed = False  # the last command was refused (the scripted scene says so)
-        self.ticks = []  # called on the hub's thread while the loop waits; each returns lines to say (the page)
+        self.ticks = [self.save_tick]  # called on the hub's thread while the loop waits; each returns lines to say (the page)
 
     # -- printing ---------------------------------------------------------
     def say(self, *lines, style=None):

@@ -87,6 +87,14 @@ class SaveCommands:
                                                        else "the undesired event occurs") if full else ""))
         self.push_clocks()
 
+    def save_tick(self):
+        """While the console waits: a SAVE device that joined or came back
+        since the clocks last changed is told them (one of the console's
+        ticks). Returns the lines to say."""
+        if not any((p.state or {}).get("system") == "save" for p in self.hub.players.values()):
+            return []
+        return ["%s's device now shows the clocks" % n for n, why in self.save_clocks().push(True).items() if not why]
+
     def push_clocks(self, only_stale=False):
         for name, why in self.save_clocks().push(only_stale).items():
             if why:

@@ -118,3 +118,18 @@ def test_wrong_commands_are_said_and_change_nothing(table):
         text = gm(line)
         assert gm.console.failed and words in text, (line, text)
     assert table.player("Freya").state["digest"] == before
+
+
+def test_a_hero_who_joins_later_is_shown_the_clocks(table):
+    """Clocks "show on every device that takes part": one that becomes a SAVE
+    hero after they changed is told them while the console waits."""
+    gm = Gm(table)
+    gm("clock new Bridge 4 setback")
+    gm("newgame Cy yes system=save seed=31")
+    assert table.player("Cy").state["clocks"] == []
+    said = gm.console.save_tick()
+    assert said == ["Cy's device now shows the clocks"]
+    assert table.player("Cy").state["clocks"] == table.player("Freya").state["clocks"]
+    assert [c["name"] for c in table.player("Cy").state["clocks"]][-1] == "Bridge"
+    assert gm.console.save_tick() == []  # told once
+    gm("newgame Cy yes system=deck seed=31")
