@@ -21,7 +21,10 @@ from shared_rules.flips import check_net
 
 PROG = "deckahedron odds"
 EXIT_BAD_INPUT = 2
-SYSTEMS = ("deckahedron", "save")
+# Other resolution systems (issue 11): --system picks one; its module adds
+# its options (add_arguments), names those given (used) and answers (run).
+SYSTEM_ODDS = {"save": odds_save}
+SYSTEMS = ("deckahedron",) + tuple(sorted(SYSTEM_ODDS))
 LEVEL_HEADERS = EDITIONS[DEFAULT_EDITION]["level_glyphs"]  # levels 1..4; the odds are the same in every edition
 
 
@@ -49,10 +52,10 @@ def add_arguments(parser):
                              "b1-b6, w1 (default: the 20 Deckahedron cards)")
     parser.add_argument("--json", action="store_true",
                         help="print a JSON list with exact fractions instead of a table")
-    # Other resolution systems (issue 11): --system picks one, each adds its own options.
     parser.add_argument("--system", choices=SYSTEMS, default="deckahedron",
                         help="the resolution system (default deckahedron)")
-    odds_save.add_arguments(parser)
+    for key in sorted(SYSTEM_ODDS):
+        SYSTEM_ODDS[key].add_arguments(parser)
     # argparse's own errors (say an unknown --suit) become one line too.
     parser.error = _fail
 
@@ -164,11 +167,12 @@ def _print_table(pile, rows):
 def _system_mismatch(args):
     """A sentence if options of one system were given with another's."""
     deck = ["--" + k for k in ("suit", "net", "cards") if getattr(args, k) is not None]
-    save = odds_save.used(args)
     if args.system != "deckahedron" and deck:
         return "only the Deckahedron takes %s, not --system %s" % (" ".join(deck), args.system)
-    if args.system != "save" and save:
-        return "only --system save takes %s" % " ".join(save)
+    for key in sorted(SYSTEM_ODDS):
+        given = SYSTEM_ODDS[key].used(args)
+        if args.system != key and given:
+            return "only --system %s takes %s" % (key, " ".join(given))
     return ""
 
 
@@ -177,8 +181,8 @@ def run(args):
     if wrong:
         _complain(wrong)
         return EXIT_BAD_INPUT
-    if args.system == "save":
-        return odds_save.run(args)
+    if args.system in SYSTEM_ODDS:
+        return SYSTEM_ODDS[args.system].run(args, _complain)
     try:
         pile, rows = compute(args)
     except (BadInput, RulesError) as e:
