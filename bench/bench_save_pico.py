@@ -30,7 +30,7 @@ from bench_pico import WALL, press, wait_hello  # noqa: E402
 from host_tools.emuboards import EmuBoard, unavailable  # noqa: E402
 from host_tools.link import DeviceLink  # noqa: E402
 
-ROLLS = 40
+ROLLS = 10
 PRESSES = ("B", "A", "C", "DOWN", "DOWN", "B", "A", "C", "DOWN", "DOWN", "DOWN", "B", "A", "A")
 CLOCKS = [{"name": "Ritual", "segments": 6, "filled": 2}, {"name": "Torches", "kind": "setback", "segments": 4,
                                                            "filled": 3},
@@ -41,7 +41,13 @@ def heap(info):
     return {k: info.get(k) for k in ("heap_used", "heap_free", "heap_low")}
 
 
+def say(text):
+    sys.stderr.write("%s\n" % text)
+    sys.stderr.flush()
+
+
 def play(board, rolls, presses):
+    say("  %d rolls over the link, then %d presses" % (rolls, len(presses)))
     with DeviceLink(board.port, timeout=30.0) as link:
         link.request("set_clocks", clocks=CLOCKS)
         for _ in range(rolls):
@@ -58,11 +64,13 @@ def run(rolls, presses):
     with tempfile.TemporaryDirectory(prefix="deckahedron-save-bench-") as base:
         board = EmuBoard("save", str(Path(base) / "pico"), seed=7)
         try:
+            say("boot (no save)")
             board.start()
             out["boot_deck"] = heap(wait_hello(board.port))
             with DeviceLink(board.port, timeout=30.0) as link:
                 link.request("new_game", confirm=True, system="save", seed=7)
             out["after_play"] = play(board, rolls, presses)
+            say("restart on the SAVE save")
             board.stop()
             board.start()
             info = wait_hello(board.port)
