@@ -188,3 +188,16 @@ def test_save_screens_are_drawn_by_draw_save():
     r.render(views[1])
     fb = r.fb
     assert fb.pixel(4 + 5, 2 + 5) == 1 and fb.pixel(62 + 5, 2 + 5) == 0
+
+
+def test_the_name_is_spelled_with_the_buttons_and_kept():
+    app = save_app()
+    items = shown(app, "C")["items"]
+    v = shown(app, *(["DOWN"] * items.index("Name")), "B")
+    assert v["screen"] == "entry" and v["title"] == "Your name"
+    v = shown(app, "DOWN", "B", "B", "C")  # B, then b
+    assert v["screen"] == "save_home" and app.name == "Bb"
+    from tests.device.support import FakeBoard
+
+    again = make_app(FakeBoard(app.board.flash_dir))
+    assert again.name == "Bb" and again.ui.status()["name"] == "Bb"
