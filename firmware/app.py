@@ -85,8 +85,7 @@ class App:
         self.problem = ""
         self.storage = Storage(board.flash_dir)
         self.link = Endpoint(board.serial_write)
-        self.ui = None
-        self.fit_ui()
+        self.ui = None  # the system's UI, made at boot once the save says which system it is
         self.renderer = None
         self.refresh = RefreshPolicy(getattr(board, "can_partial", False))
         self.dirty = True
@@ -117,6 +116,7 @@ class App:
             self.commit()
         else:
             self.problem = "damaged"
+            self.fit_ui()
             self.ui.notice("Save damaged", ["The saved game could not"] + _wrap("be read: " + st.why)[:3] +
                            ["Kept as deck.bad. Menu >", "New character: start over."], sticky=True)
         if self.link.damaged:
