@@ -126,6 +126,7 @@ class TableConsole(SaveCommands, cmd.Cmd):
         self.pursuits = {}  # player name -> shared_rules.minigames.Pursuit in progress
         self.failed = False  # the last command was refused (the scripted scene says so)
         self.ticks = [self.save_tick]  # called on the hub's thread while the loop waits; each returns lines to say (the page)
+        self.shown = {}  # what the last command showed, for the page to act on (undo: the plan it asks about)
 
     # -- printing ---------------------------------------------------------
     def say(self, *lines, style=None):
@@ -145,6 +146,7 @@ class TableConsole(SaveCommands, cmd.Cmd):
     def onecmd(self, line):
         """One line; errors are said in a sentence, never raised."""
         self.failed = False
+        self.shown = {}
         try:
             return cmd.Cmd.onecmd(self, self.precmd(line))
         except DeviceError as e:
@@ -835,18 +837,25 @@ class TableConsole(SaveCommands, cmd.Cmd):
         self.say("%s restored onto %s (%s)" % (who, port or "the device on %s's port" % who, digest))
 
     def do_undo(self, arg):
-        """undo NAME [yes]
+        """undo NAME [yes [entry=N]]
         Undo NAME's last action: the device goes back to its backup from before it
-        (a teamwork flip on every device in it); says what it would undo until yes, e.g. undo Ann yes"""
-        words = self.words(arg, 1, "undo NAME [yes]")
-        if len(words) > 2 or (len(words) == 2 and words[1] != "yes"):
+        (a teamwork flip on every device in it); says what it would undo until yes, e.g. undo Ann yes;
+          entry=N       only if it still undoes from entry N (the one shown), e.g. undo Ann yes entry=12"""
+        words = self.words(arg, 1, "undo NAME [yes [entry=N]]")
+        entry = None
+        if len(words) == 3 and words[2].startswith("entry="):
+            entry = number(words[2][6:], "entry", "undo Ann yes entry=12")
+        elif len(words) > 2:
+            words = None
+        if words is None or (len(words) > 1 and words[1] != "yes"):
             raise Usage("undo NAME, then undo NAME yes to do it (e.g. undo Ann yes)")
         who = self.who(words[0])
         if len(words) == 1:
             plan = self.hub.undo(who)
+            self.shown["undo"] = {"player": who, "entry": plan["players"][who], "text": plan["text"]}
             self.say("this would put %s; type undo %s yes to do it" % (plan["text"], who))
             return
-        plan = self.hub.undo(who, confirm=True)
+        plan = self.hub.undo(who, confirm=True, entry=entry)
         self.say("undone: %s" % plan["text"])
 
     def do_take_as_new(self, arg):

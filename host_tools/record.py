@@ -4,7 +4,9 @@ Every row of the session database's ``log`` that belongs to a player becomes
 an entry (a dict) with a line in words: the flips with their cards, the
 resolving card, the result word, XP, the critical success and Shadow; damage
 and what it did; rests; supply cards taken, given back or held elsewhere.
-``export`` writes the entries as a Markdown recap, CSV or JSON.
+An undo's row names the entries it took back; they stay in the record,
+marked ``undone``. ``export`` writes the entries as a Markdown recap, CSV or
+JSON: `deckahedron replay --export` and the live page's history both use it.
 """
 
 import csv
@@ -15,18 +17,44 @@ from shared_rules import systems
 
 from host_tools import replies
 
-FIELDS = ("id", "session", "t", "player", "kind", "op", "args", "result", "before", "digest", "text")
+FIELDS = ("id", "session", "t", "player", "kind", "op", "args", "result", "before", "digest", "text", "undone")
 FORMATS = ("md", "csv", "json")
 SUITS = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "int": "Intelligence",
          "wis": "Wisdom", "cha": "Charisma"}
 
 
-def entries(db, player=None):
-    """The record's entries, oldest first; ``player`` keeps one player's."""
+# Bookkeeping, not play: the recap and the page's history leave these out.
+BOOKKEEPING_OPS = ("supply_sync", "press")
+BOOKKEEPING_KINDS = ("question",)
+_PLAY_SQL = "log.op NOT IN (%s) AND log.kind NOT IN (%s)" % (
+    ", ".join("'%s'" % w for w in BOOKKEEPING_OPS), ", ".join("'%s'" % w for w in BOOKKEEPING_KINDS))
+
+
+def play(e):
+    """Whether an entry is play, not bookkeeping."""
+    return e["op"] not in BOOKKEEPING_OPS and e["kind"] not in BOOKKEEPING_KINDS
+
+
+def _where(player, play_only):
+    return ("log.player != '' AND (? IS NULL OR log.player = ?)" + (" AND " + _PLAY_SQL if play_only else ""),
+            (player, player))
+
+
+def count(db, player=None, play_only=False):
+    where, args = _where(player, play_only)
+    return db.execute("SELECT COUNT(*) FROM log WHERE " + where, args).fetchone()[0]
+
+
+def entries(db, player=None, play_only=False, newest=None):
+    """The record's entries, oldest first; ``player`` keeps one player's,
+    ``play_only`` leaves out bookkeeping, ``newest`` keeps the last N (an
+    undo comes after what it undid, so the last N mark theirs)."""
+    where, args = _where(player, play_only)
     rows = db.execute(
         "SELECT log.id, log.session, log.t, log.player, log.kind, log.op, log.args, log.result, log.before,"
         " log.digest, flips.cards, flips.suit, flips.net FROM log LEFT JOIN flips ON flips.event = log.id"
-        " WHERE log.player != '' AND (? IS NULL OR log.player = ?) ORDER BY log.id", (player, player)).fetchall()
+        " WHERE " + where + " ORDER BY log.id DESC" + (" LIMIT %d" % newest if newest is not None else ""),
+        args).fetchall()[::-1]
     out = []
     for r in rows:
         e = {"id": r[0], "session": r[1], "t": r[2], "player": r[3], "kind": r[4], "op": r[5],
@@ -35,7 +63,19 @@ def entries(db, player=None):
             e["flip"] = {"cards": [c for c in r[10].split(",") if c], "suit": r[11], "net": r[12]}
         e["text"] = describe(e)
         out.append(e)
+    undone = set()  # an undo row names the entries it took back
+    for e in out:
+        if e["kind"] == "undo" and isinstance(e["args"], dict):
+            undone.update(e["args"].get("entries") or [])
+    for e in out:
+        e["undone"] = e["id"] in undone
     return out
+
+
+def players(db):
+    """The names in the record, first seen first."""
+    return [r[0] for r in db.execute("SELECT player FROM log WHERE player != '' GROUP BY player ORDER BY MIN(id)")]
+
 
 
 def _json(text):
@@ -133,12 +173,18 @@ def _table_event(e, a, r):
     if k == "question":
         return r.get("text", "another device or game on the port")
     if k == "undo":
-        return "undo of entry %s (%s)" % (a.get("entry"), a.get("op"))
+        return "undo: back to before %s (entry %s)" % (a.get("op"), a.get("entry"))
     return k
+
+
+def check_format(fmt):
+    if fmt not in FORMATS:
+        raise ValueError("export format is md, csv or json, not %r" % (fmt,))
 
 
 def export(items, fmt):
     """The entries as text: "md" (a recap), "csv" or "json"."""
+    check_format(fmt)
     if fmt == "json":
         return json.dumps(items, indent=1, sort_keys=True) + "\n"
     if fmt == "csv":
@@ -153,11 +199,10 @@ def export(items, fmt):
         lines = ["# Session record"]
         session = None
         for e in items:
-            if e["op"] in ("supply_sync", "press") or e["kind"] == "question":
-                continue  # bookkeeping, not play
+            if not play(e):
+                continue
             if e["session"] != session:
                 session = e["session"]
                 lines += ["", "## Session %s" % session, ""]
-            lines.append("- **%s** %s" % (e["player"], e["text"]))
+            lines.append("- **%s** %s%s" % (e["player"], e["text"], " *(undone)*" if e.get("undone") else ""))
         return "\n".join(lines) + "\n"
-    raise ValueError("export format is md, csv or json, not %r" % (fmt,))

@@ -695,12 +695,15 @@ class TableHub:
         return digest
 
     # -- undo ------------------------------------------------------------------
-    def undo(self, name, confirm=False):
+    def undo(self, name, confirm=False, entry=None):
         """Undo ``name``'s last action: put back the backup of the state before it.
 
         Without ``confirm`` nothing changes: returns what would be undone,
         {"players": {player: log id of the first entry undone}, "text": one
-        line}. With it, does so and logs an ``undo`` row per player. An action
+        line}. With it, does so and logs an ``undo`` row per player; with
+        ``entry`` too (``players[name]`` of the plan the GM was shown), only
+        if that is still what would be undone: a player may press a button
+        between the question and the answer. An action
         of a teamwork flip undoes the whole flip on every device in it; a
         supply card the action moved is handed back through the supply (the
         other devices are told). Refused (TableError, nothing changed) when a
@@ -710,6 +713,9 @@ class TableHub:
         plan = self._undo_plan(name)
         if not confirm:
             return plan
+        if entry is not None and plan["players"][name] != entry:
+            raise TableError("%s has acted since the undo of entry %d was shown: it would now put %s; ask again"
+                             % (name, entry, plan["text"]))
         for who, (rid, op, backup_id, _) in list(plan["rows"].items()):
             digest = self.restore(who, backup_id=backup_id)
             self._log(self.player(who), "undo", None, "undo", {"entry": rid, "op": op, "entries": plan["rows"][who][3]},

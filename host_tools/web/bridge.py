@@ -61,7 +61,8 @@ class Bridge:
     # -- any thread ------------------------------------------------------------
     def submit(self, job):
         """Run ``job`` on the hub's thread; returns a Future. A console line
-        (str) gives {"ok": bool, "lines": [the console's words]}; a function
+        (str) gives {"ok": bool, "lines": [the console's words]} and what the
+        line showed (``TableConsole.shown``, e.g. "undo"); a function
         of no arguments gives what it returns (tests, benches)."""
         future = concurrent.futures.Future()
         self.jobs.put((job, future))
@@ -93,7 +94,8 @@ class Bridge:
             try:
                 if isinstance(job, str):  # a console line from the page
                     refused, lines = self.console.capture(job)
-                    done.append((future, {"ok": not refused, "lines": lines}, None))
+                    # with what the line showed (undo: the plan it asks about, for the page's confirm)
+                    done.append((future, dict(self.console.shown, ok=not refused, lines=lines), None))
                     said += ["(page) %s" % job] + lines
                 else:
                     done.append((future, job(), None))

@@ -4,9 +4,13 @@
     GET  /events            server-sent events: the table view (JSON) now and at every change
     GET  /api/table         the table view now (JSON)
     GET  /screen/NAME.png   NAME's device screen, the panel's pixels (2x)
+    GET  /api/history       the session record's newest entries (JSON); ?player=NAME for one player's
+    GET  /record.md|csv|json  the session record to download (as `deckahedron replay --export`); ?player=NAME
     POST /api/action        a GM action as JSON, run as a console line on the hub's thread:
                             {"action": "flip", "player": "Ann", "attr": "str", "net": 1}
                             {"action": "line", "line": "damage Di 9 wounds=1"}
+                            {"action": "undo", "player": "Ann"}: what would be undone ("undo": the plan),
+                            then {"action": "undo", "player": "Ann", "confirm": true, "entry": 12} does it
                             answers {"ok": true|false, "line": ..., "lines": [the console's words]}:
                             200 done, 422 refused (the words say why, as on the console),
                             400 a request that is not an action, 403 from another site's page,
@@ -18,16 +22,22 @@ Nothing here touches the hub: see bridge.py for the hand-over.
 import asyncio
 import json
 import os
+import re
 import shlex
 import threading
+import time
 
 from aiohttp import web
+
+from host_tools import record
+from host_tools.web.view import history_view, record_names
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 DEFAULT_PORT = 8765
 ANSWER_WITHIN = 60.0  # seconds the page waits for the hub's thread (a teamwork flip of 16 boards is slow)
 KEEPALIVE = 15.0  # seconds between SSE comments, so proxies and browsers keep the stream
 NOT_FROM_PAGE = ("quit", "exit", "EOF")
+MEDIA = {"md": "text/markdown", "csv": "text/csv", "json": "application/json"}
 
 
 class BadAction(ValueError):
@@ -83,6 +93,17 @@ def action_line(body):
         words = ["press", player(), _word(body, "button")]
     elif action == "shadow_spend":
         words = ["shadow", "spend", _word(body, "points")]
+    elif action == "undo":  # asks first; does it only when confirmed with the entry it showed
+        words = ["undo", player()]
+        confirm = body.get("confirm", False)
+        if confirm is True:
+            entry = _word(body, "entry", required=False)
+            if entry is None or not entry.isdigit():
+                raise BadAction("undo: confirm with the entry that was shown, e.g. "
+                                '{"action": "undo", "player": "Ann", "confirm": true, "entry": 12}')
+            words += ["yes", "entry=" + entry]
+        elif confirm is not False:
+            raise BadAction("undo: confirm is true or false, not %s" % json.dumps(confirm))
     elif action == "team":
         supporters = body.get("supporters")
         if not isinstance(supporters, list) or not supporters:
@@ -92,9 +113,18 @@ def action_line(body):
         words += [how] if how else []
         words += _net(body)
     else:
-        raise BadAction("unknown action %s (flip, damage, blessing, wound, harm, press, shadow_spend, team, line)"
+        raise BadAction("unknown action %s (flip, damage, blessing, wound, harm, press, shadow_spend, team, undo, "
+                        "line)"
                         % json.dumps(action))
     return " ".join(shlex.quote(w) for w in words)
+
+
+def export_name(fmt, player=None, day=None):
+    """A download's file name: deckahedron-record-2026-11-23[-Ann].md (a name's odd letters as -)."""
+    name = "deckahedron-record-" + (day or time.strftime("%Y-%m-%d"))
+    if player:
+        name += "-" + (re.sub(r"[^A-Za-z0-9_]+", "-", player).strip("-") or "player")
+    return name + "." + fmt
 
 
 class WebServer:
@@ -123,6 +153,8 @@ class WebServer:
         app.router.add_get("/events", self.events)
         app.router.add_get("/api/table", self.table)
         app.router.add_get("/screen/{name}.png", self.screen)
+        app.router.add_get("/api/history", self.history)
+        app.router.add_get("/record.{fmt}", self.export)
         app.router.add_post("/api/action", self.action)
         app.router.add_static("/static/", STATIC)
         return app
@@ -141,6 +173,46 @@ class WebServer:
         if got is None:
             return web.json_response({"error": "no screen of %s yet" % request.match_info["name"]}, status=404)
         return web.Response(body=got[1], content_type="image/png", headers={"Cache-Control": "no-store"})
+
+    async def _on_hub(self, fn):
+        """fn() run on the hub's thread (it reads the session database); its result."""
+        future = self.bridge.submit(fn)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), ANSWER_WITHIN)
+        except asyncio.TimeoutError:
+            future.cancel()
+            raise
+
+    async def history(self, request):
+        player = request.query.get("player") or None
+        try:
+            view = await self._on_hub(lambda: history_view(self.bridge.hub, player))
+        except ValueError as e:
+            return web.json_response({"error": str(e)}, status=404)
+        except asyncio.TimeoutError:
+            return web.json_response({"error": "the table did not answer; the console may be busy"}, status=503)
+        return web.json_response(view)
+
+    async def export(self, request):
+        """The record as a file (host_tools/record.py writes it, as `deckahedron replay --export`)."""
+        fmt, player = request.match_info["fmt"], request.query.get("player") or None
+        try:
+            record.check_format(fmt)
+            text = await self._on_hub(lambda: self._export(player, fmt))
+        except ValueError as e:
+            return web.Response(text=str(e) + "\n", status=404, content_type="text/plain")
+        except asyncio.TimeoutError:
+            return web.Response(text="the table did not answer; the console may be busy\n", status=503,
+                                content_type="text/plain")
+        return web.Response(text=text, content_type=MEDIA[fmt], charset="utf-8", headers={
+            "Content-Disposition": 'attachment; filename="%s"' % export_name(fmt, player),
+            "Cache-Control": "no-store"})
+
+    def _export(self, player, fmt):
+        """On the hub's thread: the record's text; ValueError for a name that is in neither."""
+        hub = self.bridge.hub
+        record_names(hub, player)
+        return record.export(record.entries(hub.db, player), fmt)
 
     async def events(self, request):
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})

@@ -10,9 +10,10 @@ import json
 from shared_rules import cards as C
 from shared_rules import systems
 
-from host_tools import replies
+from host_tools import record, replies
 
 FLIPS_SHOWN = 5  # the last flips of each player on the page
+HISTORY_SHOWN = 200  # the newest entries of the history view; the exports hold them all
 
 
 def card_kind(cid):
@@ -33,24 +34,57 @@ def connection(p):
     return "ok", "connected on %s" % p.port
 
 
-def flip_entry(name, source, suit, net, cards, level, resolving):
+def flip_entry(name, source, suit, net, cards, level, resolving, undone=False):
     cards = [c for c in (cards or "").split(",") if c] if isinstance(cards, str) else list(cards or [])
     return {"suit": suit, "net": net or 0, "cards": cards, "resolving": resolving, "level": level,
-            "word": replies.WORDS.get(level, ""), "source": source,
-            "text": "%s %+d (%s): %s from card %s" % (replies.title(suit), net or 0, replies.cards(cards),
-                                                       replies.level_words(level), resolving)}
+            "word": replies.WORDS.get(level, ""), "source": source, "undone": undone,
+            "text": "%s %+d (%s): %s from card %s%s" % (replies.title(suit), net or 0, replies.cards(cards),
+                                                         replies.level_words(level), resolving,
+                                                         " (undone)" if undone else "")}
+
+
+def undone_entries(hub):
+    """Log ids of this session that an undo took back."""
+    out = set()
+    for (args,) in hub.db.execute("SELECT args FROM log WHERE session = ? AND kind = 'undo'", (hub.session,)):
+        try:
+            out.update(json.loads(args or "{}").get("entries") or [])
+        except (ValueError, AttributeError):
+            pass
+    return out
 
 
 def last_flips(hub, n=FLIPS_SHOWN):
-    """player -> their last ``n`` flips of this session, newest first."""
-    rows = hub.db.execute("SELECT player, source, suit, net, cards, level, resolving FROM flips"
+    """player -> their last ``n`` flips of this session, newest first (an undone one says so)."""
+    undone = undone_entries(hub)
+    rows = hub.db.execute("SELECT player, source, suit, net, cards, level, resolving, event FROM flips"
                           " WHERE session = ? ORDER BY id DESC", (hub.session,)).fetchall()
     out = {}
     for row in rows:
         mine = out.setdefault(row[0], [])
         if len(mine) < n:
-            mine.append(flip_entry(*row))
+            mine.append(flip_entry(*row[:7], undone=row[7] in undone))
     return out
+
+
+def record_names(hub, player=None):
+    """The names in the record or at the table; ValueError with a sentence
+    when ``player`` is neither."""
+    names = record.players(hub.db)
+    names += [n for n in hub.players if n not in names]
+    if player is not None and player not in names:
+        raise ValueError("no player named %r in the session record (%s)" % (player, ", ".join(names) or "nobody yet"))
+    return names
+
+
+def history_view(hub, player=None, n=HISTORY_SHOWN):
+    """The page's history: the record's play (no bookkeeping), newest first, the last ``n``."""
+    names = record_names(hub, player)
+    shown = record.entries(hub.db, player, play_only=True, newest=n)
+    return {"players": names, "player": player or "", "total": record.count(hub.db, player, play_only=True),
+            "entries": [{"id": e["id"], "session": e["session"], "t": e["t"], "player": e["player"],
+                         "kind": e["kind"], "op": e["op"], "text": e["text"], "undone": e["undone"]}
+                        for e in reversed(shown)]}
 
 
 def player_view(p, flips, screen):
@@ -111,4 +145,5 @@ def table_view(hub, screens):
         "teamwork": teamwork_view(hub),
         "conflicts": ["%s held by %s and %s" % c for c in hub.conflicts()],
         "suits": list(C.SUITS),
+        "record": hub.db.execute("SELECT MAX(id) FROM log").fetchone()[0] or 0,  # the history's newest entry
     }

@@ -100,3 +100,19 @@ def test_a_version_1_database_gains_the_digest_before_in_place(tmp_path):
     finally:
         hub.close()
     T.TableHub(path).close()  # opened again: nothing to upgrade
+
+
+def test_the_play_only_and_newest_reads_are_the_whole_records_tail(played):
+    """The page's history reads only the tail of the play (SQL); it is what
+    filtering the whole record in Python gives."""
+    from host_tools.record import count, play
+
+    db = open_db(played)
+    try:
+        for player in (None, "Bo"):
+            whole = [e for e in entries(db, player) if play(e)]
+            assert len(whole) < len(entries(db, player)), "the session has bookkeeping to leave out"
+            assert entries(db, player, play_only=True, newest=4) == whole[-4:]
+            assert count(db, player, play_only=True) == len(whole)
+    finally:
+        db.close()

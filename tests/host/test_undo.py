@@ -107,3 +107,24 @@ def test_a_flip_whose_shadow_points_are_spent_is_refused(table):
     with pytest.raises(TableError, match="Shadow points it earned are spent"):
         hub.undo("Ann", confirm=True)
     assert hub.player("Ann").link.state()["digest"] == after
+
+
+def test_a_confirm_of_an_undo_that_is_not_the_one_shown_is_refused(table):
+    """A player may press a button between the GM's question and answer:
+    undo NAME yes entry=N does only what was shown."""
+    hub = table
+    gm = Gm(hub)
+    hub.flip("Ann", attr="str")
+    gm("undo Ann")
+    shown = gm.console.shown["undo"]
+    assert shown["player"] == "Ann" and "(entry %d)" % shown["entry"] in shown["text"]
+    hub.flip("Ann", attr="dex")
+    after = _digest(hub, "Ann")
+    said = gm("undo Ann yes entry=%d" % shown["entry"])
+    assert gm.failed and "Ann has acted since the undo of entry %d was shown" % shown["entry"] in said
+    assert hub.player("Ann").link.state()["digest"] == after
+    gm("undo Ann yes entry=soon")
+    assert gm.failed and hub.player("Ann").link.state()["digest"] == after
+    plan = hub.undo("Ann")
+    said = gm("undo Ann yes entry=%d" % plan["players"]["Ann"])
+    assert not gm.failed and "undone" in said and _digest(hub, "Ann") != after

@@ -4,9 +4,12 @@ are the console's sentences and change nothing; the view, the event stream
 and the screens are what the page shows. tests/host/test_web_browser.py
 opens it in Chromium."""
 
+import csv
 import io
 import json
+import re
 import socket
+import urllib.error
 import urllib.request
 
 import pytest
@@ -221,3 +224,111 @@ def test_a_devices_connection_is_shown_in_the_hubs_words(make, word, text):
     v = player_view(p, {}, None)
     assert (v["connection"], v["connection_text"]) == (word, text)
     assert not v["known"] and v["flips"] == []
+
+
+def _digest(table, name):
+    """The device's own state digest (not the hub's mirror)."""
+    return table.on_hub(lambda hub: hub.player(name).link.state()["digest"])
+
+
+def test_undo_from_the_page_asks_first_then_puts_the_device_back_and_the_history_shows_it(table):
+    start = _digest(table, "Ann")
+    status, answer = table.post({"action": "flip", "player": "Ann", "attr": "str"})
+    assert status == 200, answer
+    flipped = _digest(table, "Ann")
+    status, answer = table.post({"action": "undo", "player": "Ann"})
+    assert status == 200 and answer["line"] == "undo Ann", answer
+    assert answer["lines"] == ["this would put %s; type undo Ann yes to do it" % answer["undo"]["text"]]
+    assert answer["undo"]["text"].startswith("Ann back to before flip (entry %d)" % answer["undo"]["entry"])
+    assert _digest(table, "Ann") == flipped, "asking changed nothing"
+    status, done = table.post({"action": "undo", "player": "Ann", "confirm": True, "entry": answer["undo"]["entry"]})
+    assert status == 200 and done["line"] == "undo Ann yes entry=%d" % answer["undo"]["entry"], done
+    assert done["lines"] == ["undone: %s" % answer["undo"]["text"]]
+    assert _digest(table, "Ann") == start
+    assert table.player("Ann")["flips"][0]["undone"]
+    with urllib.request.urlopen(table.url + "api/history?player=Ann", timeout=10) as f:
+        history = json.load(f)
+    assert history["entries"][0]["text"] == "undo: back to before flip (entry %d)" % answer["undo"]["entry"]
+    assert any(e["undone"] and e["op"] == "end_flip" for e in history["entries"][1:])
+
+
+def test_an_undo_confirmed_after_the_player_acted_again_is_refused_and_changes_nothing(table):
+    table.post({"action": "flip", "player": "Bo", "attr": "dex"})
+    status, asked = table.post({"action": "undo", "player": "Bo"})
+    assert status == 200, asked
+    table.post({"action": "flip", "player": "Bo", "attr": "int"})  # between the question and the confirm
+    now = _digest(table, "Bo")
+    status, answer = table.post({"action": "undo", "player": "Bo", "confirm": True, "entry": asked["undo"]["entry"]})
+    assert status == 422 and not answer["ok"]
+    said = " ".join(" ".join(answer["lines"]).split())  # one sentence, wrapped as the console wraps it
+    assert said.startswith("Bo has acted since the undo of entry %d was shown: it would now put Bo back to before "
+                           "flip (entry " % asked["undo"]["entry"]) and said.endswith("; ask again")
+    assert _digest(table, "Bo") == now
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"action": "undo", "player": "Zed"}, 422, "no player named 'Zed' (at the table: Ann, Bo, Cy, Di)"),
+    ({"action": "undo", "player": "Cy", "confirm": True}, 400, "undo: confirm with the entry that was shown, e.g. "),
+    ({"action": "undo", "player": "Cy", "confirm": True, "entry": "last"}, 400, "undo: confirm with the entry "),
+    ({"action": "undo", "player": "Cy", "confirm": "yes", "entry": 3}, 400, 'undo: confirm is true or false, not "yes"'),
+])
+def test_a_bad_undo_is_refused_in_a_sentence_and_changes_nothing(table, body, status, words):
+    before = {n: _digest(table, n) for n in ("Cy", "Di")}
+    got, answer = table.post(body)
+    assert got == status and not answer["ok"]
+    assert " ".join(" ".join(answer["lines"]).split()).startswith(words)
+    assert {n: _digest(table, n) for n in ("Cy", "Di")} == before
+
+
+def _get(table, path):
+    """(status, headers, body text) of a GET."""
+    try:
+        with urllib.request.urlopen(table.url + path, timeout=30) as f:
+            return f.status, f.headers, f.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, e.read().decode()
+
+
+def test_the_record_downloads_in_each_format_by_the_same_writer_as_replay_export(table, tmp_path, capsys):
+    from host_tools.cli import main
+
+    table.post({"action": "flip", "player": "Di", "attr": "dex"})
+    status, headers, md = _get(table, "record.md")
+    assert status == 200 and headers["Content-Type"].startswith("text/markdown")
+    assert re.fullmatch(r'attachment; filename="deckahedron-record-\d{4}-\d\d-\d\d\.md"', headers["Content-Disposition"])
+    assert md.startswith("# Session record") and "**Di** flip (" in md and "resolved by" in md
+    status, headers, text = _get(table, "record.csv?player=Bo")
+    assert status == 200 and headers["Content-Disposition"].endswith('-Bo.csv"')
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert rows and {r["player"] for r in rows} == {"Bo"}
+    status, headers, text = _get(table, "record.json?player=Ann")
+    assert status == 200 and headers["Content-Type"].startswith("application/json")
+    served = json.loads(text)
+    assert served and {e["player"] for e in served} == {"Ann"}
+    path = table.on_hub(lambda hub: hub.db.execute("PRAGMA database_list").fetchone()[2])
+    assert main(["replay", path, "--export", "json", "--player", "Ann"]) == 0
+    assert json.loads(capsys.readouterr().out) == served
+
+
+@pytest.mark.parametrize("path, words", [
+    ("record.pdf", "export format is md, csv or json, not 'pdf'"),
+    ("record.md?player=Zed", "no player named 'Zed' in the session record (Ann, Bo, Cy, Di)"),
+    ("api/history?player=Zed", "no player named 'Zed' in the session record (Ann, Bo, Cy, Di)"),
+])
+def test_an_export_or_history_of_nobody_or_in_no_format_is_a_404_with_a_sentence(table, path, words):
+    status, _, text = _get(table, path)
+    assert status == 404
+    assert (json.loads(text)["error"] if path.startswith("api/") else text.strip()) == words
+
+
+def test_the_history_is_filtered_by_player_and_leaves_out_bookkeeping(table):
+    everyone = json.loads(_get(table, "api/history")[2])
+    assert everyone["players"] == ["Ann", "Bo", "Cy", "Di"]
+    assert {e["player"] for e in everyone["entries"]} == {"Ann", "Bo", "Cy", "Di"}
+    assert not [e for e in everyone["entries"] if e["op"] in ("supply_sync", "press")]
+    ids = [e["id"] for e in everyone["entries"]]
+    assert ids == sorted(ids, reverse=True), "newest first"
+    bo = json.loads(_get(table, "api/history?player=Bo")[2])
+    assert bo["player"] == "Bo" and bo["entries"] and {e["player"] for e in bo["entries"]} == {"Bo"}
+    assert [e for e in everyone["entries"] if e["player"] == "Bo"] == bo["entries"][:len(
+        [e for e in everyone["entries"] if e["player"] == "Bo"])]

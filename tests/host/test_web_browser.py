@@ -8,6 +8,7 @@ being reported). DECKAHEDRON_WEB_SHOTS=DIR writes the page's screenshots
 (laptop.png and phone.png) into DIR, e.g. DECKAHEDRON_WEB_SHOTS=docs/web."""
 
 import os
+import re
 import shutil
 import time
 
@@ -171,6 +172,118 @@ def _press_and_check(hub, name):
     if screen != "home" or link.state()["count"] <= count:
         return None
     return at
+
+
+def _digest(table, name):
+    """The device's own state digest (not the hub's mirror)."""
+    return table.on_hub(lambda hub: hub.player(name).link.state()["digest"])
+
+
+def _confirm_box(browser, name):
+    return card(browser, name).find_element(By.CSS_SELECTOR, ".confirm")
+
+
+def test_undo_from_the_page_asks_first_then_puts_the_device_back(browser, table):
+    before = _digest(table, "Ann")
+    c = card(browser, "Ann")
+    click(browser, c.find_element(By.CSS_SELECTOR, "form.flip select option[value='str']"))
+    click(browser, c.find_element(By.CSS_SELECTOR, "form.flip button"))
+    WebDriverWait(browser, 20).until(lambda d: "Ann flips Str" in d.find_element(By.ID, "answer").text)
+    flipped = _digest(table, "Ann")
+    assert flipped != before
+    click(browser, c.find_element(By.CSS_SELECTOR, "button.undo"))
+    box = _confirm_box(browser, "Ann")
+    WebDriverWait(browser, 20).until(lambda d: box.is_displayed() and box.find_element(By.CSS_SELECTOR, ".ask").text)
+    asked = box.find_element(By.CSS_SELECTOR, ".ask").text
+    # the console's words for `undo Ann`, and nothing changed yet
+    assert asked.startswith("this would put Ann back to before flip (entry ") and asked.endswith(
+        "type undo Ann yes to do it"), asked
+    assert _digest(table, "Ann") == flipped
+    click(browser, box.find_element(By.CSS_SELECTOR, "button.yes"))
+    WebDriverWait(browser, 20).until(lambda d: box.find_element(By.CSS_SELECTOR, ".ask").text.startswith("undone: "))
+    assert box.find_element(By.CSS_SELECTOR, ".ask").text == "undone: " + asked[len("this would put "):].split(";")[0]
+    assert not box.find_element(By.CSS_SELECTOR, "button.yes").is_displayed()
+    assert _digest(table, "Ann") == before
+    WebDriverWait(browser, 10).until(lambda d: "undone" in card(d, "Ann").find_element(
+        By.CSS_SELECTOR, ".flips li").get_attribute("class"))
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, "#history-list li").text.endswith(
+        "Ann undo: back to before flip (entry %s)" % asked.split("(entry ")[1].split(")")[0]))
+    click(browser, box.find_element(By.CSS_SELECTOR, "button.no"))
+    assert not box.is_displayed()
+
+
+def test_an_undo_the_page_cannot_do_is_refused_in_a_sentence(browser, table):
+    table.on_hub(lambda hub: hub.flip("Bo", attr="str"))
+    c = card(browser, "Bo")
+    click(browser, c.find_element(By.CSS_SELECTOR, "button.undo"))
+    box = _confirm_box(browser, "Bo")
+    WebDriverWait(browser, 20).until(lambda d: box.is_displayed() and "this would put Bo back to before flip"
+                                     in box.find_element(By.CSS_SELECTOR, ".ask").text)
+    entry = box.get_attribute("data-entry")
+    assert table.on_hub(lambda hub: press_flip(hub, "Bo"))[0] == "home"  # Bo flips with the buttons meanwhile
+    table.on_hub(lambda hub: hub.poll(0))
+    now = _digest(table, "Bo")
+    click(browser, box.find_element(By.CSS_SELECTOR, "button.yes"))
+    ask = box.find_element(By.CSS_SELECTOR, ".ask")
+    WebDriverWait(browser, 20).until(lambda d: "refused" in ask.get_attribute("class"))
+    assert ask.text.startswith("Bo has acted since the undo of entry %s was shown: it would now put Bo back to "
+                               "before flip (entry " % entry) and ask.text.endswith("; ask again"), ask.text
+    assert browser.find_element(By.ID, "answer").get_attribute("data-ok") == "no"
+    assert _digest(table, "Bo") == now
+    click(browser, box.find_element(By.CSS_SELECTOR, "button.no"))
+
+
+def _history_players(browser):
+    return browser.execute_script(  # at once: the list is redrawn as the record grows
+        "return [...document.querySelectorAll('#history-list li b')].map(b => b.textContent)")
+
+
+def _choose_history(browser, name):
+    select = browser.find_element(By.ID, "history-player")
+    click(browser, select.find_element(By.CSS_SELECTOR, "option[value='%s']" % name))
+
+
+def test_the_history_is_filtered_by_player(browser, table):
+    WebDriverWait(browser, 10).until(lambda d: len(set(_history_players(d))) == 4)
+    _choose_history(browser, "Di")
+    WebDriverWait(browser, 10).until(lambda d: set(_history_players(d)) == {"Di"})
+    for fmt in ("md", "csv", "json"):
+        assert browser.find_element(By.ID, "export-" + fmt).get_attribute("href").endswith(
+            "/record.%s?player=Di" % fmt)
+    _choose_history(browser, "")
+    WebDriverWait(browser, 10).until(lambda d: len(set(_history_players(d))) == 4)
+
+
+def _download(browser, tmp_path, link_id):
+    """Click an export link; the file it downloaded."""
+    browser.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
+    before = set(os.listdir(tmp_path))
+    click(browser, browser.find_element(By.ID, link_id))
+    end = time.monotonic() + 20
+    while True:
+        new = [n for n in set(os.listdir(tmp_path)) - before if not n.endswith(".crdownload")]
+        if new:
+            return tmp_path / new[0]
+        assert time.monotonic() < end, "nothing downloaded within 20 s: %s" % os.listdir(tmp_path)
+        time.sleep(0.1)
+
+
+def test_the_markdown_export_downloads_and_names_the_flips(browser, table, tmp_path):
+    got = _download(browser, tmp_path, "export-md")
+    assert re.fullmatch(r"deckahedron-record-\d{4}-\d\d-\d\d\.md", got.name)
+    md = got.read_text()
+    assert md.startswith("# Session record\n")
+    flips = re.findall(r"^- \*\*(\w+)\*\* flip(?: \(buttons\))? \(([\w ]+)\) resolved by \w+: (MISS|PARTIAL|SUCCESS|TRIUMPH)",
+                       md, re.M)
+    assert {who for who, _, _ in flips} >= {"Ann", "Bo", "Di"}, md
+    assert "**Ann** undo: back to before flip (entry " in md and "*(undone)*" in md
+    _choose_history(browser, "Bo")
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "export-md").get_attribute("href").endswith("=Bo"))
+    got = _download(browser, tmp_path, "export-md")
+    assert got.name.endswith("-Bo.md")
+    players = set(re.findall(r"^- \*\*(\w+)\*\*", got.read_text(), re.M))
+    assert players == {"Bo"}
+    _choose_history(browser, "")
 
 
 def test_screenshots_at_laptop_and_phone_widths(browser, table, tmp_path):

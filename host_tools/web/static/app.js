@@ -28,6 +28,8 @@ function cardList(ids) { return ids && ids.length ? ids.join(", ") : "none"; }
 function options(select, values, keep) {  // values: "v" or ["v", "label"]
   const old = select.value;
   const pairs = values.map(v => Array.isArray(v) ? v : [v, v]);
+  const now = [...select.options].map(o => o.value + "\n" + o.textContent).join("\n\n");
+  if (now === pairs.map(([v, label]) => v + "\n" + label).join("\n\n")) return;  // as it is: a select the GM has open stays open
   select.replaceChildren(...pairs.map(([v, label]) => { const o = el("option", label); o.value = v; return o; }));
   if (keep && pairs.some(([v]) => v === old)) select.value = old;
 }
@@ -68,6 +70,28 @@ function playerCard(name) {
   });
   node.querySelector("button.blessing").addEventListener("click", () => act({ action: "blessing", player: node.dataset.player }));
   node.querySelector("button.wound").addEventListener("click", () => act({ action: "wound", player: node.dataset.player }));
+  // Undo asks first: the console's words for what it would undo, then a confirm of exactly that (its entry).
+  const box = node.querySelector(".confirm"), ask = box.querySelector(".ask");
+  const yes = box.querySelector("button.yes"), no = box.querySelector("button.no");
+  const show = (reply, canConfirm) => {
+    ask.textContent = (reply.lines || []).join(" ");
+    ask.className = "ask" + (reply.ok ? "" : " refused");
+    yes.hidden = !canConfirm;
+    no.textContent = canConfirm ? "Cancel" : "Close";
+    box.hidden = false;
+  };
+  node.querySelector("button.undo").addEventListener("click", async () => {
+    const reply = await act({ action: "undo", player: node.dataset.player });
+    box.dataset.entry = reply.ok && reply.undo ? reply.undo.entry : "";
+    box.dataset.who = reply.ok && reply.undo ? reply.undo.player : "";
+    show(reply, Boolean(box.dataset.entry));
+  });
+  yes.addEventListener("click", async () => {
+    yes.hidden = true;  // one confirm per question
+    const reply = await act({ action: "undo", player: box.dataset.who, confirm: true, entry: Number(box.dataset.entry) });
+    show(reply, false);
+  });
+  no.addEventListener("click", () => { box.hidden = true; });
   for (const b of node.querySelectorAll("button[data-button]")) {
     b.addEventListener("click", () => act({ action: "press", player: node.dataset.player, button: b.dataset.button }));
   }
@@ -131,6 +155,7 @@ function renderPlayer(node, p, now) {
     li.append(suit(f.suit), ` ${f.net >= 0 ? "+" : ""}${f.net}: cards ${cardList(f.cards)} → `,
               el("span", f.word || "?", "word"), ` from card ${f.resolving}`, el("small", f.source === "buttons" ? " (buttons)" : " (GM)"));
     li.title = f.text;
+    if (f.undone) { li.classList.add("undone"); li.append(" ", el("small", "(undone)")); }
     items.push(li);
   }
   if (!items.length) items.push(el("li", "no flips yet"));
@@ -166,6 +191,38 @@ function renderTable(v) {
   }));
 }
 
+// The history: the session record's newest entries, for everyone or one player, fetched when the
+// view says the record grew or the filter changes; the export links follow the filter.
+let historyShown = -1, historyAsked = 0;
+
+async function loadHistory() {
+  const select = document.getElementById("history-player");
+  const player = select.value;
+  const asked = ++historyAsked;
+  const query = player ? "?player=" + encodeURIComponent(player) : "";
+  for (const fmt of ["md", "csv", "json"]) document.getElementById("export-" + fmt).href = "/record." + fmt + query;
+  let h;
+  try {
+    const r = await fetch("/api/history" + query);
+    h = await r.json();
+    if (!r.ok) throw new Error(h.error);
+  } catch (e) {
+    if (asked === historyAsked) document.getElementById("history-count").textContent = "the history did not load: " + e.message;
+    return;
+  }
+  if (asked !== historyAsked) return;  // a newer one is on its way
+  options(select, [["", "everyone"]].concat(h.players), true);
+  document.getElementById("history-count").textContent = h.entries.length < h.total
+    ? `the last ${h.entries.length} of ${h.total} entries (the exports hold them all)` : `${h.total} entries`;
+  document.getElementById("history-list").replaceChildren(...h.entries.map(e => {
+    const li = el("li", null, e.undone ? "undone" : "");
+    li.dataset.id = e.id;
+    li.append(el("time", new Date(e.t * 1000).toTimeString().slice(0, 8)), " ", el("b", e.player), " " + e.text);
+    if (e.undone) li.append(" ", el("small", "(undone)"));
+    return li;
+  }));
+}
+
 function render(v) {
   const now = Date.now();
   renderTable(v);
@@ -181,6 +238,7 @@ function render(v) {
   for (const [name, node] of cards) if (!seen.has(name)) { node.remove(); cards.delete(name); }
   window.deckahedron.views += 1;
   window.deckahedron.lastVersion = v.version;
+  if (v.record !== historyShown) { historyShown = v.record; loadHistory(); }
 }
 
 function listen() {
@@ -208,5 +266,6 @@ document.addEventListener("DOMContentLoaded", () => {
     const input = ev.target.elements.line;
     act({ action: "line", line: input.value }).then(r => { if (r.ok) input.value = ""; });
   });
+  document.getElementById("history-player").addEventListener("change", loadHistory);
   listen();
 });
