@@ -228,6 +228,8 @@ def changes(name, before, after):
     supply cards held, the sheet, incapacitation."""
     if not before or not after:
         return []
+    if before.get("system") != after.get("system"):  # a new character of another system: nothing to compare
+        return []
     out = []
     tb, ta = before.get("tokens") or {}, after.get("tokens") or {}
     for key, label in (("exhaustion", "Exhaustion tokens"), ("harm", "Harm"), ("wound", "Wound tokens")):

@@ -56,6 +56,7 @@ def test_assist_in_the_nick_of_time_across_two_devices(table):
     for name, seed in (("Freya", two), ("Bran", bran_seed)):
         text = gm("newgame %s yes system=save seed=%d" % (name, seed))
         assert table.player(name).state["system"] == "save", text
+        assert "None" not in text and "Exhaustion" not in text, text  # no Deckahedron fields compared
     text = gm("clock new Ritual 6")
     assert "progress clock Ritual: 0/6" in text
     for name in ("Freya", "Bran"):
