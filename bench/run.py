@@ -157,6 +157,17 @@ def pico_bench():
     return table_rows
 
 
+def save_heap():
+    """SAVE 2d6's heap on the emulated Pico (bench/bench_save_pico.py)."""
+    import bench_save_pico
+
+    with console.status("SAVE 2d6 on the emulated Pico: boot, play, reboot into SAVE"):
+        try:
+            bench_save_pico.main([])
+        except Exception as e:  # a figure, not a test: say what went wrong
+            errors.append("SAVE heap bench: %s" % e)
+
+
 def main():
     micropython, mpy_cross = tool("micropython"), tool("mpy-cross")
     if not micropython:
@@ -265,6 +276,7 @@ def main():
     if pico_rows:
         print()
         bench_pico.print_rows(pico_rows, console)
+        save_heap()
 
     if errors:
         print()

@@ -36,7 +36,7 @@ MAX_SAVE = MAX_STATE + 32 + MAX_MEMORY
 RESTORE_PARTS = 64  # parts of a restore upload (the host cuts them smaller only for escapes)
 
 # The screens of each system (shared_rules.systems.KEYS), one module each.
-UI_MODULES = {"deck": "ui", "facets": "facets_ui"}
+UI_MODULES = {"deck": "ui", "facets": "facets_ui", "save": "save_ui"}
 
 
 # The clocks, imported once: on a board an import inside a function
@@ -117,6 +117,7 @@ class App:
             self.commit()
         else:
             self.problem = "damaged"
+            self.fit_ui()
             self.ui.notice("Save damaged", ["The saved game could not"] + _wrap("be read: " + st.why)[:3] +
                            ["Kept as deck.bad. Menu >", "New character: start over."], sticky=True)
         if self.link.damaged:

@@ -126,8 +126,9 @@ class Ui:
         if self.game is None and not self.stack:
             self.push(MainMenu(self))
         self.top().press(button)
-        # the app's Ui: a new character of another system brings its own
-        return self.app.ui.top().view()["screen"]
+        if self.app.ui is not self:  # a new character of another system: its UI took over
+            return self.app.ui.view()["screen"]
+        return self.top().view()["screen"]
 
 
 class Home:

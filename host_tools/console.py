@@ -35,6 +35,7 @@ from host_tools.console_facets import FacetsCommands
 from host_tools.do_cmd import OPS, Usage, coerce, parse_pairs
 from host_tools.link import DeviceError, LinkError
 from host_tools.table import TableError
+from host_tools.console_save import SaveCommands
 
 BUTTONS = ("A", "B", "C", "UP", "DOWN")
 CRITS = ("blessing", "levelup", "bonus_move")
@@ -114,7 +115,7 @@ def signed(word):
     return None
 
 
-class TableConsole(FacetsCommands, cmd.Cmd):
+class TableConsole(FacetsCommands, SaveCommands, cmd.Cmd):
     prompt = "table> "
     doc_header = "commands"
 
@@ -125,7 +126,7 @@ class TableConsole(FacetsCommands, cmd.Cmd):
         self.run_dir = run_dir
         self.pursuits = {}  # player name -> shared_rules.minigames.Pursuit in progress
         self.failed = False  # the last command was refused (the scripted scene says so)
-        self.ticks = []  # called on the hub's thread while the loop waits; each returns lines to say (the page)
+        self.ticks = [self.save_tick]  # called on the hub's thread while the loop waits; each returns lines to say (the page)
         self.shown = {}  # what the last command showed, for the page to act on (undo: the plan it asks about)
 
     # -- printing ---------------------------------------------------------

@@ -2,6 +2,7 @@
 
     deckahedron odds [--suit anvil|blade|crown|dragon] [--net N] [--cards IDS] [--json]
     deckahedron odds --system facets --die d8 --tn 8 [--bonus N] [--pressure | --calm] [--json]
+    deckahedron odds --system save [--preferred] [--expertise] [--assisted] [--health LEVEL] [--json]
 
 Without --suit and --net: every suit at nets -2..2. The numbers come from
 shared_rules.odds (exact fractions); the table shows them as percentages and
@@ -12,7 +13,7 @@ shared_rules.odds (exact fractions); the table shows them as percentages and
 import json
 import sys
 
-from host_tools import odds_facets
+from host_tools import odds_facets, odds_save
 from shared_rules import odds
 from shared_rules.cards import CARDS, DECK_IDS, SUITS
 from shared_rules.editions import DEFAULT_EDITION, EDITIONS
@@ -21,7 +22,10 @@ from shared_rules.flips import check_net
 
 PROG = "deckahedron odds"
 EXIT_BAD_INPUT = 2
-SYSTEMS = ("deckahedron", "facets")
+# Other resolution systems (issue 11): --system picks one; its module adds
+# its options (add_arguments), names those given (used) and answers (run).
+SYSTEM_ODDS = {"facets": odds_facets, "save": odds_save}
+SYSTEMS = ("deckahedron",) + tuple(sorted(SYSTEM_ODDS))
 LEVEL_HEADERS = EDITIONS[DEFAULT_EDITION]["level_glyphs"]  # levels 1..4; the odds are the same in every edition
 
 
@@ -49,10 +53,10 @@ def add_arguments(parser):
                              "b1-b6, w1 (default: the 20 Deckahedron cards)")
     parser.add_argument("--json", action="store_true",
                         help="print a JSON list with exact fractions instead of a table")
-    # Other resolution systems (issue 11): --system picks one, each adds its own options.
     parser.add_argument("--system", choices=SYSTEMS, default="deckahedron",
                         help="the resolution system (default deckahedron)")
-    odds_facets.add_arguments(parser)
+    for key in sorted(SYSTEM_ODDS):
+        SYSTEM_ODDS[key].add_arguments(parser)
     # argparse's own errors (say an unknown --suit) become one line too.
     parser.error = _fail
 
@@ -164,11 +168,12 @@ def _print_table(pile, rows):
 def _system_mismatch(args):
     """A sentence if options of one system were given with another's."""
     deck = ["--" + k for k in ("suit", "net", "cards") if getattr(args, k) is not None]
-    facets = odds_facets.used(args)
     if args.system != "deckahedron" and deck:
         return "only the Deckahedron takes %s, not --system %s" % (" ".join(deck), args.system)
-    if args.system != "facets" and facets:
-        return "only --system facets takes %s" % " ".join(facets)
+    for key in sorted(SYSTEM_ODDS):
+        given = SYSTEM_ODDS[key].used(args)
+        if args.system != key and given:
+            return "only --system %s takes %s" % (key, " ".join(given))
     return ""
 
 
@@ -177,8 +182,8 @@ def run(args):
     if wrong:
         _complain(wrong)
         return EXIT_BAD_INPUT
-    if args.system == "facets":
-        return odds_facets.run(args, _complain)
+    if args.system in SYSTEM_ODDS:
+        return SYSTEM_ODDS[args.system].run(args, _complain)
     try:
         pile, rows = compute(args)
     except (BadInput, RulesError) as e:

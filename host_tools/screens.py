@@ -341,6 +341,9 @@ def write_docs(outdir):
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     paths = render_views_to_pngs(device_views(), outdir)
+    from host_tools import screens_save  # SAVE 2d6's screens, save_*.png
+
+    paths += render_views_to_pngs(screens_save.views(), outdir)
     paths.append(card_sheet(outdir / "all_cards.png"))
     paths.append(card_sheet(outdir / "all_cards_dw.png", edition="dw-lucky"))
     return paths

@@ -19,8 +19,9 @@ DEFAULT = "deck"
 SYSTEMS = {
     "deck": ("shared_rules.game", "Game", "deckahedron-state 1", "Deckahedron"),
     "facets": ("shared_rules.facets", "FacetsGame", "facets 1", "Facets"),
+    "save": ("shared_rules.save2d6", "SaveGame", "save2d6 1", "SAVE 2d6"),
 }
-KEYS = ("deck", "facets")  # the order menus offer them
+KEYS = ("deck", "facets", "save")  # the order menus offer them
 
 
 def check_system(key):

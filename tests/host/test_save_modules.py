@@ -1,0 +1,38 @@
+"""A board playing SAVE 2d6 loads SAVE's modules, not the Deckahedron's
+rules or screens (issue 11: "a system not in use should not cost heap").
+A fresh MicroPython boots the real App from a SAVE save and plays."""
+
+import subprocess
+
+from tests.host.test_micropython_suite import ROOT, find_tool
+
+SCRIPT = """
+import sys
+sys.path.insert(0, ".")
+sys.path.append("firmware")
+from tests.device.support import FakeBoard, make_app, press
+b = FakeBoard()
+app = make_app(b)
+app.new_game(5, system="save")
+app.commit()
+flash = b.flash_dir
+for k in list(sys.modules):
+    if k.startswith("shared_rules") or k in ("ui", "save_ui", "widgets", "app", "gear_menus", "draw_save"):
+        del sys.modules[k]
+app = make_app(FakeBoard(flash))
+press(app, "B", "A", "C", "DOWN", "B", "A", "C", "DOWN", "DOWN", "DOWN", "B")
+print(app.game.SYSTEM)
+print(" ".join(sorted(sys.modules)))
+"""
+
+
+def test_a_save_board_loads_no_deckahedron_rules_or_screens():
+    proc = subprocess.run([find_tool("micropython"), "-c", SCRIPT], cwd=str(ROOT), capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    system, modules = proc.stdout.splitlines()[-2:]
+    modules = modules.split()
+    assert system == "save" and "save_ui" in modules and "shared_rules.save2d6" in modules
+    for deck in ("ui", "gear_menus", "shared_rules.game", "shared_rules.advancement", "shared_rules.combat",
+                 "shared_rules.recovery", "shared_rules.flips", "shared_rules.odds", "shared_rules.facets"):
+        assert deck not in modules, deck
