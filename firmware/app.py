@@ -84,7 +84,7 @@ class App:
         self.game = None
         self.problem = ""
         self.storage = Storage(board.flash_dir)
-        self.link = Endpoint(board.serial_write)
+        self.link = Endpoint(board.serial_write, self.storage.open_saved)
         self.ui = None
         self.fit_ui()
         self.renderer = None
@@ -133,8 +133,10 @@ class App:
         """(game, name) from a checked save's lines; ValueError if the game
         cannot be used. Link records that cannot be read are dropped."""
         rows = []
+        at = 0  # byte offset of the line (saves are ASCII): kept link lines stay in the file
         for line in lines:
             rows.append(line)
+            at += len(line)
             if line.startswith("check "):
                 break
         game = systems.load("".join(rows))  # RulesError (a ValueError) for a bad game
@@ -156,7 +158,8 @@ class App:
                 else:
                     link.damaged += 1
             else:
-                link.load_line(line)
+                link.load_line(line, at)
+            at += len(line)
         return game, name
 
     def new_game(self, seed, system="deck", options=None):
@@ -193,12 +196,15 @@ class App:
         if self.game is not None:
             t0 = _us()
             self.storage.save(self.save_pieces())
+            self.link.stored()
             self.work["save"] = _us_since(t0)
 
     def save_pieces(self):
-        yield self.game_text()
-        yield "name %s\n" % self.name
-        for piece in self.link.save_pieces():
+        text = self.game_text()
+        name = "name %s\n" % self.name
+        yield text
+        yield name
+        for piece in self.link.save_pieces(len(text) + len(name)):
             yield piece
 
     # -- commands ----------------------------------------------------------
