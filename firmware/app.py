@@ -197,6 +197,9 @@ class App:
             t0 = _us()
             self.storage.save(self.save_pieces())
             self.link.stored()
+            # saved: the text (up to MAX_STATE characters) leaves the heap;
+            # a later query makes it again
+            self._text_key = self._text = None
             self.work["save"] = _us_since(t0)
 
     def save_pieces(self):

@@ -65,6 +65,17 @@ def test_saved_link_lines_are_read_back_from_the_save_not_kept_in_ram():
     assert [l for l in again.board.sent[before:] if l[:1] == "E"] == [f[1] for f in app.link.event_frames()]
 
 
+def test_the_game_text_leaves_the_heap_once_saved_and_queries_make_it_again():
+    from shared_rules.state import text_digest
+
+    app = make_app()
+    solo_flip(app)
+    assert app._text is None  # saved: not held between presses
+    ok, hello = request(app, 1, "hello")
+    text = saved_text(app)
+    assert ok and hello["digest"] == text_digest(text[:text.index("name ")]) == app.game.digest()
+
+
 def test_a_kept_line_not_where_it_was_saved_is_found_or_dropped_never_a_crash():
     app = make_app()
     solo_flip(app)
