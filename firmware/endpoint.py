@@ -36,8 +36,9 @@ class Endpoint:
         self.clear()
 
     def clear(self):
-        # [num, line, offset]: line is the frame (str) until it is saved,
-        # then None and the frame is at that byte offset of the save file
+        # [num, line, offset, size]: line is the frame (str) until it is
+        # saved, then None and the frame is that many bytes at that offset
+        # of the save file (read in one call: readline goes byte by byte)
         self.replies = []
         self.events = []
         self._moved = []  # each kept line's offset in the save being written
@@ -86,7 +87,7 @@ class Endpoint:
         i = 0
         for items in (self.replies, self.events):
             for item in items:
-                item[1], item[2] = None, moved[i]
+                item[1], item[2] = None, moved[i]  # item[3], the size, stays
                 i += 1
         for items in (self.replies, self.events):
             lost = [item for item in items if item[2] is None]
@@ -160,7 +161,7 @@ class Endpoint:
     def _keep(self, into, num, line, at=None):
         if not isinstance(line, str) or len(line) > P.MAX_LINE:
             raise ValueError("not a frame")
-        into.append([num, line, None] if at is None else [num, None, at])
+        into.append([num, line, None, len(line)] if at is None else [num, None, at, len(line)])
         limit = REMEMBER if into is self.replies else MAX_EVENTS
         if len(into) > limit:
             into.pop(0)
@@ -268,7 +269,7 @@ def _read_kept(f, kind, item):
         return None
     try:
         f.seek(item[2])
-        line = f.readline().decode()
+        line = f.read(item[3]).decode()
         if line.startswith("%s %d " % ("R" if kind == "reply " else "E", item[0])) and line.endswith("\n"):
             return line
         head = ("%s%d " % (kind, item[0])).encode()
