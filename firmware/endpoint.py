@@ -103,10 +103,13 @@ class Endpoint:
 
     def event_frames(self):
         """[(seq, frame line)] of the kept events, read back where saved."""
-        return self._kept(self.events, "event ")
-
-    def _kept(self, items, kind):
         out = []
+        self._each_kept(self.events, "event ", lambda num, line: out.append((num, line)))
+        return out
+
+    def _each_kept(self, items, kind, do):
+        """do(num, frame line) for each of ``items``, read back one at a
+        time where saved (never all of them in RAM at once)."""
         f = None
         try:
             for item in items:
@@ -116,11 +119,10 @@ class Endpoint:
                         f = self._open()
                     line = _read_kept(f, kind, item)
                 if line is not None:
-                    out.append((item[0], line))
+                    do(item[0], line)
         finally:
             if f is not None:
                 f.close()
-        return out
 
     def load_line(self, line, at=None):
         """One saved link line, which begins at byte offset ``at`` of the
@@ -205,9 +207,10 @@ class Endpoint:
     def remembered(self, rid):
         for r in self.replies:
             if r[0] == rid:
-                got = self._kept([r], "reply ")
+                got = []
+                self._each_kept([r], "reply ", lambda num, line: got.append(line))
                 # unreadable (the flash failed): say so rather than act twice
-                return got[0][1] if got else P.reply_err(rid, "busy", "the remembered reply cannot be read back")
+                return got[0] if got else P.reply_err(rid, "busy", "the remembered reply cannot be read back")
         return None
 
     def request(self, rid, op, args, handle):
@@ -250,10 +253,8 @@ class Endpoint:
         return line
 
     def send_events(self):
-        sent = self.event_frames()
-        for e in sent:
-            self.write(e[1])
-        return len(sent)
+        """Every kept event again, each read back and sent before the next."""
+        self._each_kept(self.events, "event ", lambda num, line: self.write(line))
 
     def acknowledge(self, seq):
         before = len(self.events)

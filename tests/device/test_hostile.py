@@ -63,6 +63,28 @@ def test_saved_link_lines_are_read_back_from_the_save_not_kept_in_ram():
     before = len(again.board.sent)
     request(again, 8, "events")
     assert [l for l in again.board.sent[before:] if l[:1] == "E"] == [f[1] for f in app.link.event_frames()]
+    # a replay reads and sends one event at a time, never all of them in RAM
+    log = []
+    saved = again.link.open_saved
+
+    class Spy:
+        def __init__(self, f):
+            self.f = f
+
+        def seek(self, n):
+            return self.f.seek(n)
+
+        def read(self, n):
+            log.append("read")
+            return self.f.read(n)
+
+        def close(self):
+            self.f.close()
+
+    again.link.open_saved = lambda: Spy(saved())
+    again.link.write = lambda line: log.append("write")
+    again.link.send_events()
+    assert log == ["read", "write"] * len(app.link.events)
 
 
 def test_the_game_text_leaves_the_heap_once_saved_and_queries_make_it_again():
