@@ -84,7 +84,7 @@ class App:
         self.game = None
         self.problem = ""
         self.storage = Storage(board.flash_dir)
-        self.link = Endpoint(board.serial_write)
+        self.link = Endpoint(board.serial_write, self.storage.open_saved)
         self.ui = None  # the system's screens, once boot() knows the system (fit_ui)
         self.renderer = None
         self.refresh = RefreshPolicy(getattr(board, "can_partial", False))
@@ -134,8 +134,10 @@ class App:
         """(game, name) from a checked save's lines; ValueError if the game
         cannot be used. Link records that cannot be read are dropped."""
         rows = []
+        at = 0  # byte offset of the line (saves are ASCII): kept link lines stay in the file
         for line in lines:
             rows.append(line)
+            at += len(line)
             if line.startswith("check "):
                 break
         game = systems.load("".join(rows))  # RulesError (a ValueError) for a bad game
@@ -157,7 +159,8 @@ class App:
                 else:
                     link.damaged += 1
             else:
-                link.load_line(line)
+                link.load_line(line, at)
+            at += len(line)
         return game, name
 
     def new_game(self, seed, system="deck", options=None):
@@ -194,12 +197,18 @@ class App:
         if self.game is not None:
             t0 = _us()
             self.storage.save(self.save_pieces())
+            self.link.stored()
+            # saved: the text (up to MAX_STATE characters) leaves the heap;
+            # a later query makes it again
+            self._text_key = self._text = None
             self.work["save"] = _us_since(t0)
 
     def save_pieces(self):
-        yield self.game_text()
-        yield "name %s\n" % self.name
-        for piece in self.link.save_pieces():
+        text = self.game_text()
+        name = "name %s\n" % self.name
+        yield text
+        yield name
+        for piece in self.link.save_pieces(len(text) + len(name)):
             yield piece
 
     # -- commands ----------------------------------------------------------

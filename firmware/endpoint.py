@@ -27,35 +27,108 @@ MAX_MEMORY = 40 + (REMEMBER + MAX_EVENTS) * (P.MAX_LINE + 16)
 
 
 class Endpoint:
-    def __init__(self, write):
+    def __init__(self, write, open_saved=None):
         self.write = write  # function(str line)
+        self.open_saved = open_saved  # function(): the save file, binary, to read kept lines back
         self.reader = P.LineReader()
         self.noise = 0
         self.pending = []  # replies to send once the app has saved
         self.clear()
 
     def clear(self):
-        self.replies = []  # [rid, line]
-        self.events = []  # [seq, line]
+        # [num, line, offset, size]: line is the frame (str) until it is
+        # saved, then None and the frame is that many bytes at that offset
+        # of the save file (read in one call: readline goes byte by byte)
+        self.replies = []
+        self.events = []
+        self._moved = []  # each kept line's offset in the save being written
         self.seq = 0
         self.dropped = 0
         self.damaged = 0  # saved entries that could not be read back
 
     # -- persistence (see app.py for the save's layout) -------------------
-    def save_pieces(self):
-        """The link memory as save lines, one piece at a time."""
-        yield "seq %d %d\n" % (self.seq, self.dropped)
-        for r in self.replies:
-            yield "reply %d " % r[0]
-            yield r[1]
-        for e in self.events:
-            yield "event %d " % e[0]
-            yield e[1]
+    def save_pieces(self, at):
+        """The link memory as save lines, one piece at a time; ``at`` is the
+        byte offset in the new save where they begin. A kept line is read
+        from the save being replaced; one that cannot be read is left out
+        (dropped and counted in ``damaged`` by stored())."""
+        head = "seq %d %d\n" % (self.seq, self.dropped)
+        yield head
+        at += len(head)
+        self._moved = moved = []
+        f = None
+        try:
+            for kind, items in (("reply ", self.replies), ("event ", self.events)):
+                for item in items:
+                    line = item[1]
+                    if line is None:
+                        if f is None:
+                            f = self._open()
+                        line = _read_kept(f, kind, item)
+                    if line is None:
+                        moved.append(None)
+                        continue
+                    head = "%s%d " % (kind, item[0])
+                    moved.append(at + len(head))
+                    yield head
+                    yield line
+                    at += len(head) + len(line)
+        finally:
+            if f is not None:
+                f.close()
 
-    def load_line(self, line):
-        """One saved link line. Whatever does not read back as the firmware
-        wrote it is dropped and counted in ``damaged``: the game is worth
-        more than the link memory."""
+    def stored(self):
+        """The save written by save_pieces() is in place: its kept lines
+        leave RAM."""
+        moved = self._moved
+        self._moved = []
+        if self.open_saved is None or len(moved) != len(self.replies) + len(self.events):
+            return
+        i = 0
+        for items in (self.replies, self.events):
+            for item in items:
+                item[1], item[2] = None, moved[i]  # item[3], the size, stays
+                i += 1
+        for items in (self.replies, self.events):
+            lost = [item for item in items if item[2] is None]
+            for item in lost:
+                items.remove(item)
+                self.damaged += 1
+
+    def _open(self):
+        try:
+            return self.open_saved()
+        except OSError:
+            return None
+
+    def event_frames(self):
+        """[(seq, frame line)] of the kept events, read back where saved."""
+        out = []
+        self._each_kept(self.events, "event ", lambda num, line: out.append((num, line)))
+        return out
+
+    def _each_kept(self, items, kind, do):
+        """do(num, frame line) for each of ``items``, read back one at a
+        time where saved (never all of them in RAM at once)."""
+        f = None
+        try:
+            for item in items:
+                line = item[1]
+                if line is None:
+                    if f is None:
+                        f = self._open()
+                    line = _read_kept(f, kind, item)
+                if line is not None:
+                    do(item[0], line)
+        finally:
+            if f is not None:
+                f.close()
+
+    def load_line(self, line, at=None):
+        """One saved link line, which begins at byte offset ``at`` of the
+        save file (None: keep the frame in RAM). Whatever does not read back
+        as the firmware wrote it is dropped and counted in ``damaged``: the
+        game is worth more than the link memory."""
         try:
             key, _, rest = line.partition(" ")
             if key == "seq":
@@ -65,7 +138,8 @@ class Endpoint:
                 num, _, frame = rest.partition(" ")
                 if frame[:2] != ("R " if key == "reply" else "E ") or not frame.endswith("\n"):
                     raise ValueError(key)
-                self._keep(self.replies if key == "reply" else self.events, _count(num), frame)
+                at = None if at is None or self.open_saved is None else at + len(key) + len(num) + 2
+                self._keep(self.replies if key == "reply" else self.events, _count(num), frame, at)
             else:
                 raise ValueError(key)
         except ValueError:
@@ -86,10 +160,10 @@ class Endpoint:
                 except (ValueError, TypeError, IndexError, KeyError):
                     self.damaged += 1
 
-    def _keep(self, into, num, line):
+    def _keep(self, into, num, line, at=None):
         if not isinstance(line, str) or len(line) > P.MAX_LINE:
             raise ValueError("not a frame")
-        into.append([num, line])
+        into.append([num, line, None, len(line)] if at is None else [num, None, at, len(line)])
         limit = REMEMBER if into is self.replies else MAX_EVENTS
         if len(into) > limit:
             into.pop(0)
@@ -133,7 +207,10 @@ class Endpoint:
     def remembered(self, rid):
         for r in self.replies:
             if r[0] == rid:
-                return r[1]
+                got = []
+                self._each_kept([r], "reply ", lambda num, line: got.append(line))
+                # unreadable (the flash failed): say so rather than act twice
+                return got[0] if got else P.reply_err(rid, "busy", "the remembered reply cannot be read back")
         return None
 
     def request(self, rid, op, args, handle):
@@ -176,14 +253,36 @@ class Endpoint:
         return line
 
     def send_events(self):
-        for e in self.events:
-            self.write(e[1])
-        return len(self.events)
+        """Every kept event again, each read back and sent before the next."""
+        self._each_kept(self.events, "event ", lambda num, line: self.write(line))
 
     def acknowledge(self, seq):
         before = len(self.events)
         self.events = [e for e in self.events if e[0] > seq]
         return len(self.events) != before
+
+
+def _read_kept(f, kind, item):
+    """A saved frame from the save file ``f``: at the item's offset, else
+    (a save written by other code) found by its record's head; None if
+    it is not there."""
+    if f is None:
+        return None
+    try:
+        f.seek(item[2])
+        line = f.read(item[3]).decode()
+        if line.startswith("%s %d " % ("R" if kind == "reply " else "E", item[0])) and line.endswith("\n"):
+            return line
+        head = ("%s%d " % (kind, item[0])).encode()
+        f.seek(0)
+        while True:
+            line = f.readline()
+            if not line:
+                return None
+            if line.startswith(head):
+                return line[len(head):].decode()
+    except (OSError, ValueError):  # ValueError: UnicodeError, not a text line
+        return None
 
 
 def _count(value):

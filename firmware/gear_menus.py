@@ -5,7 +5,7 @@ rules are shared_rules/gear.py and campaign.py: the rows ask the edition
 and the campaign which of them exist."""
 
 from shared_rules.editions import edition
-from ui import ROW_CHARS, Menu, NameEntry, NumberPick, _wrap, finish_flip, flip_now, reveal
+from ui import ROW_CHARS, Menu, NameEntry, NumberPick, _menus, _wrap, finish_flip, flip_now
 def item_choices(u, again, crit, extra):
     """A magic item that activated: the charge is spent or spared by a move
     on the sheet that spares it, and the magic may keep flowing (ONGOING);
@@ -101,7 +101,7 @@ def item_menu(u, name):
         rows.append(("Damage it (%d of 3)" % it[4], lambda: u.run("item_damage", {"name": name}, lambda r: r["destroyed"] and u.notice(
             "Destroyed", _wrap("%s and its red cards go back to the supply." % name)))))
     if kind == "weapon":
-        rows.append(("Reveal its attack power", lambda: reveal(u, None, name)))
+        rows.append(("Reveal its attack power", lambda: _menus().reveal(u, None, name)))
     if kind in ("weapon", "magic"):
         rows.append(("Power: %s" % (it[9] or "none"), lambda: u.push(Menu(u, "Power of " + name[:14], [
             (p, (lambda p=p: u.run("item_power", {"name": name, "power": p}))) for p in POWERS]))))

@@ -168,6 +168,11 @@ class Storage:
         _discard(self.bad)
         os.rename(path, self.bad)
 
+    def open_saved(self):
+        """The save file in place, for reading (the link's kept lines live
+        there once saved); OSError if there is none."""
+        return open(self.path, "rb")
+
     # -- writing -------------------------------------------------------
     def save(self, pieces):
         """Write the text pieces (str) as the new save, then its end line."""

@@ -38,7 +38,7 @@ class Narrator:
             marks.append(c.kind)
         label = "card %s" % cid
         if suit is not None:
-            label += " " + self.glyph(c.level(suit))
+            label += " " + self.glyph(C.level(c, suit))
         return label + (" (%s)" % ", ".join(marks) if marks else "")
 
     def glyph(self, level):

@@ -77,23 +77,17 @@ try:
 except ImportError:  # older MicroPython
     from ucollections import namedtuple
 
-# A tuple per card rather than an object with its own attribute dict: half
-# the heap on a board, and cards are never changed.
-_CardFields = namedtuple("Card", ("id", "kind", "levels", "xp", "stamina", "crit", "d4", "d6", "corners", "marker"))
+# One named tuple per card, of the namedtuple type itself: a subclass (for a
+# method) would wrap each tuple in an instance, ~1 KB more on a board's heap
+# for the 35 cards. ``levels`` are anvil, blade, crown, dragon (1-4); ``crit``
+# is "success", "fail" or None; ``d4``/``d6`` are the triangle and square
+# numerals (0 = blank); ``corners`` are zodiac names NW, NE, SE, SW.
+Card = namedtuple("Card", ("id", "kind", "levels", "xp", "stamina", "crit", "d4", "d6", "corners", "marker"))
 
 
-class Card(_CardFields):
-    """One physical card. ``levels`` are anvil, blade, crown, dragon (1-4);
-    ``crit`` is "success", "fail" or None; ``d4``/``d6`` are the triangle and
-    square numerals (0 = blank); ``corners`` are zodiac names NW, NE, SE, SW."""
-
-    __slots__ = ()
-
-    def level(self, suit):
-        return self.levels[suit_index(suit)]
-
-    def __repr__(self):
-        return "Card(%s)" % self.id
+def level(c, suit):
+    """The level (1-4) card ``c`` shows for ``suit``."""
+    return c.levels[suit_index(suit)]
 
 
 # Every id, in table order, written out: string literals are interned names
