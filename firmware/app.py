@@ -98,6 +98,7 @@ class App:
         self.work = {}  # the last press's firmware work in microseconds (stats)
         self.heap_low = None
         self.heap_due = False  # a command ran since heap_low was last sampled
+        self.battery_said = False  # the low-battery notice, once per power-up
 
     # -- boot and save -------------------------------------------------
     def boot(self):
@@ -121,7 +122,10 @@ class App:
         if st.notes:
             kept = "Your game is kept." if got is not None else "A new game began." if status == "new" else ""
             self.ui.notice("Flash tidied", UI._wrap(" ".join(st.notes))[:5] + [kept])
-        self.refresh.power_on()
+        if getattr(self.board, "woke", None) == "button" and self.game is not None:
+            self.refresh.resume(self.game.s.count)  # a press powered it up: the panel kept its image
+        else:
+            self.refresh.power_on()
         self.dirty = True
 
     def parse(self, lines):
@@ -352,8 +356,16 @@ class App:
         return True, True, {"restored": True, "digest": g.digest()}
 
     # -- the loop ------------------------------------------------------------
-    IDLE_OFF_MS = 5 * 60 * 1000  # no button and no host request this long: power off
+    # No button and no host request this long: sleep. A board with a
+    # sleep_after_ms() (no USB host: it sleeps between presses) says how
+    # long; with a host, or on a board without one, IDLE_OFF_MS.
+    IDLE_OFF_MS = 5 * 60 * 1000
     WATCHDOG_MS = 8000  # rp2's WDT allows at most ~8.3 s
+    # A 1-cell LiPo at rest: ~3.5 V has about a tenth of its charge left,
+    # and its protection cuts at 3.0 V; below BATTERY_EMPTY_V the board
+    # stops waking for play (the game is saved after every press anyway).
+    BATTERY_LOW_V = 3.5
+    BATTERY_EMPTY_V = 3.3
 
     def poll(self, timeout_ms=20):
         data = self.board.serial_read(timeout_ms)
@@ -383,8 +395,13 @@ class App:
         feed = getattr(self.board, "feed", None)
         if feed is not None:
             feed()
-        if _elapsed(self.last_input) > self.IDLE_OFF_MS and hasattr(self.board, "power_off"):
+        if hasattr(self.board, "power_off") and _elapsed(self.last_input) > self.sleep_after_ms():
             self.sleep()
+
+    def sleep_after_ms(self):
+        after = getattr(self.board, "sleep_after_ms", None)
+        ms = after() if after is not None else None
+        return self.IDLE_OFF_MS if ms is None else ms
 
     def press(self, button):
         """A button, pressed or sent by the host: the rules part of its work is timed (stats)."""
@@ -408,17 +425,31 @@ class App:
         return used, free
 
     def sleep(self):
-        """Power off after inactivity, the state already saved; the panel
-        keeps showing the last screen (e-ink needs no power for that), with a
-        note that a button wakes the device."""
+        """Sleep until the next press, the state saved. The panel keeps the
+        last screen (e-ink needs no power for that) and the press that
+        wakes the board acts on it: the board reports it from buttons(),
+        and its refresh policy goes on where it was (the panel's image was
+        not lost). A low battery is said on the panel first, once; an empty
+        one stays on the panel, with no play, until it is charged."""
         self.commit()
-        self.ui.notice("Sleeping", ["Press any button", "to wake up."])
-        self.show()
-        self.board.power_off()  # on battery: power is cut; on USB: returns at the next press
-        self.ui.pop()
-        self.refresh.power_on()  # clean the panel after waking
+        volts = self.board.battery()
+        if volts is not None and self.BATTERY_EMPTY_V <= volts < self.BATTERY_LOW_V and not self.battery_said:
+            self.battery_said = True
+            self.ui.notice("Battery low", ["%.2f V: charge it soon." % volts, "Your game is saved", "after every press."])
+            self.show()
+        if volts is not None and volts < self.BATTERY_EMPTY_V:
+            self.ui.notice("Battery empty", ["%.2f V. Charge it:" % volts, "your game is saved", "and waits for you."],
+                           sticky=True)
+            self.show()
+            while volts is not None and volts < self.BATTERY_EMPTY_V:
+                self.board.power_off()  # on battery a Badger is off here; others wake to look again
+                self.board.buttons()  # no play on an empty cell
+                volts = self.board.battery()
+            self.ui.pop()
+            self.dirty = True
+        else:
+            self.board.power_off()  # on battery: power is cut (Badger "off"); else returns at the next press
         self.last_input = _ticks()
-        self.dirty = True
 
     def commit(self):
         """Save first, then let the reply and events out (design §5)."""

@@ -232,6 +232,28 @@ def test_battery_volts_from_vsys_through_the_divider(fx):
 
 
 @faked
+def test_vsys_is_read_with_gpio25_high_so_a_pico_w_reads_it_too(fx):
+    """Pico W: GPIO29 is shared with the wireless chip, which lets go of it
+    (and lets VSYS/3 through) while its chip select, GPIO25, is high."""
+    m = fx.machine
+    seen = []
+    import machine
+
+    real = machine.ADC.read_u16
+
+    def read_u16(adc):
+        seen.append(m.pin_state(25).latch)
+        return real(adc)
+
+    machine.ADC.read_u16 = read_u16
+    board, panel = make(fx)
+    m.set_adc(29, 24000)
+    assert m.pin_state(25).latch == 0
+    board.battery()
+    assert seen == [1] * board.BATTERY_SAMPLES and m.pin_state(25).latch == 0
+
+
+@faked
 def test_watchdog_fed_while_waiting_for_the_panel(fx):
     board, panel = make(fx)
     wdt = board.start_watchdog(500)
@@ -244,8 +266,9 @@ def test_watchdog_fed_while_waiting_for_the_panel(fx):
 
 
 @faked
-def test_power_off_sleeps_until_a_button_and_the_press_is_not_a_command(fx):
+def test_with_a_host_power_off_sleeps_in_slices_until_a_button_and_the_press_acts(fx):
     board, panel = make(fx)
+    assert board.host_attached() and board.sleep_after_ms() is None  # the app's long idle power-off
     wdt = board.start_watchdog(1000)
     board.show(pattern_frame(1), "full")
     t0 = fx.clock.now
@@ -256,8 +279,41 @@ def test_power_off_sleeps_until_a_button_and_the_press_is_not_a_command(fx):
     sleeps = fx.machine.SLEEPS
     assert sleeps and all(kind == "light" and ms == board.SLEEP_SLICE_MS for kind, ms in sleeps)
     wdt.check()
-    fx.clock.advance(50)
+    assert board.buttons() == ["A"]  # the press that woke the board acts, once
+    fx.clock.advance(400)
     assert board.buttons() == []
+
+
+@faked
+def test_with_no_host_it_goes_dormant_and_a_tap_shorter_than_the_wake_acts(fx):
+    board, panel = make(fx)
+    fx.machine.set_usb_host(False)  # no frames: the bus is suspended
+    assert not board.host_attached() and board.sleep_after_ms() == board.SLEEP_AFTER_MS
+    wdt = board.start_watchdog(1000)
+    board.show(pattern_frame(1), "fast")
+    t0 = fx.clock.now
+    press(fx.machine, BTN["B"], t0 + 600000 - 5000, hold=15, active=0)
+    board.power_off()
+    assert board.woke == "button" and board.dormancies == 1 and board.sleeps == 0
+    assert fx.machine.SLEEPS == [("dormant", BTN["B"])] and panel.asleep
+    wdt.check()  # the watchdog's tick stops with the crystal
+    fx.clock.advance(20)  # released already: only the latched edge tells
+    assert board.buttons() == ["B"]
+    fx.clock.advance(200)
+    assert board.buttons() == []
+    m = fx.machine
+    assert all(m.mem32[m.DORMANT_WAKE_INTE0 + 4 * i] == 0 for i in range(4))  # nothing left armed
+
+
+@faked
+def test_a_press_during_the_last_update_skips_the_sleep(fx):
+    board, panel = make(fx)
+    fx.machine.set_usb_host(False)
+    board.show(pattern_frame(1), "full")  # ~3 s
+    press(fx.machine, BTN["C"], fx.clock.now + 500, hold=100, active=0)
+    board.power_off()
+    assert board.woke == "button" and board.dormancies == 0 and fx.machine.SLEEPS == []
+    assert board.buttons() == ["C"]
 
 
 @faked
