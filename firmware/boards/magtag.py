@@ -40,9 +40,18 @@ first), read without blocking (``in_waiting``). No host, no port: writes are
 dropped, as on the other boards. Battery: ``board.VOLTAGE_MONITOR`` sits
 behind a divide-by-two resistor divider. Entropy: ``os.urandom``. Saves:
 the ``/deckahedron`` folder on CIRCUITPY, writable by code only after
-boot.py remounted it (``read_only`` says whether it is). Sleep:
-``power_off()`` shows the pending screen, then deep-sleeps until button A
-or B is pressed (CircuitPython then restarts code.py; the save loads).
+boot.py remounted it (``read_only`` says whether it is).
+
+Sleep (issue 12). With no host on the data port the app sleeps
+SLEEP_AFTER_MS after a press (sleep_after_ms()); ``power_off()`` shows the
+pending screen, then light-sleeps (``alarm.light_sleep_until_alarms``: RAM
+and the game kept, no restart) until any of the four buttons, or for
+DEEP_AFTER_S, after which it deep-sleeps until button A or B (the ESP32-S2
+wakes from deep sleep on at most two low pins; CircuitPython then restarts
+code.py and the save loads). Either way the press that woke the board acts:
+the alarm names the button (``alarm.wake_alarm`` after a restart), and a
+tap already over by then is reported as that button's press. With a host
+the app's long idle power-off goes straight to the deep sleep.
 """
 
 import os
@@ -222,6 +231,9 @@ class MagTagBoard:
     POLL_MS = 5  # serial_read's wait step (buttons and the panel checked each step)
     BATTERY_MS = 30000  # read the battery at most this often
     FLASH_DIR = "/deckahedron"
+    SLEEP_AFTER_MS = 100  # no input this long (no host): light sleep
+    DEEP_AFTER_S = 300  # light sleep this long untouched: deep sleep
+    DEEP_WAKE = ("A", "B")  # the two buttons that wake it from deep sleep
 
     def __init__(self, flash_dir=None, display=None, clock_ms=None, sleep_ms=None, use_keypad=True):
         import board
@@ -253,19 +265,19 @@ class MagTagBoard:
         self.too_soon = 0  # refresh() refusals caught
 
         # buttons
-        pins = (board.BUTTON_A, board.BUTTON_B, board.BUTTON_C, board.BUTTON_D)
+        self._digitalio = digitalio
+        self.pins = (board.BUTTON_A, board.BUTTON_B, board.BUTTON_C, board.BUTTON_D)
         self.map = ButtonMap(self.LONG_MS)
-        self.keys = None
-        if use_keypad:
-            try:
-                import keypad
-
-                self.keys = _KeypadKeys(keypad, pins)
-            except ImportError:
-                self.keys = None
-        if self.keys is None:
-            self.keys = _PolledKeys(digitalio, pins, self.DEBOUNCE_MS)
+        self.use_keypad = use_keypad
         self._pressed = []
+        self.woke = None
+        try:
+            import alarm
+
+            self._woken(self._alarm_key(alarm.wake_alarm))  # a restart after deep sleep
+        except ImportError:
+            pass
+        self._make_keys()
 
         self.indicator = _Indicator(board, digitalio)
 
@@ -285,6 +297,39 @@ class MagTagBoard:
         self._adc = None
         self._volts = None
         self._volts_at = None
+
+    def _make_keys(self):
+        self.keys = None
+        if self.use_keypad:
+            try:
+                import keypad
+
+                self.keys = _KeypadKeys(keypad, self.pins)
+            except ImportError:
+                self.keys = None
+        if self.keys is None:
+            self.keys = _PolledKeys(self._digitalio, self.pins, self.DEBOUNCE_MS)
+
+    def _alarm_key(self, a):
+        """The button (0..3) a pin alarm names, else None."""
+        p = getattr(a, "pin", None)
+        return self.pins.index(p) if p in self.pins else None
+
+    def _woken(self, k):
+        """Button k woke the board: its press acts. Still held, the scan
+        reports it (keypad and the polled keys start from "all up"); a tap
+        already over is reported here, D's as a short press (DOWN)."""
+        if k is None:
+            return
+        self.woke = "button"
+        io = self._digitalio.DigitalInOut(self.pins[k])
+        io.switch_to_input(pull=self._digitalio.Pull.UP)
+        held = not io.value
+        io.deinit()
+        if not held:
+            now = self.clock_ms()
+            self.map.event(k, True, now, self._pressed)
+            self.map.event(k, False, now, self._pressed)
 
     # ---------------------------------------------------------------- storage
 
@@ -430,10 +475,17 @@ class MagTagBoard:
             n = (n << 8) | b
         return n
 
+    def sleep_after_ms(self):
+        """SLEEP_AFTER_MS with no host on the data port; None with one
+        (the app's long idle power-off)."""
+        port = self.port
+        return None if port is not None and port.connected else self.SLEEP_AFTER_MS
+
     def power_off(self):
-        """Deep sleep until button A or B is pressed (the ESP32-S2 wakes on
-        at most two low pins); CircuitPython then starts code.py afresh and
-        the saved game loads. Shows the pending screen first."""
+        """Show the pending screen and let the panel finish, then sleep: with
+        no host, light sleep until any button (RETURNS, the press reported
+        by buttons()) or DEEP_AFTER_S; then, or at once with a host, deep
+        sleep until A or B (CircuitPython restarts code.py)."""
         self.flush()
         end = self.clock_ms() + 3000
         while getattr(self.display, "busy", False) and self.clock_ms() < end:
@@ -441,12 +493,21 @@ class MagTagBoard:
         try:
             import alarm
         except ImportError:
-            return  # no deep sleep here: stay awake
+            return  # no sleep here: stay awake
         self.keys.deinit()
         self.indicator.set(False)
-        wake = [alarm.pin.PinAlarm(pin=p, value=False, pull=True)
-                for p in (self._board.BUTTON_A, self._board.BUTTON_B)]
-        alarm.exit_and_deep_sleep_until_alarms(*wake)
-
+        if self.sleep_after_ms() is not None:
+            wake = [alarm.pin.PinAlarm(pin=p, value=False, pull=True) for p in self.pins]
+            wake.append(alarm.time.TimeAlarm(monotonic_time=time.monotonic() + self.DEEP_AFTER_S))
+            got = alarm.light_sleep_until_alarms(*wake)
+            wake = None  # the pins are free again
+            k = self._alarm_key(got)
+            if k is not None:
+                self._woken(k)
+                self._make_keys()
+                return
+        deep = [alarm.pin.PinAlarm(pin=self.pins[PHYSICAL.index(b)], value=False, pull=True)
+                for b in self.DEEP_WAKE]
+        alarm.exit_and_deep_sleep_until_alarms(*deep)
 
 Board = MagTagBoard

@@ -534,9 +534,11 @@ def test_read_only_drive_is_reported(cp, tmp_path):
     assert cp.board_(tmp_path).read_only is True
 
 
-def test_power_off_shows_the_pending_screen_then_deep_sleeps(cp, tmp_path):
+def test_with_a_host_power_off_shows_the_pending_screen_then_deep_sleeps(cp, tmp_path):
+    cp.usb_cdc.data = cp.usb_cdc.Serial()  # a host on the data port
     disp = cp.display()
     board = cp.board_(tmp_path, display=disp)
+    assert board.sleep_after_ms() is None  # the app's long idle power-off
     r = Renderer(fb=board.surface)
     _frame(board, r, dict(S.VIEWS)["home"])
     cp.clock.advance(200)
@@ -547,6 +549,52 @@ def test_power_off_shows_the_pending_screen_then_deep_sleeps(cp, tmp_path):
     assert not disp.busy  # and the panel finished drawing it before the power went
     pins = [a.pin for a in e.value.args[0]]
     assert pins == [cp.board.BUTTON_A, cp.board.BUTTON_B] and all(a.value is False for a in e.value.args[0])
+    assert cp.alarm.light_sleeps == []
+
+
+# ---------------------------------------------------------------- sleeping between presses (issue 12)
+
+
+@pytest.mark.parametrize("button, hold, expect", [("BUTTON_C", 0, ["C"]), ("BUTTON_D", 0, ["DOWN"]),
+                                                  ("BUTTON_B", 300, ["B"])])
+def test_no_host_light_sleeps_and_the_waking_press_acts_once(cp, tmp_path, button, hold, expect):
+    board = cp.board_(tmp_path)
+    assert board.sleep_after_ms() == board.SLEEP_AFTER_MS
+    pin = getattr(cp.board, button)
+    cp.alarm.wakes.append((pin, 60000, hold))
+    board.power_off()  # returns: RAM and the game kept
+    (alarms,) = cp.alarm.light_sleeps
+    assert [a.pin for a in alarms[:4]] == [cp.board.BUTTON_A, cp.board.BUTTON_B, cp.board.BUTTON_C,
+                                           cp.board.BUTTON_D]  # any button wakes it
+    assert alarms[4].monotonic_time is not None  # and a time, for the deep sleep
+    assert board.woke == "button"
+    got = board.buttons()
+    if hold:  # still held: the new scan reports it
+        cp.clock.advance(hold)
+        pin.level = True
+        got += board.buttons()
+    assert got == expect
+    cp.clock.advance(100)
+    assert board.buttons() == []
+
+
+def test_untouched_in_light_sleep_it_goes_to_deep_sleep_on_a_and_b(cp, tmp_path):
+    board = cp.board_(tmp_path)
+    cp.alarm.wakes.append(("time", board.DEEP_AFTER_S * 1000, 0))
+    with pytest.raises(cp.alarm.DeepSleep) as e:
+        board.power_off()
+    assert [a.pin for a in e.value.args[0]] == [cp.board.BUTTON_A, cp.board.BUTTON_B]
+
+
+def test_after_a_deep_sleep_the_button_that_woke_it_acts(cp, tmp_path):
+    cp.alarm.wake_alarm = cp.alarm.pin.PinAlarm(pin=cp.board.BUTTON_B, value=False, pull=True)
+    board = cp.board_(tmp_path)  # code.py starts again; B was let go seconds ago
+    assert board.woke == "button" and board.buttons() == ["B"]
+    cp.clock.advance(100)
+    assert board.buttons() == []
+    cp.alarm.wake_alarm = None
+    board.keys.deinit()
+    assert cp.board_(tmp_path / "2").woke is None  # a power-on: no press
 
 
 # ---------------------------------------------------------------- boot.py and code.py
