@@ -44,14 +44,19 @@ boot.py remounted it (``read_only`` says whether it is).
 
 Sleep (issue 12). With no host on the data port the app sleeps
 SLEEP_AFTER_MS after a press (sleep_after_ms()); ``power_off()`` shows the
-pending screen, then light-sleeps (``alarm.light_sleep_until_alarms``: RAM
-and the game kept, no restart) until any of the four buttons, or for
-DEEP_AFTER_S, after which it deep-sleeps until button A or B (the ESP32-S2
-wakes from deep sleep on at most two low pins; CircuitPython then restarts
-code.py and the save loads). Either way the press that woke the board acts:
-the alarm names the button (``alarm.wake_alarm`` after a restart), and a
-tap already over by then is reported as that button's press. With a host
-the app's long idle power-off goes straight to the deep sleep.
+pending screen, lets the panel finish, then deep-sleeps until a button
+(CircuitPython restarts code.py and the save loads); with a host, the
+app's long idle power-off does the same. Deep sleep, not light sleep: on
+the ESP32-S2 CircuitPython's light sleep saves nothing over time.sleep()
+(Adafruit, "Deep Sleep with CircuitPython"; its espressif alarm code
+cannot call esp_light_sleep_start(), which stops the peripherals). All
+four buttons wake it: they are RTC GPIOs (15, 14, 12, 11) and since
+CircuitPython 9.1.0 the ESP32-S2 wakes on any of several low pins (ext1
+ANY_LOW, commit ed2f32fadb "Enable deep sleep on all ESP chips"); an older
+CircuitPython that refuses that gets A and B (DEEP_WAKE_OLD: ext0 + ext1
+allowed two). The press that woke the board acts: ``alarm.wake_alarm``
+names the button, and a tap over before code.py runs again is reported as
+that button's press (D's as DOWN).
 """
 
 import os
@@ -231,9 +236,8 @@ class MagTagBoard:
     POLL_MS = 5  # serial_read's wait step (buttons and the panel checked each step)
     BATTERY_MS = 30000  # read the battery at most this often
     FLASH_DIR = "/deckahedron"
-    SLEEP_AFTER_MS = 100  # no input this long (no host): light sleep
-    DEEP_AFTER_S = 300  # light sleep this long untouched: deep sleep
-    DEEP_WAKE = ("A", "B")  # the two buttons that wake it from deep sleep
+    SLEEP_AFTER_MS = 100  # no input this long (no host): deep sleep
+    DEEP_WAKE_OLD = ("A", "B")  # the wake buttons where CircuitPython allows only two
 
     def __init__(self, flash_dir=None, display=None, clock_ms=None, sleep_ms=None, use_keypad=True):
         import board
@@ -482,10 +486,8 @@ class MagTagBoard:
         return None if port is not None and port.connected else self.SLEEP_AFTER_MS
 
     def power_off(self):
-        """Show the pending screen and let the panel finish, then sleep: with
-        no host, light sleep until any button (RETURNS, the press reported
-        by buttons()) or DEEP_AFTER_S; then, or at once with a host, deep
-        sleep until A or B (CircuitPython restarts code.py)."""
+        """Show the pending screen, let the panel finish, then deep-sleep
+        until a button (never returns on a board: code.py starts again)."""
         self.flush()
         end = self.clock_ms() + 3000
         while getattr(self.display, "busy", False) and self.clock_ms() < end:
@@ -493,21 +495,15 @@ class MagTagBoard:
         try:
             import alarm
         except ImportError:
-            return  # no sleep here: stay awake
+            return  # no deep sleep here: stay awake
         self.keys.deinit()
         self.indicator.set(False)
-        if self.sleep_after_ms() is not None:
+        try:
             wake = [alarm.pin.PinAlarm(pin=p, value=False, pull=True) for p in self.pins]
-            wake.append(alarm.time.TimeAlarm(monotonic_time=time.monotonic() + self.DEEP_AFTER_S))
-            got = alarm.light_sleep_until_alarms(*wake)
-            wake = None  # the pins are free again
-            k = self._alarm_key(got)
-            if k is not None:
-                self._woken(k)
-                self._make_keys()
-                return
-        deep = [alarm.pin.PinAlarm(pin=self.pins[PHYSICAL.index(b)], value=False, pull=True)
-                for b in self.DEEP_WAKE]
-        alarm.exit_and_deep_sleep_until_alarms(*deep)
+            alarm.exit_and_deep_sleep_until_alarms(*wake)
+        except ValueError:  # CircuitPython before 9.1: two low pins at most
+            wake = [alarm.pin.PinAlarm(pin=self.pins[PHYSICAL.index(b)], value=False, pull=True)
+                    for b in self.DEEP_WAKE_OLD]
+            alarm.exit_and_deep_sleep_until_alarms(*wake)
 
 Board = MagTagBoard

@@ -548,42 +548,45 @@ def test_with_a_host_power_off_shows_the_pending_screen_then_deep_sleeps(cp, tmp
     assert disp.frames[-1] == last and disp.refused == 0  # the "Sleeping" screen is up first
     assert not disp.busy  # and the panel finished drawing it before the power went
     pins = [a.pin for a in e.value.args[0]]
-    assert pins == [cp.board.BUTTON_A, cp.board.BUTTON_B] and all(a.value is False for a in e.value.args[0])
-    assert cp.alarm.light_sleeps == []
+    b = cp.board
+    assert pins == [b.BUTTON_A, b.BUTTON_B, b.BUTTON_C, b.BUTTON_D] and all(a.value is False for a in e.value.args[0])
 
 
 # ---------------------------------------------------------------- sleeping between presses (issue 12)
 
 
-@pytest.mark.parametrize("button, hold, expect", [("BUTTON_C", 0, ["C"]), ("BUTTON_D", 0, ["DOWN"]),
-                                                  ("BUTTON_B", 300, ["B"])])
-def test_no_host_light_sleeps_and_the_waking_press_acts_once(cp, tmp_path, button, hold, expect):
+def test_with_no_host_it_sleeps_right_after_a_press(cp, tmp_path):
     board = cp.board_(tmp_path)
-    assert board.sleep_after_ms() == board.SLEEP_AFTER_MS
-    pin = getattr(cp.board, button)
-    cp.alarm.wakes.append((pin, 60000, hold))
-    board.power_off()  # returns: RAM and the game kept
-    (alarms,) = cp.alarm.light_sleeps
-    assert [a.pin for a in alarms[:4]] == [cp.board.BUTTON_A, cp.board.BUTTON_B, cp.board.BUTTON_C,
-                                           cp.board.BUTTON_D]  # any button wakes it
-    assert alarms[4].monotonic_time is not None  # and a time, for the deep sleep
-    assert board.woke == "button"
-    got = board.buttons()
-    if hold:  # still held: the new scan reports it
-        cp.clock.advance(hold)
-        pin.level = True
-        got += board.buttons()
-    assert got == expect
-    cp.clock.advance(100)
-    assert board.buttons() == []
+    assert board.port is None and board.sleep_after_ms() == board.SLEEP_AFTER_MS
+    cp.usb_cdc.data = cp.usb_cdc.Serial()
+    cp.usb_cdc.data.connected = False  # the data port is there, no host has it open
+    board.keys.deinit()
+    assert cp.board_(tmp_path / "2").sleep_after_ms() == board.SLEEP_AFTER_MS
 
 
-def test_untouched_in_light_sleep_it_goes_to_deep_sleep_on_a_and_b(cp, tmp_path):
+def test_an_older_circuitpython_wakes_on_a_and_b_only(cp, tmp_path):
+    cp.alarm.MAX_LOW_PINS = 2
     board = cp.board_(tmp_path)
-    cp.alarm.wakes.append(("time", board.DEEP_AFTER_S * 1000, 0))
     with pytest.raises(cp.alarm.DeepSleep) as e:
         board.power_off()
     assert [a.pin for a in e.value.args[0]] == [cp.board.BUTTON_A, cp.board.BUTTON_B]
+
+
+@pytest.mark.parametrize("button, held, expect", [("BUTTON_B", False, ["B"]), ("BUTTON_C", False, ["C"]),
+                                                  ("BUTTON_D", False, ["DOWN"]), ("BUTTON_A", True, ["A"])])
+def test_after_a_deep_sleep_the_button_that_woke_it_acts_once(cp, tmp_path, button, held, expect):
+    pin = getattr(cp.board, button)
+    cp.alarm.wake_alarm = cp.alarm.pin.PinAlarm(pin=pin, value=False, pull=True)
+    pin.level = not held  # low = still held when code.py starts again
+    board = cp.board_(tmp_path)
+    assert board.woke == "button"
+    cp.clock.advance(30)
+    got = board.buttons()
+    pin.level = True
+    cp.clock.advance(100)
+    assert got + board.buttons() == expect
+    cp.clock.advance(100)
+    assert board.buttons() == []
 
 
 def test_after_a_deep_sleep_the_button_that_woke_it_acts(cp, tmp_path):
