@@ -9,15 +9,15 @@ board can do one (else fast). Tunables are class attributes, so a board or a
 player's config can change them without touching the app.
 
 Tuned for sleeping between presses (issue 12): asleep, a board spends
-almost nothing, so a press's energy is its awake time, and a full refresh
-keeps it awake 3-4.5 s against 0.5-0.9 s for a fast one (host_tools/power.py
-counts it: at FULL_EVERY = 8 the full refreshes were about a third of the
-energy of play). FULL_EVERY is therefore 16, not 8, and a wake from sleep
-or a power-up by a press (resume) is no reason for a clean refresh: the
-panel kept its image. The trade-off is ghosting: up to 16 fast updates
-(eight flips) leave faint outlines of earlier card faces and a greyer
-white before the clean refresh, which every reshuffle (about every 15
-flips) also gives.
+almost nothing, so a press's charge is its awake time, and a full refresh
+keeps a board awake 3-4.5 s against 0.5-0.9 s for a fast one. At
+FULL_EVERY = 8 the full refreshes took 12 % (Pico) to 21 % (Badger) of a
+session's charge (host_tools/power.py); FULL_EVERY is therefore 16, which
+gives 6-12 % more sessions a charge, and a wake from sleep or a power-up
+by a press (resume) is no reason for a clean refresh: the panel kept its
+image. The trade-off is ghosting: up to 16 fast updates (eight flips) leave
+faint outlines of earlier card faces and a greyer white before the clean
+refresh, which every reshuffle (about every 15 flips) also gives.
 """
 
 
