@@ -11,9 +11,9 @@ player's config can change them without touching the app.
 Tuned for sleeping between presses (issue 12): asleep, a board spends
 almost nothing, so a press's charge is its awake time, and a full refresh
 keeps a board awake 3-4.5 s against 0.5-0.9 s for a fast one. At
-FULL_EVERY = 8 the full refreshes took 12 % (Pico) to 21 % (Badger) of a
-session's charge (host_tools/power.py); FULL_EVERY is therefore 16, which
-gives 6-12 % more sessions a charge, and a wake from sleep or a power-up
+FULL_EVERY = 8 the full refreshes took 12 % (Pico) to 20 % (Badger
+switched off) of a session's charge (host_tools/power.py); FULL_EVERY is
+therefore 16, which gives 6-11 % more sessions a charge, and a wake from sleep or a power-up
 by a press (resume) is no reason for a clean refresh: the panel kept its
 image. The trade-off is ghosting: up to 16 fast updates (eight flips) leave
 faint outlines of earlier card faces and a greyer white before the clean
