@@ -366,6 +366,7 @@ class App:
     # stops waking for play (the game is saved after every press anyway).
     BATTERY_LOW_V = 3.5
     BATTERY_EMPTY_V = 3.3
+    BATTERY_NONE_V = 2.5  # below what a cell can run the board on: no cell, another supply
 
     def poll(self, timeout_ms=20):
         data = self.board.serial_read(timeout_ms)
@@ -432,7 +433,7 @@ class App:
         not lost). A low battery is said on the panel first, once; an empty
         one stays on the panel, with no play, until it is charged."""
         self.commit()
-        volts = self.board.battery()
+        volts = self._volts()
         if volts is not None and self.BATTERY_EMPTY_V <= volts < self.BATTERY_LOW_V and not self.battery_said:
             self.battery_said = True
             self.ui.notice("Battery low", ["%.2f V: charge it soon." % volts, "Your game is saved", "after every press."])
@@ -444,12 +445,16 @@ class App:
             while volts is not None and volts < self.BATTERY_EMPTY_V:
                 self.board.power_off()  # on battery a Badger is off here; others wake to look again
                 self.board.buttons()  # no play on an empty cell
-                volts = self.board.battery()
+                volts = self._volts()
             self.ui.pop()
             self.dirty = True
         else:
             self.board.power_off()  # on battery: power is cut (Badger "off"); else returns at the next press
         self.last_input = _ticks()
+
+    def _volts(self):
+        v = self.board.battery()
+        return None if v is None or v < self.BATTERY_NONE_V else v
 
     def commit(self):
         """Save first, then let the reply and events out (design §5)."""

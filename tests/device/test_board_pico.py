@@ -481,3 +481,44 @@ def test_the_repl_op_stops_the_watchdog_before_leaving_the_app(fx):
     assert mem == {0x40058000 + 0x3000: 1 << 30} and board.wdt is None
     kind, rid, (ok, r) = P.decode(board.serial.sent[-1])
     assert rid == 8 and ok and r == {"repl": True}
+
+
+@faked
+def test_the_app_on_a_pico_with_no_host_sleeps_dormant_and_the_waking_b_flips(fx):
+    """Issue 12, the whole path on the fakes: the app boots, draws home,
+    sleeps (no host: DORMANT) 100 ms after its last input; a tap on B a
+    minute later wakes the board and flips, the flip drawn fast, and the
+    board sleeps again until the next press."""
+    import app as A
+
+    saved = A.ticks_ms, A.ticks_diff
+    A.ticks_ms, A.ticks_diff = fx.clock.ticks_ms, fx.clock.ticks_diff  # the app's idle time on the simulated clock
+    try:
+        _app_sleeps_and_wakes(fx, A.App)
+    finally:
+        A.ticks_ms, A.ticks_diff = saved
+
+
+def _app_sleeps_and_wakes(fx, App):
+    board, panel = make(fx)
+    fx.machine.set_usb_host(False)
+    fx.machine.set_adc(29, 27000)  # VSYS 4.1 V: a charged cell
+    app = App(board, "dev1", 7)
+    try:
+        import framebuf  # noqa: F401
+    except ImportError:
+        from tests.fakes import StubRenderer
+
+        app.renderer = StubRenderer()
+    app.boot()
+    app.poll()  # the home screen: a full refresh starts
+    count = app.game.s.count
+    t0 = fx.clock.now
+    press(fx.machine, BTN["B"], t0 + 60000, hold=20, active=0)
+    press(fx.machine, BTN["A"], t0 + 120000, hold=20, active=0)
+    while app.game.s.count == count and fx.clock.now < t0 + 130000:
+        app.poll()  # the poll that flips draws it, then sleeps until A
+    assert app.game.s.count == count + 1 and app.game.s.flip is not None
+    assert [s for s in fx.machine.SLEEPS] == [("dormant", BTN["B"]), ("dormant", BTN["A"])]
+    assert board.buttons() == ["A"]  # the next press, waiting to act
+    assert [u["kind"] for u in panel.updates] == ["full", "fast"]  # no clean refresh for the wake

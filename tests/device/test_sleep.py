@@ -128,3 +128,15 @@ def test_an_empty_battery_stops_play_until_it_is_charged():
     assert saved_text(app) == board.saved_at_off[0]
     app.poll(0)
     assert app.ui.view()["screen"] == "home" and app.shows[-1]["screen"] == "home"
+
+
+def test_a_reading_no_cell_could_give_is_no_battery_not_an_empty_one():
+    """A board on another supply with nothing on its battery sense reads
+    ~0 V: play goes on, no warning."""
+    board = SleepyBoard(after=100, volts=0.02)
+    app = app_on(board)
+    board.wake = ["B"]
+    count = app.game.s.count
+    idle(app)
+    app.poll(0)
+    assert app.shows and all(v.get("title") is None for v in app.shows) and app.game.s.count == count + 1
