@@ -99,6 +99,7 @@ class App:
         self.heap_low = None
         self.heap_due = False  # a command ran since heap_low was last sampled
         self.battery_said = False  # the low-battery notice, once per power-up
+        self._rest_kept = None  # the Ui's resting state as last written (keep_rest)
 
     # -- boot and save -------------------------------------------------
     def boot(self):
@@ -124,6 +125,7 @@ class App:
             self.ui.notice("Flash tidied", UI._wrap(" ".join(st.notes))[:5] + [kept])
         if getattr(self.board, "woke", None) == "button" and self.game is not None:
             self.refresh.resume(self.game.s.count)  # a press powered it up: the panel kept its image
+            self.restore_rest()
         else:
             self.refresh.power_on()
         self.dirty = True
@@ -402,7 +404,57 @@ class App:
     def sleep_after_ms(self):
         after = getattr(self.board, "sleep_after_ms", None)
         ms = after() if after is not None else None
-        return self.IDLE_OFF_MS if ms is None else ms
+        if ms is None:
+            return self.IDLE_OFF_MS
+        if self.ui.stack and self._loses_ram():
+            return max(ms, self.MENU_IDLE_MS)  # a menu would not survive the sleep: give it time
+        return ms
+
+    def _loses_ram(self):
+        loses = getattr(self.board, "sleep_loses_ram", None)
+        return loses is not None and loses()
+
+    # The Ui's resting state that a sleep without RAM (a Badger switched off,
+    # a MagTag's deep sleep) would lose and the next press needs (the
+    # attribute and advantage chosen on the home screen, ...): kept in a
+    # small file, written only when it changed, read back at a wake boot.
+    REST_FIELDS = ("attr", "net", "flipped_with", "pursuit_flip")
+    REST_FILE = "rest.json"
+    MENU_IDLE_MS = 60 * 1000
+
+    def _rest(self):
+        out = {}
+        for k in self.REST_FIELDS:
+            v = getattr(self.ui, k, None)
+            if isinstance(v, (str, int)):  # bool is an int
+                out[k] = v
+        return out
+
+    def keep_rest(self):
+        rest = self._rest()
+        if rest == self._rest_kept:
+            return
+        path = self.board.flash_dir + "/" + self.REST_FILE
+        with open(path, "w") as f:
+            f.write(json.dumps(rest))
+        self._rest_kept = rest
+
+    def restore_rest(self):
+        """At a boot a press made: the resting state kept before the sleep
+        (only fields this Ui has, of the same type; anything else is
+        ignored: the defaults stay)."""
+        try:
+            with open(self.board.flash_dir + "/" + self.REST_FILE) as f:
+                rest = json.loads(f.read())
+        except (OSError, ValueError):
+            return
+        if not isinstance(rest, dict):
+            return
+        now = self._rest()
+        for k in now:
+            if k in rest and type(rest[k]) is type(now[k]):
+                setattr(self.ui, k, rest[k])
+        self._rest_kept = self._rest()
 
     def press(self, button):
         """A button, pressed or sent by the host: the rules part of its work is timed (stats)."""
@@ -430,9 +482,17 @@ class App:
         last screen (e-ink needs no power for that) and the press that
         wakes the board acts on it: the board reports it from buttons(),
         and its refresh policy goes on where it was (the panel's image was
-        not lost). A low battery is said on the panel first, once; an empty
-        one stays on the panel, with no play, until it is charged."""
+        not lost). Where the sleep loses the RAM (a Badger switched off, a
+        MagTag), an open menu is closed first (redrawn) and the home
+        screen's choices are kept in a file (keep_rest). A low battery is
+        said on the panel first, once; an empty one stays on the panel,
+        with no play, until it is charged."""
         self.commit()
+        if self._loses_ram():
+            if self.ui.stack and self.game is not None:  # the panel shows what the waking press acts on
+                self.ui.home()
+                self.show()
+            self.keep_rest()
         volts = self._volts()
         if volts is not None and self.BATTERY_EMPTY_V <= volts < self.BATTERY_LOW_V and not self.battery_said:
             self.battery_said = True

@@ -153,6 +153,9 @@ class Badger2040Board(BoardBase):
         self.sleep_mode = mode
         return True
 
+    def sleep_loses_ram(self):
+        return self.sleep_mode == "off"
+
     def woken_by(self, gpio_in):
         """Every GPIO's level as main.py read it right after taking the
         latch: a button held then powered the board up, and its press acts

@@ -485,6 +485,9 @@ class MagTagBoard:
         port = self.port
         return None if port is not None and port.connected else self.SLEEP_AFTER_MS
 
+    def sleep_loses_ram(self):
+        return True  # deep sleep: CircuitPython starts code.py again
+
     def power_off(self):
         """Show the pending screen, let the panel finish, then deep-sleep
         until a button (never returns on a board: code.py starts again)."""

@@ -140,3 +140,62 @@ def test_a_reading_no_cell_could_give_is_no_battery_not_an_empty_one():
     idle(app)
     app.poll(0)
     assert app.shows and all(v.get("title") is None for v in app.shows) and app.game.s.count == count + 1
+
+
+class OffBoard(SleepyBoard):
+    """A board whose sleep loses the RAM (a Badger switched off, a MagTag):
+    power_off() ends the app's life; the next press boots a new App on the
+    same flash with board.woke = "button"."""
+
+    def sleep_loses_ram(self):
+        return True
+
+
+def test_a_sleep_without_ram_keeps_the_home_screens_choices_for_the_press_that_boots():
+    board = OffBoard(after=100)
+    app = app_on(board)
+    board.pressed = ["A", "UP", "UP"]  # attribute dex, advantage +2
+    for _ in range(3):
+        app.poll(0)
+    assert (app.ui.attr, app.ui.net) == ("dex", 2)
+    idle(app)
+    assert board.offs == 1
+    again = OffBoard(after=100)
+    again.flash_dir = board.flash_dir
+    again.woke = "button"
+    again.pressed = ["B"]
+    app2 = app_on(again)
+    assert (app2.ui.attr, app2.ui.net) == ("dex", 2)
+    assert app2.game.s.flip is not None and app2.ui.flipped_with == 2  # the B flipped with +2
+
+
+def test_a_kept_resting_state_that_is_damaged_is_ignored():
+    board = OffBoard(after=100)
+    with open(board.flash_dir + "/rest.json", "w") as f:
+        f.write('{"attr": 7, "net": "x"')
+    board.woke = "button"
+    app = app_on(board)
+    assert (app.ui.attr, app.ui.net) == ("str", 0)
+    with open(board.flash_dir + "/rest.json", "w") as f:
+        f.write('{"attr": 7, "net": "x"}')  # wrong types
+    app = app_on(board)
+    assert (app.ui.attr, app.ui.net) == ("str", 0)
+
+
+def test_a_menu_is_given_time_then_closed_before_a_sleep_without_ram():
+    board = OffBoard(after=100)
+    app = app_on(board)
+    board.pressed = ["C"]
+    app.poll(0)
+    assert app.ui.stack and app.sleep_after_ms() == app.MENU_IDLE_MS
+    idle(app)  # 1 s: still in the menu
+    assert board.offs == 0
+    app.last_input -= app.MENU_IDLE_MS
+    app.poll(0)
+    assert board.offs == 1 and not app.ui.stack
+    assert app.shows[-1]["screen"] == "home"  # redrawn: the panel shows what the next press acts on
+    keeps = SleepyBoard(after=100)  # RAM kept: the menu stays, the short pause holds
+    app = app_on(keeps)
+    keeps.pressed = ["C"]
+    app.poll(0)
+    assert app.sleep_after_ms() == 100
