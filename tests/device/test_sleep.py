@@ -21,8 +21,12 @@ class SleepyBoard(FakeBoard):
         self.saved_at_off = []
         self.charge_at_off = None  # volts after the next power_off (a charger plugged in)
 
+    pausing = False  # idle() sets it: the pause counts only then, not while a loaded machine is slow
+
     def sleep_after_ms(self):
-        return self.after
+        if self.after is None or self.pausing:
+            return self.after
+        return 10 ** 9
 
     def battery(self):
         return self.volts
@@ -49,15 +53,23 @@ def app_on(board):
     return app
 
 
-def idle(app):
-    app.last_input -= 1000  # past any sleep_after_ms but the app's idle power-off
-    app.poll(0)
+def idle(app, ms=1000):
+    """A pause of ms after the last input (past the board's 100 ms, short of
+    the app's idle power-off), then a pass of the loop."""
+    app.board.pausing = True
+    try:
+        app.last_input -= ms
+        app.poll(0)
+    finally:
+        app.board.pausing = False
 
 
 def test_no_host_sleeps_after_the_boards_pause_and_the_waking_press_flips():
     board = SleepyBoard(after=100)
     app = app_on(board)
+    board.pausing = True
     assert app.sleep_after_ms() == 100
+    board.pausing = False
     count = app.game.s.count
     board.wake = ["B"]
     idle(app)
@@ -187,15 +199,17 @@ def test_a_menu_is_given_time_then_closed_before_a_sleep_without_ram():
     app = app_on(board)
     board.pressed = ["C"]
     app.poll(0)
+    board.pausing = True
     assert app.ui.stack and app.sleep_after_ms() == app.MENU_IDLE_MS
+    board.pausing = False
     idle(app)  # 1 s: still in the menu
     assert board.offs == 0
-    app.last_input -= app.MENU_IDLE_MS
-    app.poll(0)
+    idle(app, app.MENU_IDLE_MS)
     assert board.offs == 1 and not app.ui.stack
     assert app.shows[-1]["screen"] == "home"  # redrawn: the panel shows what the next press acts on
     keeps = SleepyBoard(after=100)  # RAM kept: the menu stays, the short pause holds
     app = app_on(keeps)
     keeps.pressed = ["C"]
     app.poll(0)
+    keeps.pausing = True
     assert app.sleep_after_ms() == 100
