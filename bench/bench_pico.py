@@ -11,7 +11,9 @@ firmware's own ``hello`` fields (heap_used, heap_free, heap_low) and the
 rules/save/render split from its ``stats`` query, when it has them.
 
 The Badger 2040 (the same image, our UC8151 driver on its panel model) gets
-its boot and per-press figures after them (``--badger 0``: none).
+its boot and per-press figures after them, and its boot-to-result when it
+is switched off between presses: powered up by a held B, to the update
+showing that flip (``--badger 0``: none).
 
 Prints a table, then ``pico.NAME: value unit`` / ``unix.NAME: ...`` /
 ``badger2040.NAME: ...`` lines.
@@ -40,6 +42,7 @@ PRESSES = 20
 SESSION = 200
 FLIPS = 500  # presses with no host (issue: >= 500)
 BADGER_PRESSES = 10
+WAKE_HOLD_MS = 400  # how long a player holds the button that powers a Badger up
 PATTERN = ("B", "UP")  # B flips and flips again, UP gets out of any menu (tests/emu/test_no_host.py)
 HEAP_GOAL = 64 * 1024
 BOOT_GOAL_MS = 1000
@@ -239,6 +242,41 @@ def bench_badger(base, presses):
     return out
 
 
+def bench_badger_wake(base, button="B", hold_ms=None):
+    """The Badger 2040 switched off between presses (sleep=off): power-on
+    with `button` held for hold_ms, the press that powers it up, to the
+    panel update that shows that press's result: boot-to-result."""
+    hold_ms = WAKE_HOLD_MS if hold_ms is None else hold_ms
+    board = EmuBoard("b2", str(Path(base) / "badger-wake"), seed=SEED, board="badger2040")
+    try:
+        board.start()  # the first power-on: a new game, saved
+        board.wait_event(is_update, timeout=WALL)
+        before = wait_hello(board.port)["count"]
+        settle_flash(board)
+        board.stop()
+        board.start(wake=(button, hold_ms))
+        first = board.wait_event(is_update, timeout=WALL)
+        latch = [e for e in board.events_since(0) if e.get("ev") == "latch" and e["level"] == 1]
+        after = wait_hello(board.port)["count"]
+        return {"to_update": first["t"] * NS, "to_pixels": first["until"] * NS, "kind": first["kind"],
+                "latch": latch[0]["t"] * NS if latch else None, "acted": after - before, "hold_ms": hold_ms}
+    finally:
+        board.close()
+
+
+def badger_wake_rows(w):
+    return [
+        ("badger2040.wake_latch_high", "Badger 2040 off: power-on by a press to ENABLE_3V3 high",
+         ms(w["latch"]) if w["latch"] is not None else "never", "", "< hold (%d ms)" % w["hold_ms"]),
+        ("badger2040.boot_to_result", "Badger 2040 off: power-on by B to that flip's update command",
+         ms(w["to_update"]), "", ""),
+        ("badger2040.boot_to_result_pixels", "Badger 2040 off: power-on by B to the flip on the glass",
+         ms(w["to_pixels"]), "", ""),
+        ("badger2040.boot_to_result_kind", "Badger 2040 off: that update, and commands the press made",
+         "%s, %d" % (w["kind"], w["acted"]), "", "fast, 1"),
+    ]
+
+
 def badger_rows(b):
     def m(xs):
         x = median(xs)
@@ -350,7 +388,7 @@ def run(presses=PRESSES, session=SESSION, flips=FLIPS, badger=BADGER_PRESSES):
     with tempfile.TemporaryDirectory(prefix="deckahedron-bench-pico-") as base:
         pico = bench_pico(base, presses, session, flips)
         unix = bench_unix(base, presses, session)
-        extra = badger_rows(bench_badger(base, badger)) if badger else []
+        extra = badger_rows(bench_badger(base, badger)) + badger_wake_rows(bench_badger_wake(base)) if badger else []
     return rows(pico, unix, session) + extra, None
 
 

@@ -243,17 +243,22 @@ def main():
                 rows.append(("latency_%d_%s_p99" % (n, key), "%s, p99 (%d boards)" % (label, n),
                              "%.1f ms" % lat[key][1], "", goal if n == 16 else ""))
 
-    # panels and power (issue: real boards): the refresh policy's mix and
-    # the battery-life model the build guides quote (host_tools/power.py)
+    # panels and power (issues 11 and 12): the refresh policy's mix and the
+    # battery model the build guides quote (host_tools/power.py)
     from host_tools import power
 
     mix = power.refresh_mix()
     rows.append(("refreshes_per_100_flips", "panel updates per 100 flips (B+A), policy: full / fast",
                  "%d / %d" % (mix["full"], mix["fast"] + mix.get("partial", 0)), "", ""))
-    for row in power.table():
-        rows.append(("battery_hours_%s" % row["board"],
-                     "battery life %s, %d mAh, 60 flips/h" % (row["board"], row["battery_mah"]),
-                     "%.0f h" % row["hours"], "", ""))
+    goal = ">= %d" % power.GOAL_SESSIONS
+    for r in power.table():
+        rows.append(("sessions_per_1000mah_%s_%s" % (r["board"], r["mode"]),
+                     "%d-h sessions of %d flips per %d mAh: %s, %s" % (
+                         r["hours"], r["flips"], power.GOAL_MAH, r["board"], r["mode"]),
+                     "%.0f" % r["sessions_per_1000"], "", goal))
+        rows.append(("press_to_pixels_%s_%s" % (r["board"], r["mode"]),
+                     "  press (asleep) to pixels, fast / full update",
+                     "%.2f s / %.2f s" % (r["press_to_pixels"]["fast"], r["press_to_pixels"]["full"]), "", ""))
 
     table = Table(title="Deckahedron benchmarks")
     table.add_column("measure")

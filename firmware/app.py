@@ -101,6 +101,8 @@ class App:
         self.work = {}  # the last press's firmware work in microseconds (stats)
         self.heap_low = None
         self.heap_due = False  # a command ran since heap_low was last sampled
+        self.battery_said = False  # the low-battery notice, once per power-up
+        self._rest_kept = None  # the Ui's resting state as last written (keep_rest)
 
     # -- boot and save -------------------------------------------------
     def boot(self):
@@ -127,7 +129,11 @@ class App:
         if st.notes:
             kept = "Your game is kept." if got is not None else "A new game began." if status == "new" else ""
             self.ui.notice("Flash tidied", _wrap(" ".join(st.notes))[:5] + [kept])
-        self.refresh.power_on()
+        if getattr(self.board, "woke", None) == "button" and self.game is not None:
+            self.refresh.resume(self.game.s.count)  # a press powered it up: the panel kept its image
+            self.restore_rest()
+        else:
+            self.refresh.power_on()
         self.dirty = True
 
     def parse(self, lines):
@@ -383,8 +389,17 @@ class App:
         return True, True, {"restored": True, "digest": g.digest()}
 
     # -- the loop ------------------------------------------------------------
-    IDLE_OFF_MS = 5 * 60 * 1000  # no button and no host request this long: power off
+    # No button and no host request this long: sleep. A board with a
+    # sleep_after_ms() (no USB host: it sleeps between presses) says how
+    # long; with a host, or on a board without one, IDLE_OFF_MS.
+    IDLE_OFF_MS = 5 * 60 * 1000
     WATCHDOG_MS = 8000  # rp2's WDT allows at most ~8.3 s
+    # A 1-cell LiPo at rest: ~3.5 V has about a tenth of its charge left,
+    # and its protection cuts at 3.0 V; below BATTERY_EMPTY_V the board
+    # stops waking for play (the game is saved after every press anyway).
+    BATTERY_LOW_V = 3.5
+    BATTERY_EMPTY_V = 3.3
+    BATTERY_NONE_V = 2.5  # below what a cell can run the board on: no cell, another supply
 
     def poll(self, timeout_ms=20):
         data = self.board.serial_read(timeout_ms)
@@ -414,8 +429,63 @@ class App:
         feed = getattr(self.board, "feed", None)
         if feed is not None:
             feed()
-        if _elapsed(self.last_input) > self.IDLE_OFF_MS and hasattr(self.board, "power_off"):
+        if hasattr(self.board, "power_off") and _elapsed(self.last_input) > self.sleep_after_ms():
             self.sleep()
+
+    def sleep_after_ms(self):
+        after = getattr(self.board, "sleep_after_ms", None)
+        ms = after() if after is not None else None
+        if ms is None:
+            return self.IDLE_OFF_MS
+        if self.ui.stack and self._loses_ram():
+            return max(ms, self.MENU_IDLE_MS)  # a menu would not survive the sleep: give it time
+        return ms
+
+    def _loses_ram(self):
+        loses = getattr(self.board, "sleep_loses_ram", None)
+        return loses is not None and loses()
+
+    # The Ui's resting state that a sleep without RAM (a Badger switched off,
+    # a MagTag's deep sleep) would lose and the next press needs (the
+    # attribute and advantage chosen on the home screen, ...): kept in a
+    # small file, written only when it changed, read back at a wake boot.
+    # Each system's Ui names its fields (Ui.REST); the file names the system.
+    REST_FILE = "rest.json"
+    MENU_IDLE_MS = 60 * 1000
+
+    def _rest(self):
+        out = {"system": self.ui.SYSTEM}
+        for k in getattr(self.ui, "REST", ()):
+            v = getattr(self.ui, k, None)
+            if isinstance(v, (str, int)):  # bool is an int
+                out[k] = v
+        return out
+
+    def keep_rest(self):
+        rest = self._rest()
+        if rest == self._rest_kept:
+            return
+        path = self.board.flash_dir + "/" + self.REST_FILE
+        with open(path, "w") as f:
+            f.write(json.dumps(rest))
+        self._rest_kept = rest
+
+    def restore_rest(self):
+        """At a boot a press made: the resting state kept before the sleep
+        (only fields this Ui has, of the same type; anything else is
+        ignored: the defaults stay)."""
+        try:
+            with open(self.board.flash_dir + "/" + self.REST_FILE) as f:
+                rest = json.loads(f.read())
+        except (OSError, ValueError):
+            return
+        if not isinstance(rest, dict) or rest.get("system", "deck") != self.ui.SYSTEM:
+            return  # damaged, or another system's (a new character since)
+        now = self._rest()
+        for k in now:
+            if k != "system" and k in rest and type(rest[k]) is type(now[k]):
+                setattr(self.ui, k, rest[k])
+        self._rest_kept = self._rest()
 
     def press(self, button):
         """A button, pressed or sent by the host: the rules part of its work is timed (stats)."""
@@ -439,17 +509,43 @@ class App:
         return used, free
 
     def sleep(self):
-        """Power off after inactivity, the state already saved; the panel
-        keeps showing the last screen (e-ink needs no power for that), with a
-        note that a button wakes the device."""
+        """Sleep until the next press, the state saved. The panel keeps the
+        last screen (e-ink needs no power for that) and the press that
+        wakes the board acts on it: the board reports it from buttons(),
+        and its refresh policy goes on where it was (the panel's image was
+        not lost). Where the sleep loses the RAM (a Badger switched off, a
+        MagTag), an open menu is closed first (redrawn) and the home
+        screen's choices are kept in a file (keep_rest). A low battery is
+        said on the panel first, once; an empty one stays on the panel,
+        with no play, until it is charged."""
         self.commit()
-        self.ui.notice("Sleeping", ["Press any button", "to wake up."])
-        self.show()
-        self.board.power_off()  # on battery: power is cut; on USB: returns at the next press
-        self.ui.pop()
-        self.refresh.power_on()  # clean the panel after waking
+        if self._loses_ram():
+            if self.ui.stack and self.game is not None:  # the panel shows what the waking press acts on
+                self.ui.home()
+                self.show()
+            self.keep_rest()
+        volts = self._volts()
+        if volts is not None and self.BATTERY_EMPTY_V <= volts < self.BATTERY_LOW_V and not self.battery_said:
+            self.battery_said = True
+            self.ui.notice("Battery low", ["%.2f V: charge it soon." % volts, "Your game is saved", "after every press."])
+            self.show()
+        if volts is not None and volts < self.BATTERY_EMPTY_V:
+            self.ui.notice("Battery empty", ["%.2f V. Charge it:" % volts, "your game is saved", "and waits for you."],
+                           sticky=True)
+            self.show()
+            while volts is not None and volts < self.BATTERY_EMPTY_V:
+                self.board.power_off()  # on battery a Badger is off here; others wake to look again
+                self.board.buttons()  # no play on an empty cell
+                volts = self._volts()
+            self.ui.pop()
+            self.dirty = True
+        else:
+            self.board.power_off()  # on battery: power is cut (Badger "off"); else returns at the next press
         self.last_input = _ticks()
-        self.dirty = True
+
+    def _volts(self):
+        v = self.board.battery()
+        return None if v is None or v < self.BATTERY_NONE_V else v
 
     def commit(self):
         """Save first, then let the reply and events out (design §5)."""

@@ -5,7 +5,9 @@ with the firmware and shared_rules, runs at power-on. In the simulator:
 
 The board is the one named in deckahedron.cfg (``board=NAME``, written by
 ``deckahedron flash``), else the one detected (see detect()); the file may
-also give ``hold=PIN``, a power latch driven high first thing (Badger), and
+also give ``hold=PIN``, a power latch driven high first thing (Badger),
+``sleep=MODE``, how the board sleeps between presses (Badger: off or
+dormant, see boards/badger2040.py), and
 ``seed=N`` and ``id=NAME`` (the emulated Pico's host writes them),
 which the command line overrides.
 CircuitPython boards start from code.py instead.
@@ -70,19 +72,26 @@ def detect():
     return "sim"
 
 
+SIO_GPIO_IN = 0xD0000004  # RP2040: every GPIO's level, one bit each
+
+
 def _hold(pin):
     """Drive the power latch high (``hold=PIN``, the registry's power_latch
     written into the config by the flasher): a Badger on battery stays on
     only while its button is held until this pin is high, so it comes
-    before anything slow (the registry, the app)."""
+    before anything slow (the registry, the app). Returns every GPIO's
+    level read right after (None without a latch): the button that powered
+    the board up, latched as Pimoroni's pressed_to_wake does, so that press
+    acts even when it is released before the board module starts."""
     if pin is None:
-        return
+        return None
     try:
-        from machine import Pin
+        from machine import Pin, mem32
 
         Pin(int(pin), Pin.OUT, value=1)
+        return mem32[SIO_GPIO_IN]
     except (ImportError, ValueError):
-        pass  # the sim, or a config line that is no pin number
+        return None  # the sim, or a config line that is no pin number
 
 
 def make_board(name, flash_dir=None):
@@ -112,7 +121,7 @@ def _device_id(board, given):
 
 def main(argv):
     cfg = config()
-    _hold(cfg.get("hold"))
+    levels = _hold(cfg.get("hold"))
     _paths()
     args = _args(argv)
     for key in ("board", "seed", "id"):
@@ -120,6 +129,10 @@ def main(argv):
             args[key] = cfg.get(key)
     name = args["board"] or detect()
     board = make_board(name, args["dir"])
+    if levels is not None and hasattr(board, "woken_by"):
+        board.woken_by(levels)
+    if cfg.get("sleep") and hasattr(board, "set_sleep"):
+        board.set_sleep(cfg["sleep"])  # an unknown mode keeps the board's default
     if _escape_held(board):
         print("deckahedron: A and C held at power-on: the app is not started, the REPL is free")
         return

@@ -7,11 +7,22 @@ pause is natural then) and after every FULL_EVERY fast or partial updates; a
 fast update for a flip; a partial update for menus and messages where the
 board can do one (else fast). Tunables are class attributes, so a board or a
 player's config can change them without touching the app.
+
+Tuned for sleeping between presses (issue 12): asleep, a board spends
+almost nothing, so a press's charge is its awake time, and a full refresh
+keeps a board awake 3-4.5 s against 0.5-0.9 s for a fast one. At
+FULL_EVERY = 8 the full refreshes took 12 % (Pico) to 20 % (Badger
+switched off) of a session's charge (host_tools/power.py); FULL_EVERY is
+therefore 16, which gives 6-11 % more sessions a charge, and a wake from sleep or a power-up
+by a press (resume) is no reason for a clean refresh: the panel kept its
+image. The trade-off is ghosting: up to 16 fast updates (eight flips) leave
+faint outlines of earlier card faces and a greyer white before the clean
+refresh, which every reshuffle (about every 15 flips) also gives.
 """
 
 
 class RefreshPolicy:
-    FULL_EVERY = 8  # fast/partial updates between clean full refreshes
+    FULL_EVERY = 16  # fast/partial updates between clean full refreshes
     PARTIAL_SCREENS = ("menu", "number", "message", "sheet")
 
     def __init__(self, can_partial=False):
@@ -25,6 +36,14 @@ class RefreshPolicy:
 
     def power_on(self):
         self.full_pending = True
+
+    def resume(self, count):
+        """Powered up by a press, the panel still showing the last screen:
+        no clean refresh for that, but one every FULL_EVERY + 1 updates as
+        if awake all along, counted from the game's command count (the
+        count since the last full refresh died with the RAM)."""
+        self.full_pending = False
+        self.since_full = count % (self.FULL_EVERY + 1)
 
     def mode(self, screen):
         """The update for the next frame of this screen kind; counts it."""

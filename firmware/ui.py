@@ -46,6 +46,8 @@ def main_menu(u):
 
 class Ui:
     SYSTEM = "deck"
+    # what a sleep that loses the RAM must keep for the next press (App.keep_rest)
+    REST = ("attr", "net", "flipped_with", "pursuit_flip")
 
     def __init__(self, app):
         self.app = app

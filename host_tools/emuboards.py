@@ -269,10 +269,12 @@ class EmuBoard(PtyBoard):
             f.write(romfs)
         os.replace(self.romfs_path + ".tmp", self.romfs_path)
 
-    def start(self):
-        """Power the board on (a no-op while it runs). Raises
-        rp2040.ImageError without the base image or bootrom, EmuError
-        without Node or rp2040js."""
+    def start(self, wake=None):
+        """Power the board on (a no-op while it runs); ``wake``: (button,
+        ms), a button held from power-on for ms of emulated time (the press
+        that powers a switched-off Badger up). Raises rp2040.ImageError
+        without the base image or bootrom, EmuError without Node or
+        rp2040js."""
         with self._lock:
             if self.is_alive():
                 self.wanted = True
@@ -293,6 +295,7 @@ class EmuBoard(PtyBoard):
                 "cdcFd": theirs.fileno(), "panel": self.pins["panel"], "buttons": self.pins["buttons"],
                 "pressed": self.pins["pressed"], "latch": self.pins["latch"],
                 "battery": self.pins["battery"] and dict(self.pins["battery"], volts=self.battery_volts),
+                "wake": {"button": wake[0], "ms": wake[1]} if wake else None,
             }
             self._log.write(("--- %s start %d: %s %s\n" % (time.strftime("%H:%M:%S"), self.starts + 1,
                                                            self.name, self.board)).encode())

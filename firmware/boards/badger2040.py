@@ -15,6 +15,16 @@ give the sources. What the code relies on:
   hold= line of deckahedron.cfg); this module takes it again at once and
   drives it low in power_off(), which is how a Badger switches itself off
   (Pimoroni's turn_off()). On USB power nothing turns off.
+* Between presses (no USB host; with one it stays awake, BoardBase) the
+  board sleeps in one of two modes, SLEEP_MODES, chosen by ``sleep=`` in
+  deckahedron.cfg (set_sleep): "off" (the default) drops the latch, so
+  on battery the board is off and every press boots it into its save;
+  main.py reads every GPIO right after it takes the latch again
+  (woken_by), so the press that powered the board up acts, as Pimoroni's
+  pressed_to_wake latch does. "dormant" keeps the power and RAM and stops
+  the RP2040's crystal until a press edge (BoardBase.dormant): no boot,
+  a quicker answer, more current asleep. The 2040 W's RTC alarm
+  (set_wake_alarm) can power it up or end a sleep too.
 * The activity LED is lit while the panel refreshes.
 * Battery, 2040 only: VBAT / divider measured against a reference of
   vref_volts that vref_enable switches on: vdd = vref_volts * 65535 / ref;
@@ -65,6 +75,9 @@ class Badger2040Board(BoardBase):
     can_partial = True
 
     SPI_BAUD = 12000000  # Pimoroni's rate for this panel
+    PRESS_EDGE = 8  # buttons read high when pressed: wake on the rising edge
+    SLEEP_MODES = ("off", "dormant")
+    sleep_mode = "off"
     POWER_OFF_SETTLE_MS = 50  # as Pimoroni's turn_off(), before the latch drops
     POWER_POLL_MS = 20
 
@@ -79,6 +92,7 @@ class Badger2040Board(BoardBase):
         self.machine = machine
         self.pins = pins
         self.button_names = tuple(b[0] for b in pins["buttons"])
+        self.button_gpios = tuple(b[1] for b in pins["buttons"])
         self.button_pins = [Pin(b[1], Pin.IN, Pin.PULL_DOWN) for b in pins["buttons"]]
         p = pins["panel"]
         spi = machine.SPI(p["spi"], baudrate=self.SPI_BAUD, polarity=0, phase=0,
@@ -90,9 +104,11 @@ class Badger2040Board(BoardBase):
         self.led = Pin(pins["led"], Pin.OUT, value=0)
         self._setup(flash_dir, clock, serial, self.button_names, self._read_button)
         self.catch_edges(self.button_pins, Pin.IRQ_RISING)
-        # A button still held now is the press that powered the board up; the
-        # debouncer (primed above) does not report it.
-        self.woke = "button" if self.debouncer.any_down() else None
+        # A button still held now is the press that powered the board up: it
+        # acts (the debouncer, primed above, would not report it by itself).
+        held = [self.button_names[i] for i in range(len(self.button_pins)) if self._read_button(i)]
+        self.debouncer.add(held)
+        self.woke = "button" if held else None
         self.epd = UC8151(spi, cs, dc, rst, busy, clock=self.clock, idle=self.idle)
         self.sense = pins["battery"]  # None on the 2040 W
         if self.sense:
@@ -129,39 +145,56 @@ class Badger2040Board(BoardBase):
         return bat * self.sense["divider"] * (self.sense["vref_volts"] * 65535 / ref) / 65535
 
     # -- power -------------------------------------------------------------
+    def set_sleep(self, mode):
+        """The sleep between presses: "off" or "dormant" (deckahedron.cfg
+        sleep=); anything else keeps the current mode and returns False."""
+        if mode not in self.SLEEP_MODES:
+            return False
+        self.sleep_mode = mode
+        return True
+
+    def sleep_loses_ram(self):
+        return self.sleep_mode == "off"
+
+    def woken_by(self, gpio_in):
+        """Every GPIO's level as main.py read it right after taking the
+        latch: a button held then powered the board up, and its press acts
+        even if it was let go before this module started."""
+        for i, g in enumerate(self.button_gpios):
+            name = self.button_names[i]
+            if gpio_in >> g & 1 and name not in self.debouncer.pending:
+                self.debouncer.add([name])
+                self.woke = "button"
+
     def _alarm_fired(self):
         return False
 
     def clear_wake_alarm(self):
         pass
 
+    def _rtc_woke(self):
+        if self._alarm_fired():
+            self.clear_wake_alarm()
+            return "rtc"
+        return None
+
     def power_off(self):
-        """Switch off; the caller has saved the state. The panel finishes and
-        sleeps, then ENABLE_3V3 goes low: on battery the board is off here
-        and the next press boots it into its save. On USB (or while a button
-        holds the power on) it stays up: this then waits, feeding the
-        watchdog, for a button (2040 W: or the RTC alarm; or serial input),
-        takes the latch again and RETURNS with self.woke = "button", "rtc"
-        or "serial"; the wake press is not reported by buttons()."""
+        """Sleep until the next press; the caller has saved the state. The
+        panel finishes and sleeps first (a press made meanwhile ends this at
+        once). "off": ENABLE_3V3 goes low, and on battery the board is off
+        here: the next press boots it into its save and acts. On USB (or
+        while a button holds the power on) it stays up and, like "dormant",
+        waits (BoardBase.wait_for_press) for a button (2040 W: or the RTC
+        alarm; or serial input), takes the latch again and RETURNS with
+        self.woke = "button", "rtc" or "serial"; a press is reported by
+        buttons() and acts."""
         self.epd.finish()
         self.led.value(0)
-        self.clock.sleep_ms(self.POWER_OFF_SETTLE_MS)
-        self.enable.value(0)
-        while True:
-            self.feed()
-            if self.debouncer.any_down():
-                self.woke = "button"
-                break
-            if self._alarm_fired():
-                self.woke = "rtc"
-                self.clear_wake_alarm()
-                break
-            if self.serial.readable():
-                self.woke = "serial"
-                break
-            self.clock.sleep_ms(self.POWER_POLL_MS)
+        if self.sleep_mode == "off" and not self.debouncer.pending:
+            self.clock.sleep_ms(self.POWER_OFF_SETTLE_MS)
+            self.enable.value(0)
+        self.wait_for_press(self.POWER_POLL_MS, self._rtc_woke)
         self.enable.value(1)
-        self.debouncer.prime()
 
 
 class Badger2040WBoard(Badger2040Board):

@@ -40,9 +40,23 @@ first), read without blocking (``in_waiting``). No host, no port: writes are
 dropped, as on the other boards. Battery: ``board.VOLTAGE_MONITOR`` sits
 behind a divide-by-two resistor divider. Entropy: ``os.urandom``. Saves:
 the ``/deckahedron`` folder on CIRCUITPY, writable by code only after
-boot.py remounted it (``read_only`` says whether it is). Sleep:
-``power_off()`` shows the pending screen, then deep-sleeps until button A
-or B is pressed (CircuitPython then restarts code.py; the save loads).
+boot.py remounted it (``read_only`` says whether it is).
+
+Sleep (issue 12). With no host on the data port the app sleeps
+SLEEP_AFTER_MS after a press (sleep_after_ms()); ``power_off()`` shows the
+pending screen, lets the panel finish, then deep-sleeps until a button
+(CircuitPython restarts code.py and the save loads); with a host, the
+app's long idle power-off does the same. Deep sleep, not light sleep: on
+the ESP32-S2 CircuitPython's light sleep saves nothing over time.sleep()
+(Adafruit, "Deep Sleep with CircuitPython"; its espressif alarm code
+cannot call esp_light_sleep_start(), which stops the peripherals). All
+four buttons wake it: they are RTC GPIOs (15, 14, 12, 11) and since
+CircuitPython 9.1.0 the ESP32-S2 wakes on any of several low pins (ext1
+ANY_LOW, commit ed2f32fadb "Enable deep sleep on all ESP chips"); an older
+CircuitPython that refuses that gets A and B (DEEP_WAKE_OLD: ext0 + ext1
+allowed two). The press that woke the board acts: ``alarm.wake_alarm``
+names the button, and a tap over before code.py runs again is reported as
+that button's press (D's as DOWN).
 """
 
 import os
@@ -222,6 +236,8 @@ class MagTagBoard:
     POLL_MS = 5  # serial_read's wait step (buttons and the panel checked each step)
     BATTERY_MS = 30000  # read the battery at most this often
     FLASH_DIR = "/deckahedron"
+    SLEEP_AFTER_MS = 100  # no input this long (no host): deep sleep
+    DEEP_WAKE_OLD = ("A", "B")  # the wake buttons where CircuitPython allows only two
 
     def __init__(self, flash_dir=None, display=None, clock_ms=None, sleep_ms=None, use_keypad=True):
         import board
@@ -253,19 +269,19 @@ class MagTagBoard:
         self.too_soon = 0  # refresh() refusals caught
 
         # buttons
-        pins = (board.BUTTON_A, board.BUTTON_B, board.BUTTON_C, board.BUTTON_D)
+        self._digitalio = digitalio
+        self.pins = (board.BUTTON_A, board.BUTTON_B, board.BUTTON_C, board.BUTTON_D)
         self.map = ButtonMap(self.LONG_MS)
-        self.keys = None
-        if use_keypad:
-            try:
-                import keypad
-
-                self.keys = _KeypadKeys(keypad, pins)
-            except ImportError:
-                self.keys = None
-        if self.keys is None:
-            self.keys = _PolledKeys(digitalio, pins, self.DEBOUNCE_MS)
+        self.use_keypad = use_keypad
         self._pressed = []
+        self.woke = None
+        try:
+            import alarm
+
+            self._woken(self._alarm_key(alarm.wake_alarm))  # a restart after deep sleep
+        except ImportError:
+            pass
+        self._make_keys()
 
         self.indicator = _Indicator(board, digitalio)
 
@@ -285,6 +301,39 @@ class MagTagBoard:
         self._adc = None
         self._volts = None
         self._volts_at = None
+
+    def _make_keys(self):
+        self.keys = None
+        if self.use_keypad:
+            try:
+                import keypad
+
+                self.keys = _KeypadKeys(keypad, self.pins)
+            except ImportError:
+                self.keys = None
+        if self.keys is None:
+            self.keys = _PolledKeys(self._digitalio, self.pins, self.DEBOUNCE_MS)
+
+    def _alarm_key(self, a):
+        """The button (0..3) a pin alarm names, else None."""
+        p = getattr(a, "pin", None)
+        return self.pins.index(p) if p in self.pins else None
+
+    def _woken(self, k):
+        """Button k woke the board: its press acts. Still held, the scan
+        reports it (keypad and the polled keys start from "all up"); a tap
+        already over is reported here, D's as a short press (DOWN)."""
+        if k is None:
+            return
+        self.woke = "button"
+        io = self._digitalio.DigitalInOut(self.pins[k])
+        io.switch_to_input(pull=self._digitalio.Pull.UP)
+        held = not io.value
+        io.deinit()
+        if not held:
+            now = self.clock_ms()
+            self.map.event(k, True, now, self._pressed)
+            self.map.event(k, False, now, self._pressed)
 
     # ---------------------------------------------------------------- storage
 
@@ -430,10 +479,18 @@ class MagTagBoard:
             n = (n << 8) | b
         return n
 
+    def sleep_after_ms(self):
+        """SLEEP_AFTER_MS with no host on the data port; None with one
+        (the app's long idle power-off)."""
+        port = self.port
+        return None if port is not None and port.connected else self.SLEEP_AFTER_MS
+
+    def sleep_loses_ram(self):
+        return True  # deep sleep: CircuitPython starts code.py again
+
     def power_off(self):
-        """Deep sleep until button A or B is pressed (the ESP32-S2 wakes on
-        at most two low pins); CircuitPython then starts code.py afresh and
-        the saved game loads. Shows the pending screen first."""
+        """Show the pending screen, let the panel finish, then deep-sleep
+        until a button (never returns on a board: code.py starts again)."""
         self.flush()
         end = self.clock_ms() + 3000
         while getattr(self.display, "busy", False) and self.clock_ms() < end:
@@ -444,9 +501,12 @@ class MagTagBoard:
             return  # no deep sleep here: stay awake
         self.keys.deinit()
         self.indicator.set(False)
-        wake = [alarm.pin.PinAlarm(pin=p, value=False, pull=True)
-                for p in (self._board.BUTTON_A, self._board.BUTTON_B)]
-        alarm.exit_and_deep_sleep_until_alarms(*wake)
-
+        try:
+            wake = [alarm.pin.PinAlarm(pin=p, value=False, pull=True) for p in self.pins]
+            alarm.exit_and_deep_sleep_until_alarms(*wake)
+        except ValueError:  # CircuitPython before 9.1: two low pins at most
+            wake = [alarm.pin.PinAlarm(pin=self.pins[PHYSICAL.index(b)], value=False, pull=True)
+                    for b in self.DEEP_WAKE_OLD]
+            alarm.exit_and_deep_sleep_until_alarms(*wake)
 
 Board = MagTagBoard

@@ -19,22 +19,24 @@ UP and DOWN when present. Debounced by boards.usbserial.Debouncer
 (DEBOUNCE_MS).
 
 Battery (optional): a LiPo feeding VSYS (through a charger / diode, see
-hardware/). A plain Pico measures VSYS through its own 200k/100k divider on
+hardware/). The Pico measures VSYS through its own 200k/100k divider on
 GPIO29 (ADC3): volts = raw / 65535 * 3.3 * 3. BATTERY = (adc_gpio,
 divider) says where; set it to (26, 2.0) for an external 1:1 divider on
-GP26, or None for no reading. On a Pico W GPIO29 belongs to the Wi-Fi chip,
-so the built-in sense is not used there (None unless BATTERY is changed to
-an external divider).
+GP26, or None for no reading. On a Pico W GPIO29 is shared with the
+wireless chip's SPI clock, and GPIO25 is that chip's chip select: with
+GPIO25 driven high (chip deselected; it is unused here) GPIO29 reads VSYS/3
+as on a Pico (Pico W datasheet, "Using the ADC"). battery() therefore
+drives GPIO25 high around the reading on every Pico; on a plain Pico
+GPIO25 is the LED, lit for the microseconds of the reading.
 
-Power off: a Pico has no power switch. power_off() lets the panel finish
-and sleep, then sleeps the RP2040 with machine.lightsleep() in slices of
-SLEEP_SLICE_MS (rp2 MicroPython wakes from lightsleep on its timer only; a
-GPIO wake is not offered), checking the buttons and feeding the watchdog
-between slices, and returns when a button is pressed (hold it briefly) or
-serial input arrives.
+Power: between presses the board sleeps (BoardBase: DORMANT with no USB
+host, woken by a button's press edge; the press acts). power_off() lets the
+panel finish and sleep first. With a USB host attached the board stays
+awake until the app's idle power-off, then sleeps in
+machine.lightsleep(SLEEP_SLICE_MS) slices (rp2 keeps the USB clock in a
+timed lightsleep once a host configured the port), which serial input or
+a press ends.
 """
-
-import sys
 
 from boards import spec
 from boards.usbserial import BoardBase
@@ -48,10 +50,6 @@ PANEL_SPI = _PINS["panel"]["spi"]
 PANEL_PINS = dict((k, v) for k, v in _PINS["panel"].items() if k != "spi")
 
 
-def _is_pico_w():
-    return "Pico W" in getattr(sys.implementation, "_machine", "")
-
-
 class PicoEpaper29Board(BoardBase):
     name = "pico-epaper29"
     can_partial = False  # the SSD1680's fast update already drives only changed pixels
@@ -61,6 +59,7 @@ class PicoEpaper29Board(BoardBase):
     ADC_VREF = 3.3
     BATTERY_SAMPLES = 4
     SLEEP_SLICE_MS = 100
+    WL_CS = 25  # Pico W: the wireless chip's chip select; Pico: the LED
     DEBOUNCE_MS = 30
 
     def __init__(self, flash_dir="", clock=None, serial=None, buttons=BUTTON_PINS):
@@ -77,6 +76,7 @@ class PicoEpaper29Board(BoardBase):
         rst = Pin(p["rst"], Pin.OUT, value=1)
         busy = Pin(p["busy"], Pin.IN, Pin.PULL_UP)
         self.button_names = tuple(b[0] for b in buttons)
+        self.button_gpios = tuple(b[1] for b in buttons)
         self.button_pins = [Pin(b[1], Pin.IN, Pin.PULL_UP) for b in buttons]
         self._setup(flash_dir, clock, serial, self.button_names, self._read_button)
         self.catch_edges(self.button_pins, Pin.IRQ_FALLING)
@@ -85,10 +85,11 @@ class PicoEpaper29Board(BoardBase):
         # per-pixel conversion of a landscape frame (see drivers/ssd1680.py).
         self.surface = self.epd.canvas()
         self.adc = None
-        if self.BATTERY is not None and not (self.BATTERY[0] == 29 and _is_pico_w()):
+        self.vsys_select = None  # GPIO25 (Pico W: the wireless chip's CS) high while reading GPIO29
+        if self.BATTERY is not None:
             self.adc = machine.ADC(self.BATTERY[0])
-        self.sleeps = 0
-        self.woke = None  # why power_off() last returned: "button" or "serial"
+            if self.BATTERY[0] == 29:
+                self.vsys_select = Pin(self.WL_CS, Pin.OUT, value=0)
 
     def _read_button(self, i):
         return self.button_pins[i].value() == 0
@@ -104,27 +105,20 @@ class PicoEpaper29Board(BoardBase):
     def battery(self):
         if self.adc is None:
             return None
+        sel = self.vsys_select
+        if sel is not None:
+            sel.value(1)
         total = 0
         for _ in range(self.BATTERY_SAMPLES):
             total += self.adc.read_u16()
+        if sel is not None:
+            sel.value(0)
         return total / self.BATTERY_SAMPLES / 65535 * self.ADC_VREF * self.BATTERY[1]
 
     def power_off(self):
-        """Low power until a button is pressed; the caller has saved the
-        state. The panel finishes and sleeps; the RP2040 then sleeps in
-        machine.lightsleep(SLEEP_SLICE_MS) slices (timer wake), looking at
-        the buttons and feeding the watchdog between them, and this RETURNS
-        on a press (hold it for a slice) or on serial input (self.woke says
-        which). The wake press is not reported by buttons()."""
+        """Sleep until a press (or serial input); the caller has saved the
+        state. The panel finishes and sleeps first; a press made meanwhile
+        ends it at once. RETURNS with self.woke = "button" (the press is
+        reported by buttons(): it acts) or "serial" (see BoardBase)."""
         self.epd.finish()
-        while True:
-            self.feed()
-            if self.debouncer.any_down():
-                self.woke = "button"
-                break
-            if self.serial.readable():
-                self.woke = "serial"
-                break
-            self.machine.lightsleep(self.SLEEP_SLICE_MS)
-            self.sleeps += 1
-        self.debouncer.prime()
+        self.wait_for_press(self.SLEEP_SLICE_MS)

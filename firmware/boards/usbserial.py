@@ -185,6 +185,13 @@ class Debouncer:
         if len(self.pending) < self.MAX_PENDING:
             self.pending.append(self.names[i])
 
+    def add(self, names):
+        """Presses that happened while nothing sampled (the one that woke
+        the board): reported by the next take()."""
+        for name in names:
+            if len(self.pending) < self.MAX_PENDING:
+                self.pending.append(name)
+
     def any_down(self):
         for i in range(len(self.names)):
             if self.read(i):
@@ -198,16 +205,46 @@ class Debouncer:
 
 
 class BoardBase:
-    """What the rp2 boards share: serial, buttons, watchdog, idle, entropy.
+    """What the rp2 boards share: serial, buttons, watchdog, idle, entropy,
+    and sleeping between presses.
 
     A subclass sets self.machine (the machine module) and calls
-    _setup(flash_dir, clock, serial, names, read) from its __init__."""
+    _setup(flash_dir, clock, serial, names, read) from its __init__.
+
+    Sleep (App.poll asks sleep_after_ms(), then calls power_off()). With no
+    USB host the RP2040 goes DORMANT between presses: machine.lightsleep()
+    without a time stops the crystal on rp2 MicroPython v1.28, and only a
+    GPIO event armed in IO_BANK0's DORMANT_WAKE_INTE registers starts it
+    again. MicroPython has no call for arming one (pico-sdk's
+    gpio_set_dormant_irq_enabled), so dormant() writes the registers through
+    machine.mem32: each button's press edge, latched while the chip sleeps,
+    so a tap shorter than the wake-up still counts, and the edges latched
+    say which button woke the board: that press acts. A USB host that has
+    configured the port and sends frames (SIE_STATUS: connected, not
+    suspended) keeps the board awake instead: DORMANT would stop the USB
+    clock and drop the link. The board then runs on USB power."""
 
     width = 296
     height = 128
     DEBOUNCE_MS = 30
     POLL_MS = 10  # step of every wait loop
     WDT_MAX_MS = 8388  # rp2040: machine.WDT's longest timeout
+    SLEEP_AFTER_MS = 100  # no input for this long and no host: sleep until a press
+    PRESS_EDGE = 4  # the dormant wake event of a press: 4 = edge low, 8 = edge high
+
+    # RP2040 datasheet: IO_BANK0 (2.19.6.1) INTR0-3 at +0x0F0 (raw, edges
+    # write-1-to-clear), DORMANT_WAKE_INTE0-3 at +0x160 and _INTS0-3 at
+    # +0x180, 4 bits per GPIO (level low, level high, edge low, edge high),
+    # atomic set/clear aliases at +0x2000/+0x3000 (2.1.2); USB SIE_STATUS
+    # (4.1.4) bit 16 CONNECTED, bit 4 SUSPENDED (no frames for 3 ms).
+    INTR0 = 0x400140F0
+    DORMANT_INTE0 = 0x40014160
+    DORMANT_INTS0 = 0x40014180
+    ALIAS_SET = 0x2000
+    ALIAS_CLR = 0x3000
+    USB_SIE_STATUS = 0x50110050
+    SIE_CONNECTED = 1 << 16
+    SIE_SUSPENDED = 1 << 4
 
     def _setup(self, flash_dir, clock, serial, names, read):
         self.flash_dir = flash_dir
@@ -216,6 +253,9 @@ class BoardBase:
         self.debouncer = Debouncer(names, read, self.clock, self.DEBOUNCE_MS)
         self.debouncer.prime()
         self.wdt = None
+        self.woke = None  # why the last wait_for_press() (or the power-up) ended
+        self.sleeps = 0  # lightsleep slices taken (host attached)
+        self.dormancies = 0  # DORMANT sleeps taken (no host)
 
     def catch_edges(self, pins, trigger):
         """Latch press edges by pin interrupt (see Debouncer.edge) where the
@@ -279,6 +319,74 @@ class BoardBase:
     def feed(self):
         if self.wdt is not None:
             self.wdt.feed()
+
+    # -- sleeping between presses ------------------------------------------
+    def host_attached(self):
+        """Has a USB host configured the port, and is it sending frames?"""
+        mem32 = getattr(self.machine, "mem32", None)
+        if mem32 is None:
+            return True  # cannot tell: keep the link
+        return mem32[self.USB_SIE_STATUS] & (self.SIE_CONNECTED | self.SIE_SUSPENDED) == self.SIE_CONNECTED
+
+    def sleep_after_ms(self):
+        """How long the app waits after the last input before power_off():
+        SLEEP_AFTER_MS without a host; None (the app's long idle power-off)
+        with one."""
+        return None if self.host_attached() else self.SLEEP_AFTER_MS
+
+    def dormant(self):
+        """DORMANT until a button's press edge: the names of the buttons
+        that woke the board (their presses), [] for any other wake."""
+        mem = self.machine.mem32
+        masks = [0, 0, 0, 0]
+        for g in self.button_gpios:
+            masks[g // 8] |= self.PRESS_EDGE << 4 * (g % 8)
+        for i in range(4):
+            if masks[i]:
+                mem[self.INTR0 + 4 * i] = masks[i]  # forget edges from before
+                mem[self.DORMANT_INTE0 + 4 * i + self.ALIAS_SET] = masks[i]
+        self.machine.lightsleep()
+        hits = [0, 0, 0, 0]
+        for i in range(4):
+            if masks[i]:
+                hits[i] = mem[self.DORMANT_INTS0 + 4 * i] & masks[i]
+                mem[self.DORMANT_INTE0 + 4 * i + self.ALIAS_CLR] = masks[i]
+                mem[self.INTR0 + 4 * i] = masks[i]
+        woke = []
+        for i, g in enumerate(self.button_gpios):
+            if hits[g // 8] & self.PRESS_EDGE << 4 * (g % 8):
+                woke.append(self.debouncer.names[i])
+        return woke
+
+    def wait_for_press(self, slice_ms, check=None):
+        """Low power until a press, serial input or check() (a wake reason or
+        None): DORMANT with no host, else lightsleep(slice_ms) slices with
+        the USB link kept, sampling the buttons and feeding the watchdog in
+        between. Sets and returns self.woke; a press stays in the
+        debouncer, so buttons() reports it: the press that woke the board
+        acts."""
+        deb = self.debouncer
+        self.woke = None
+        while self.woke is None:
+            self.feed()
+            deb.sample()
+            if deb.pending:
+                self.woke = "button"
+            elif self.serial.readable():
+                self.woke = "serial"
+            elif check is not None:
+                self.woke = check()
+            if self.woke is not None:
+                break
+            if self.host_attached():
+                self.machine.lightsleep(slice_ms)
+                self.sleeps += 1
+            else:
+                woke = self.dormant()
+                self.dormancies += 1
+                deb.prime()  # levels now; an edge before this is the press below
+                deb.add(woke)
+        return self.woke
 
     def idle(self, ms):
         """One step of a wait: feed the watchdog, watch the buttons, sleep."""

@@ -7,7 +7,8 @@
 // littlefs backing file), fsOffset, cdcFd (a stream socket), panel: {kind,
 // spi, cs, dc, rst, busy}, buttons: {NAME: gpio}, pressed (the level a
 // pressed button reads), latch (the power latch's gpio) or null, battery:
-// {gpio, divider, volts[, vref, vrefVolts]} or null}.
+// {gpio, divider, volts[, vref, vrefVolts]} or null, wake: {button, ms} (a
+// button held from power-on for ms) or null}.
 //
 // The control channel is line-delimited JSON: requests on stdin
 // ({"id": n, "op": ...}), answers ({"id": n, ...}) and events ({"ev": ...})
@@ -60,6 +61,9 @@ const panel = new Panel(mcu, clock, config.panel, {
   onViolation: (v) => emit({ ev: 'violation', ...v }),
 });
 const buttons = new Buttons(mcu, clock, config.buttons, { pressed: config.pressed ?? 0 });
+// A button pressed at power-on and let go `ms` later: the press that powers a
+// switched-off Badger up (its firmware must act on it).
+if (config.wake) buttons.tap(config.wake.button, config.wake.ms);
 if (config.latch != null) watchLatch(mcu, clock, config.latch, (l) => emit({ ev: 'latch', ...l }));
 if (config.battery) senseBattery(mcu, config.battery);
 const cdc = new CDCBridge(mcu, clock, config.cdcFd, { onConnected: (t) => emit({ ev: 'cdc', t }) });

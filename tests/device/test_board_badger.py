@@ -197,7 +197,7 @@ def test_the_refresh_policy_picks_full_fast_and_partial(fx):
     for i in range(RefreshPolicy.FULL_EVERY + 2):
         frame = flipped(frame, 10 + i, 20)
         board.show(frame, policy.mode("flip" if i % 2 == 0 else "menu"))
-    assert panel.kinds() == ["full"] + ["partial", "fast"] * 4 + ["full"]
+    assert panel.kinds() == ["full"] + ["partial", "fast"] * (RefreshPolicy.FULL_EVERY // 2) + ["full"]
     assert first_difference(panel.landscape(), frame) is None and panel.errors == []
 
 
@@ -296,15 +296,60 @@ def test_a_bouncing_press_is_one_press_and_two_presses_are_two(fx):
 
 
 @faked
-def test_the_press_that_powered_the_board_up_is_not_a_command(fx):
+def test_the_press_that_powered_the_board_up_acts_once(fx):
     fx.machine.set_input(BTN["B"], 1)  # still held at boot
     board, panel = make(fx)
     assert board.woke == "button"
     fx.clock.advance(50)
-    assert board.buttons() == []
+    assert board.buttons() == ["B"]
     fx.machine.set_input(BTN["B"], 0)
     fx.clock.advance(50)
+    assert board.buttons() == []  # its release is no second press
+
+
+@faked
+def test_a_press_let_go_before_the_module_started_acts_from_mains_latch(fx):
+    """main.py reads every GPIO right after taking the latch (Pimoroni's
+    pressed_to_wake); the board module starts later, the button already up."""
+    import main
+
+    fx.machine.set_input(BTN["UP"], 1)
+    levels = main._hold(LATCH)
+    fx.machine.set_input(BTN["UP"], 0)
+    board, panel = make(fx)
+    assert board.woke is None and levels >> BTN["UP"] & 1
+    board.woken_by(levels)
+    board.woken_by(levels)  # told twice: still one press
+    assert board.woke == "button" and board.buttons() == ["UP"]
+
+
+@faked
+def test_the_sleep_setting_picks_off_or_dormant_and_refuses_anything_else(fx):
+    board, panel = make(fx)
+    assert board.sleep_mode == "off"
+    assert board.set_sleep("dormant") and board.sleep_mode == "dormant"
+    assert not board.set_sleep("hibernate") and board.sleep_mode == "dormant"
+
+
+@faked
+def test_dormant_with_no_host_keeps_the_power_and_the_waking_press_acts(fx):
+    board, panel = make(fx, on_battery=True)
+    board.set_sleep("dormant")
+    fx.machine.set_usb_host(False)
+    assert board.sleep_after_ms() == board.SLEEP_AFTER_MS
+    wdt = board.start_watchdog(1000)
+    board.show(pattern_frame(1), "fast")
+    t0 = fx.clock.now
+    press(fx.machine, BTN["C"], t0 + 90000, hold=40)  # a tap, shorter than a debounce
+    board.power_off()  # on battery: no PowerCut, the latch stays high
+    assert board.woke == "button" and board.dormancies == 1 and fx.clock.now - t0 >= 90000
+    assert fx.machine.SLEEPS == [("dormant", BTN["C"])] and panel.asleep
+    assert fx.machine.pin_state(LATCH).latch == 1
+    wdt.check()  # its counter stood still while the crystal was stopped
+    assert board.buttons() == ["C"]
+    fx.clock.advance(200)
     assert board.buttons() == []
+    assert all(fx.machine.mem32[fx.machine.DORMANT_WAKE_INTE0 + 4 * i] == 0 for i in range(4))
 
 
 @faked
@@ -362,8 +407,9 @@ def test_power_off_on_usb_waits_for_a_button_feeding_the_watchdog(fx):
     assert fx.machine.pin_state(LATCH).latch == 1  # and taken again
     wdt.check()
     assert board.woke == "button"
-    fx.clock.advance(50)
-    assert board.buttons() == []  # the wake press is not a command
+    assert board.buttons() == ["C"]  # the wake press acts
+    fx.clock.advance(300)
+    assert board.buttons() == []
 
 
 @faked

@@ -232,6 +232,28 @@ def test_battery_volts_from_vsys_through_the_divider(fx):
 
 
 @faked
+def test_vsys_is_read_with_gpio25_high_so_a_pico_w_reads_it_too(fx):
+    """Pico W: GPIO29 is shared with the wireless chip, which lets go of it
+    (and lets VSYS/3 through) while its chip select, GPIO25, is high."""
+    m = fx.machine
+    seen = []
+    import machine
+
+    real = machine.ADC.read_u16
+
+    def read_u16(adc):
+        seen.append(m.pin_state(25).latch)
+        return real(adc)
+
+    machine.ADC.read_u16 = read_u16
+    board, panel = make(fx)
+    m.set_adc(29, 24000)
+    assert m.pin_state(25).latch == 0
+    board.battery()
+    assert seen == [1] * board.BATTERY_SAMPLES and m.pin_state(25).latch == 0
+
+
+@faked
 def test_watchdog_fed_while_waiting_for_the_panel(fx):
     board, panel = make(fx)
     wdt = board.start_watchdog(500)
@@ -244,8 +266,9 @@ def test_watchdog_fed_while_waiting_for_the_panel(fx):
 
 
 @faked
-def test_power_off_sleeps_until_a_button_and_the_press_is_not_a_command(fx):
+def test_with_a_host_power_off_sleeps_in_slices_until_a_button_and_the_press_acts(fx):
     board, panel = make(fx)
+    assert board.host_attached() and board.sleep_after_ms() is None  # the app's long idle power-off
     wdt = board.start_watchdog(1000)
     board.show(pattern_frame(1), "full")
     t0 = fx.clock.now
@@ -256,8 +279,41 @@ def test_power_off_sleeps_until_a_button_and_the_press_is_not_a_command(fx):
     sleeps = fx.machine.SLEEPS
     assert sleeps and all(kind == "light" and ms == board.SLEEP_SLICE_MS for kind, ms in sleeps)
     wdt.check()
-    fx.clock.advance(50)
+    assert board.buttons() == ["A"]  # the press that woke the board acts, once
+    fx.clock.advance(400)
     assert board.buttons() == []
+
+
+@faked
+def test_with_no_host_it_goes_dormant_and_a_tap_shorter_than_the_wake_acts(fx):
+    board, panel = make(fx)
+    fx.machine.set_usb_host(False)  # no frames: the bus is suspended
+    assert not board.host_attached() and board.sleep_after_ms() == board.SLEEP_AFTER_MS
+    wdt = board.start_watchdog(1000)
+    board.show(pattern_frame(1), "fast")
+    t0 = fx.clock.now
+    press(fx.machine, BTN["B"], t0 + 600000 - 5000, hold=15, active=0)
+    board.power_off()
+    assert board.woke == "button" and board.dormancies == 1 and board.sleeps == 0
+    assert fx.machine.SLEEPS == [("dormant", BTN["B"])] and panel.asleep
+    wdt.check()  # the watchdog's tick stops with the crystal
+    fx.clock.advance(20)  # released already: only the latched edge tells
+    assert board.buttons() == ["B"]
+    fx.clock.advance(200)
+    assert board.buttons() == []
+    m = fx.machine
+    assert all(m.mem32[m.DORMANT_WAKE_INTE0 + 4 * i] == 0 for i in range(4))  # nothing left armed
+
+
+@faked
+def test_a_press_during_the_last_update_skips_the_sleep(fx):
+    board, panel = make(fx)
+    fx.machine.set_usb_host(False)
+    board.show(pattern_frame(1), "full")  # ~3 s
+    press(fx.machine, BTN["C"], fx.clock.now + 500, hold=100, active=0)
+    board.power_off()
+    assert board.woke == "button" and board.dormancies == 0 and fx.machine.SLEEPS == []
+    assert board.buttons() == ["C"]
 
 
 @faked
@@ -425,3 +481,44 @@ def test_the_repl_op_stops_the_watchdog_before_leaving_the_app(fx):
     assert mem == {0x40058000 + 0x3000: 1 << 30} and board.wdt is None
     kind, rid, (ok, r) = P.decode(board.serial.sent[-1])
     assert rid == 8 and ok and r == {"repl": True}
+
+
+@faked
+def test_the_app_on_a_pico_with_no_host_sleeps_dormant_and_the_waking_b_flips(fx):
+    """Issue 12, the whole path on the fakes: the app boots, draws home,
+    sleeps (no host: DORMANT) 100 ms after its last input; a tap on B a
+    minute later wakes the board and flips, the flip drawn fast, and the
+    board sleeps again until the next press."""
+    import app as A
+
+    saved = A.ticks_ms, A.ticks_diff
+    A.ticks_ms, A.ticks_diff = fx.clock.ticks_ms, fx.clock.ticks_diff  # the app's idle time on the simulated clock
+    try:
+        _app_sleeps_and_wakes(fx, A.App)
+    finally:
+        A.ticks_ms, A.ticks_diff = saved
+
+
+def _app_sleeps_and_wakes(fx, App):
+    board, panel = make(fx)
+    fx.machine.set_usb_host(False)
+    fx.machine.set_adc(29, 27000)  # VSYS 4.1 V: a charged cell
+    app = App(board, "dev1", 7)
+    try:
+        import framebuf  # noqa: F401
+    except ImportError:
+        from tests.fakes import StubRenderer
+
+        app.renderer = StubRenderer()
+    app.boot()
+    app.poll()  # the home screen: a full refresh starts
+    count = app.game.s.count
+    t0 = fx.clock.now
+    press(fx.machine, BTN["B"], t0 + 60000, hold=20, active=0)
+    press(fx.machine, BTN["A"], t0 + 120000, hold=20, active=0)
+    while app.game.s.count == count and fx.clock.now < t0 + 130000:
+        app.poll()  # the poll that flips draws it, then sleeps until A
+    assert app.game.s.count == count + 1 and app.game.s.flip is not None
+    assert [s for s in fx.machine.SLEEPS] == [("dormant", BTN["B"]), ("dormant", BTN["A"])]
+    assert board.buttons() == ["A"]  # the next press, waiting to act
+    assert [u["kind"] for u in panel.updates] == ["full", "fast"]  # no clean refresh for the wake

@@ -37,3 +37,19 @@ def test_the_tunable_is_a_class_attribute():
 
     p = Eager()
     assert [p.mode("flip") for _ in range(4)] == ["full", "fast", "fast", "full"]
+
+
+def test_a_board_powered_up_by_a_press_resumes_without_a_clean_refresh():
+    """Issue 12: the press that powers a Badger up (or wakes a MagTag) is
+    drawn with a fast update; the clean refresh still comes every
+    FULL_EVERY + 1 updates, counted from the game's command count."""
+    n = RefreshPolicy.FULL_EVERY
+    p = RefreshPolicy()
+    p.resume(3)
+    assert p.mode("flip") == "fast"
+    modes = []
+    for count in range(1, 3 * (n + 1)):
+        q = RefreshPolicy()
+        q.resume(count - 1)  # a boot before each command: the mode of that command's screen
+        modes.append(q.mode("flip"))
+    assert [i + 1 for i, m in enumerate(modes) if m == "full"] == [n + 1, 2 * (n + 1)]

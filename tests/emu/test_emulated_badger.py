@@ -70,6 +70,25 @@ def test_a_save_survives_a_reset(badger):
                                                                     before["events"])
 
 
+def test_the_press_that_powers_a_switched_off_badger_up_is_the_press_that_acts(badger, twin):
+    """Issue 12, sleep=off: on battery the board is off between presses; a
+    press held 0.4 s powers it up, main.py reads the buttons as it takes
+    the latch, and that B flips, drawn with a fast update (the panel kept
+    the last screen: no clean refresh for a wake)."""
+    settle_flash(badger)
+    before = hello(badger)
+    badger.stop()
+    badger.start(wake=("B", 400))
+    first = badger.wait_event(is_update, timeout=90.0)
+    latch = next(e for e in badger.events_since(0) if e.get("ev") == "latch" and e["level"] == 1)
+    assert latch["t"] < 400e6, "the latch must be taken while the button still holds the power on"
+    after = hello(badger)
+    assert after["count"] == before["count"] + 1, "the wake press did not act"
+    assert first["kind"] == "fast"
+    twin.request("press", button="B")
+    same_as_twin(badger, twin, "after the B that powered the board up")
+
+
 def test_the_panel_never_got_a_command_it_would_refuse(badger):
     """Nothing while BUSY, in deep sleep or in reset; no unknown commands,
     wrong data lengths, refreshes without power or RAM writes outside the

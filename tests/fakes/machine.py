@@ -17,8 +17,10 @@ It keeps real constraints where a board module could get them wrong:
 * WDT(timeout <= 8388 ms, rp2040's limit): records feeds on the simulated
   clock; check() fails if a gap between feeds exceeded the timeout (the
   real one would have reset the board).
-* lightsleep(ms): advances the simulated clock; without a time it would
-  sleep until an interrupt, which the fake refuses (FakeHang).
+* lightsleep(ms): advances the simulated clock; without a time it is
+  DORMANT until a GPIO event armed through mem32 (FakeHang if none comes).
+* mem32: IO_BANK0's raw interrupts and dormant wake registers, and the USB
+  controller's SIE_STATUS (set_usb_host: a host attached, or none).
   deepsleep(): on rp2 a lightsleep then a reset: raises MachineReset.
 * I2C(id): writeto_mem / readfrom_mem reach the device attached at that
   address (attach_i2c), else OSError(EIO). RTC, unique_id, freq, PWM.
@@ -314,6 +316,7 @@ class WDT:
             raise ValueError("timeout too small")
         self.timeout = timeout
         self.feeds = [clock.now]
+        self.paused = []  # (start, end): dormant spans, when its counter stands still
         WDTS.append(self)
 
     def feed(self):
@@ -323,8 +326,13 @@ class WDT:
         times = self.feeds + [clock.now if until is None else until]
         gap = 0
         for i in range(1, len(times)):
-            if times[i] - times[i - 1] > gap:
-                gap = times[i] - times[i - 1]
+            span = times[i] - times[i - 1]
+            for a, b in self.paused:
+                lo, hi = max(a, times[i - 1]), min(b, times[i])
+                if hi > lo:
+                    span -= hi - lo
+            if span > gap:
+                gap = span
         return gap
 
     def check(self):
@@ -339,10 +347,117 @@ SLEEPS = []  # ("light" | "deep", ms)
 
 
 def lightsleep(ms=None):
-    if ms is None:
-        raise FakeHang("lightsleep() without a time sleeps until an interrupt; rp2 has no GPIO wake here")
-    SLEEPS.append(("light", ms))
-    clock.advance(ms)
+    """With a time: the timer wakes the chip. Without one, rp2 (v1.28) goes
+    DORMANT: the crystal stops (the clock, the timer and the watchdog with
+    it) until a GPIO event armed in IO_BANK0's DORMANT_WAKE_INTE registers
+    (mem32) happens; none armed, or none in the pins' schedules: FakeHang."""
+    if ms is not None:
+        SLEEPS.append(("light", ms))
+        clock.advance(ms)
+        return
+    armed = []  # (gpio, events: 1 level low, 2 level high, 4 edge low, 8 edge high)
+    for gpio in range(30):
+        ev = mem32.regs.get(DORMANT_WAKE_INTE0 + 4 * (gpio // 8), 0) >> (4 * (gpio % 8)) & 0xF
+        if ev:
+            armed.append((gpio, ev))
+    if not armed:
+        raise FakeHang("lightsleep() without a time is DORMANT: no GPIO wake is armed, it never wakes")
+    best = None
+    for gpio, ev in armed:
+        t = _first_event(pin_state(gpio), ev)
+        if t is not None and (best is None or t < best[0]):
+            best = (t, gpio)
+    if best is None:
+        raise FakeHang("DORMANT: no armed GPIO event ever comes (pins %s)" % [g for g, _ in armed])
+    t0 = clock.now
+    clock.advance(best[0] - t0)
+    for w in WDTS:
+        w.paused.append((t0, clock.now))  # its tick comes from the stopped crystal
+    for gpio, ev in armed:
+        st = pin_state(gpio)
+        before, after = _level_at(st, t0), st.level()
+        if before != after or _first_event(st, ev & 12, t0, clock.now) is not None:
+            edge = 4 if after == 0 else 8
+            reg = INTR0 + 4 * (gpio // 8)
+            mem32.regs[reg] = mem32.regs.get(reg, 0) | edge << (4 * (gpio % 8))
+    SLEEPS.append(("dormant", best[1]))
+
+
+def _level_at(st, t):
+    now = clock.now
+    clock.now = t
+    try:
+        return st.level()
+    finally:
+        clock.now = now
+
+
+def _first_event(st, ev, start=None, end=None):
+    """The first time from `start` (now) to `end` when pin state st meets
+    the armed events ev, or None."""
+    start = clock.now if start is None else start
+    level = _level_at(st, start)
+    if ev & 1 and level == 0 or ev & 2 and level == 1:
+        return start
+    for t, v in st.schedule or ():
+        if t <= start or (end is not None and t > end):
+            continue
+        if v != level and (ev & 4 and v == 0 or ev & 8 and v == 1 or ev & 1 and v == 0 or ev & 2 and v == 1):
+            return t
+        level = v
+    return None
+
+
+# -- registers through machine.mem32 -------------------------------------------
+IO_BANK0 = 0x40014000
+INTR0 = IO_BANK0 + 0x0F0  # raw GPIO interrupts; edge bits are write-1-to-clear
+DORMANT_WAKE_INTE0 = IO_BANK0 + 0x160
+DORMANT_WAKE_INTS0 = IO_BANK0 + 0x180
+USB_SIE_STATUS = 0x50110050
+SIO_GPIO_IN = 0xD0000004  # every GPIO's input level, one bit each
+SIE_CONNECTED = 1 << 16
+SIE_SUSPENDED = 1 << 4
+
+
+class _Mem32:
+    """The registers the firmware touches: SIO GPIO_IN (the pins' levels),
+    IO_BANK0's raw interrupts and
+    dormant wake (with the atomic set +0x2000 / clear +0x3000 aliases) and
+    the USB controller's SIE_STATUS (set_usb_host). Others read 0."""
+
+    def __init__(self):
+        self.regs = {USB_SIE_STATUS: SIE_CONNECTED}  # a host attached, as on the bench
+        self.log = []
+
+    def __getitem__(self, addr):
+        if addr == SIO_GPIO_IN:
+            return sum(st.level() << g for g, st in PINS.items() if isinstance(g, int))
+        if DORMANT_WAKE_INTS0 <= addr < DORMANT_WAKE_INTS0 + 16:
+            i = addr - DORMANT_WAKE_INTS0
+            return self.regs.get(INTR0 + i, 0) & self.regs.get(DORMANT_WAKE_INTE0 + i, 0)
+        return self.regs.get(addr, 0)
+
+    def __setitem__(self, addr, value):
+        value &= 0xFFFFFFFF
+        self.log.append((addr, value))
+        base, op = addr & ~0x3000, addr & 0x3000
+        if INTR0 <= base < INTR0 + 16 and op == 0:
+            self.regs[base] = self.regs.get(base, 0) & ~value
+        elif op == 0x2000:
+            self.regs[base] = self.regs.get(base, 0) | value
+        elif op == 0x3000:
+            self.regs[base] = self.regs.get(base, 0) & ~value
+        else:
+            self.regs[addr] = value
+
+
+mem32 = _Mem32()
+
+
+def set_usb_host(attached):
+    """A USB host that has configured the device and sends frames (True),
+    or none: no frames, so the controller reports the bus suspended."""
+    mem32.regs[USB_SIE_STATUS] = SIE_CONNECTED if attached else SIE_SUSPENDED
 
 
 def deepsleep(ms=None):

@@ -534,9 +534,11 @@ def test_read_only_drive_is_reported(cp, tmp_path):
     assert cp.board_(tmp_path).read_only is True
 
 
-def test_power_off_shows_the_pending_screen_then_deep_sleeps(cp, tmp_path):
+def test_with_a_host_power_off_shows_the_pending_screen_then_deep_sleeps(cp, tmp_path):
+    cp.usb_cdc.data = cp.usb_cdc.Serial()  # a host on the data port
     disp = cp.display()
     board = cp.board_(tmp_path, display=disp)
+    assert board.sleep_after_ms() is None  # the app's long idle power-off
     r = Renderer(fb=board.surface)
     _frame(board, r, dict(S.VIEWS)["home"])
     cp.clock.advance(200)
@@ -546,7 +548,56 @@ def test_power_off_shows_the_pending_screen_then_deep_sleeps(cp, tmp_path):
     assert disp.frames[-1] == last and disp.refused == 0  # the "Sleeping" screen is up first
     assert not disp.busy  # and the panel finished drawing it before the power went
     pins = [a.pin for a in e.value.args[0]]
-    assert pins == [cp.board.BUTTON_A, cp.board.BUTTON_B] and all(a.value is False for a in e.value.args[0])
+    b = cp.board
+    assert pins == [b.BUTTON_A, b.BUTTON_B, b.BUTTON_C, b.BUTTON_D] and all(a.value is False for a in e.value.args[0])
+
+
+# ---------------------------------------------------------------- sleeping between presses (issue 12)
+
+
+def test_with_no_host_it_sleeps_right_after_a_press(cp, tmp_path):
+    board = cp.board_(tmp_path)
+    assert board.port is None and board.sleep_after_ms() == board.SLEEP_AFTER_MS
+    cp.usb_cdc.data = cp.usb_cdc.Serial()
+    cp.usb_cdc.data.connected = False  # the data port is there, no host has it open
+    board.keys.deinit()
+    assert cp.board_(tmp_path / "2").sleep_after_ms() == board.SLEEP_AFTER_MS
+
+
+def test_an_older_circuitpython_wakes_on_a_and_b_only(cp, tmp_path):
+    cp.alarm.MAX_LOW_PINS = 2
+    board = cp.board_(tmp_path)
+    with pytest.raises(cp.alarm.DeepSleep) as e:
+        board.power_off()
+    assert [a.pin for a in e.value.args[0]] == [cp.board.BUTTON_A, cp.board.BUTTON_B]
+
+
+@pytest.mark.parametrize("button, held, expect", [("BUTTON_B", False, ["B"]), ("BUTTON_C", False, ["C"]),
+                                                  ("BUTTON_D", False, ["DOWN"]), ("BUTTON_A", True, ["A"])])
+def test_after_a_deep_sleep_the_button_that_woke_it_acts_once(cp, tmp_path, button, held, expect):
+    pin = getattr(cp.board, button)
+    cp.alarm.wake_alarm = cp.alarm.pin.PinAlarm(pin=pin, value=False, pull=True)
+    pin.level = not held  # low = still held when code.py starts again
+    board = cp.board_(tmp_path)
+    assert board.woke == "button"
+    cp.clock.advance(30)
+    got = board.buttons()
+    pin.level = True
+    cp.clock.advance(100)
+    assert got + board.buttons() == expect
+    cp.clock.advance(100)
+    assert board.buttons() == []
+
+
+def test_after_a_deep_sleep_the_button_that_woke_it_acts(cp, tmp_path):
+    cp.alarm.wake_alarm = cp.alarm.pin.PinAlarm(pin=cp.board.BUTTON_B, value=False, pull=True)
+    board = cp.board_(tmp_path)  # code.py starts again; B was let go seconds ago
+    assert board.woke == "button" and board.buttons() == ["B"]
+    cp.clock.advance(100)
+    assert board.buttons() == []
+    cp.alarm.wake_alarm = None
+    board.keys.deinit()
+    assert cp.board_(tmp_path / "2").woke is None  # a power-on: no press
 
 
 # ---------------------------------------------------------------- boot.py and code.py

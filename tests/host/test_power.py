@@ -1,7 +1,8 @@
-"""The battery-life model (host_tools/power.py) and the build guides that
-quote it: the arithmetic by hand for one board, monotonicity, the refresh
-mix against firmware/refresh.py, the guides' figures against the model, and
-the Pico build's wiring diagram against its guide."""
+"""The battery model (host_tools/power.py) and the build guides that quote
+it: a session's arithmetic by hand per kind of wake, monotonicity, the
+refresh mix against firmware/refresh.py, the guides' sessions per board and
+mode against the model, and the Pico build's wiring diagram against its
+guide."""
 
 import importlib.util
 import math
@@ -22,129 +23,134 @@ GUIDES = {
 
 
 # ------------------------------------------------------------ the refresh mix
-def test_the_policy_is_the_firmwares_and_refreshes_fully_every_ninth_update():
-    assert power.RefreshPolicy.FULL_EVERY == 8  # firmware/refresh.py; the counts below assume it
+def test_the_policy_is_the_firmwares_and_refreshes_fully_every_seventeenth_update():
+    assert power.RefreshPolicy.FULL_EVERY == 16  # firmware/refresh.py; the counts below assume it
     p = power.RefreshPolicy()
-    modes = [p.mode("flip") for _ in range(19)]
-    assert [i for i, m in enumerate(modes) if m == "full"] == [0, 9, 18]
+    modes = [p.mode("flip") for _ in range(35)]
+    assert [i for i, m in enumerate(modes) if m == "full"] == [0, 17, 34]
 
 
-def test_mix_without_shuffles_one_screen_per_flip_is_ceil_100_over_9_full():
-    # updates 0..99 from power-on: full at 0, 9, ..., 99 -> ceil(100/9) = 12
+def test_mix_without_shuffles_one_screen_per_flip_is_ceil_100_over_17_full():
+    # updates 0..99 from power-on: full at 0, 17, ..., 85 -> ceil(100/17) = 6
     mix = power.refresh_mix(100, shuffle_every=None, screens=("flip",))
-    assert mix == {"full": 12, "fast": 88, "partial": 0}
-    assert mix["full"] == math.ceil(100 / 9)
+    assert mix == {"full": 6, "fast": 94, "partial": 0}
+    assert mix["full"] == math.ceil(100 / 17)
 
 
 def test_mix_without_shuffles_two_screens_per_flip():
-    # 200 updates: full at 0, 9, ..., 198 -> 23
-    assert power.refresh_mix(100, shuffle_every=None) == {"full": 23, "fast": 177, "partial": 0}
+    # 200 updates: full at 0, 17, ..., 187 -> 12
+    assert power.refresh_mix(100, shuffle_every=None) == {"full": 12, "fast": 188, "partial": 0}
 
 
 def test_mix_with_a_shuffle_every_15_flips_the_guides_session():
     # By hand: updates 2(i-1) (flip screen) and 2(i-1)+1 (home) for flip i;
-    # full at 0, 9, 18, 27, then the reshuffling flips 15, 30, ..., 90 force
-    # their flip screen (update 28, 58, 88, 118, 148, 178) and restart the
-    # count of 9: 0 9 18 27 28 37 46 55 58 67 76 85 88 97 106 115 118 127 136
-    # 145 148 157 166 175 178 187 196 -> 27 full.
+    # the reshuffling flips 15, 30, ..., 90 force their flip screen (update
+    # 28, 58, 88, 118, 148, 178) and restart the count of 17:
+    # 0 17 28 45 58 75 88 105 118 135 148 165 178 195 -> 14 full.
     mix = power.refresh_mix()
     assert power.SHUFFLE_EVERY_FLIPS == 15 and power.SCREENS_PER_FLIP == ("flip", "home")
-    assert mix == {"full": 27, "fast": 173, "partial": 0}
+    assert mix == {"full": 14, "fast": 186, "partial": 0}
 
 
-def test_a_board_that_wakes_for_every_flip_draws_home_fully_first():
-    # each flip: wake -> home (full), B -> flip (fast, or full on the six
-    # reshuffling flips), A -> home (fast): 100 + 6 full, 300 updates
-    assert power.refresh_mix(wake_each_flip=True) == {"full": 106, "fast": 194, "partial": 0}
-    assert power.refresh_mix(wake_each_flip=True, shuffle_every=None) == {"full": 100, "fast": 200, "partial": 0}
-
-
-def test_the_idle_power_off_is_read_from_the_firmware():
-    text = (ROOT / "firmware" / "app.py").read_text()
-    expr = re.search(r"^\s*IDLE_OFF_MS\s*=\s*([0-9 *+]+)", text, re.M).group(1)
-    assert power.IDLE_OFF_S == eval(expr, {"__builtins__": {}}) / 1000  # digits, * and + only
-    assert power.IDLE_OFF_S > 60  # so at 60 flips/hour the board stays awake between flips
+def test_the_sleep_after_a_press_is_the_firmwares():
+    for path, name in (("firmware/boards/usbserial.py", "SLEEP_AFTER_MS"), ("firmware/boards/magtag.py", "SLEEP_AFTER_MS")):
+        m = re.search(r"^\s*%s = (\d+)" % name, (ROOT / path).read_text(), re.M)
+        assert m and int(m.group(1)) / 1000 == power.SLEEP_AFTER_S, path
 
 
 # ------------------------------------------------------ arithmetic by hand
-def test_pico_estimate_by_hand():
-    hours, bd = power.estimate_hours("pico-epaper29", flips_per_hour=60)
-    # 60 flips -> 120 updates: 0.27 x 60 = 16.2 full, 1.73 x 60 = 103.8 fast
-    t_full, t_fast = 16.2 * 3.0, 103.8 * 0.5               # 48.6 s, 51.9 s of panel
-    panel_ma = 26.4 / 3.3 * 3.3 / (3.7 * 0.90)             # 8 mA on the rail, through the buck-boost
-    t_panel_wake = 120 * 0.1                               # the SSD1680 woken before each update
-    t_fw = 120 * 0.002 * 50                                # 2 ms per press on the PC, x50
-    t_idle = 3600 - (t_full + t_fast) - t_panel_wake - t_fw  # awake in the poll loop the rest
-    mah = ((t_full + t_fast) * (20 + panel_ma) + (t_panel_wake + t_fw + t_idle) * 20) / 3600
-    assert bd["mix_per_100_flips"] == {"full": 27, "fast": 173, "partial": 0}
-    assert not bd["sleeps_between_flips"]
-    assert bd["average_ma"] == pytest.approx(mah, rel=1e-9)
-    assert hours == pytest.approx(1200 * 0.85 / mah, rel=1e-9)
-    assert hours == pytest.approx(50.44, abs=0.01)
-    assert bd["mah_per_hour"]["panel_full"] == pytest.approx(t_full * panel_ma / 3600)
-    assert bd["panel_mj"]["full"] == pytest.approx(26.4 * 3.0)  # mW x s = mJ
-    assert bd["panel_mj"]["fast"] == pytest.approx(26.4 * 0.5)
+def _by_hand(b, mix, wake_s, wake_q, sleep_ma, flips=200, hours=4):
+    presses = 2 * flips
+    t_upd = mix["full"] * b.full_s + mix["fast"] * b.fast_s
+    awake = presses * (wake_s + 0.1) + t_upd
+    q = presses * (wake_q + 0.1 * b.awake_ma) + t_upd * (b.awake_ma + b.panel_ma) + (hours * 3600 - awake) * sleep_ma
+    return q / 3600
 
 
-def test_badger_sleeping_between_flips_by_hand():
-    hours, bd = power.estimate_hours("badger2040", flips_per_hour=60, idle_off_s=15)
-    assert bd["sleeps_between_flips"]
-    panel_ma = 8.0 * 3.3 / (3.7 * 0.9)
-    # per 100 flips 106 full, 194 fast (the home screen after each wake is full)
-    t_upd = 60 * (1.06 * 4.5 + 1.94 * 0.93)  # our UC8151 driver: OTP 4.5 s, 93 frames at 100 Hz
-    wake = 60 * (0.5 + 0.0055 * 50) * 20         # boot after the halt, mA*s
-    t_fw = 120 * 0.1
-    t_idle = 60 * 15
-    t_sleep = 3600 - t_upd - t_fw - 60 * (0.5 + 0.275) - t_idle
-    mah = (t_upd * (20 + panel_ma) + t_fw * 20 + wake + t_idle * 20 + t_sleep * 0.005) / 3600
-    assert hours == pytest.approx(500 * 0.85 / mah, rel=1e-9)
+def test_pico_dormant_session_by_hand():
+    b = power.BOARDS["pico-epaper29"]
+    r = power.session("pico-epaper29")
+    assert r["mode"] == "dormant" and r["measured"] and r["presses"] == 400
+    mix = power.refresh_mix(200)
+    assert r["mix"] == mix and mix["full"] + mix["fast"] == 400
+    panel_ma = 26.4 / 3.3 * 3.3 / (3.7 * 0.90)  # 8 mA on the rail, through the buck-boost
+    assert b.panel_ma == pytest.approx(panel_ma)
+    mah = _by_hand(b, mix, b.press_s, b.press_s * 20.0, 1.3)
+    assert r["mah"] == pytest.approx(mah, rel=1e-9)
+    assert r["sessions_per_1000"] == pytest.approx(1000 * 0.85 / mah)
+    assert r["sessions"] == pytest.approx(1200 * 0.85 / mah)
+    assert r["press_to_pixels"]["fast"] == pytest.approx(b.press_s + 0.5)
+
+
+def test_badger_off_boots_for_every_press_by_hand():
+    b = power.BOARDS["badger2040"]
+    r = power.session("badger2040", "off")
+    mah = _by_hand(b, power.refresh_mix(200), b.boot_s, b.boot_s * 20.0, 0.005)
+    assert r["mah"] == pytest.approx(mah, rel=1e-9)
+    assert r["press_to_pixels"]["fast"] == pytest.approx(b.boot_s + 0.93)
+    dormant = power.session("badger2040", "dormant")
+    assert dormant["press_to_pixels"]["fast"] < r["press_to_pixels"]["fast"]  # no boot
+
+
+def test_magtag_restarts_circuitpython_for_every_press_by_hand():
+    b = power.BOARDS["magtag"]
+    r = power.session("magtag")
+    boot = 0.0055 * 30
+    wake_s = 1.329 + 1.054 + boot
+    wake_q = 1.329 * 34.91 + 1.054 * 44.03 + boot * 29.0
+    assert not r["measured"] and b.panel_ma == pytest.approx(8.0)  # a linear regulator
+    assert r["mah"] == pytest.approx(_by_hand(b, power.refresh_mix(200), wake_s, wake_q, 0.25), rel=1e-9)
+
+
+def test_every_board_and_mode_has_a_row_and_the_goal_is_stated():
+    rows = power.table()
+    assert [(r["board"], r["mode"]) for r in rows] == [
+        (k, m) for k, b in power.BOARDS.items() for m in b.modes]
+    for r in rows:
+        assert r["meets_goal"] == (r["sessions_per_1000"] >= power.GOAL_SESSIONS == 50)
 
 
 # ---------------------------------------------------------------- monotonic
-@pytest.mark.parametrize("board", sorted(power.BOARDS))
-@pytest.mark.parametrize("idle_off", [None, 0, 15])
-def test_more_flips_an_hour_means_fewer_hours(board, idle_off):
-    rates = [1, 5, 10, 12, 13, 30, 60, 90, 120]
-    hours = [power.estimate_hours(board, r, idle_off_s=idle_off)[0] for r in rates]
-    assert all(a > b for a, b in zip(hours, hours[1:])), list(zip(rates, hours))
-
-
-@pytest.mark.parametrize("board", sorted(power.BOARDS))
-def test_a_bigger_battery_means_more_hours(board):
-    small = power.estimate_hours(board, 60, battery_mah=300)[0]
-    big = power.estimate_hours(board, 60, battery_mah=1200)[0]
-    assert big > small and big == pytest.approx(4 * small)
+@pytest.mark.parametrize("board, mode", [(k, m) for k, b in sorted(power.BOARDS.items()) for m in b.modes])
+def test_more_flips_cost_more_and_a_bigger_battery_holds_more_sessions(board, mode):
+    mahs = [power.session(board, mode, flips=f)["mah"] for f in (1, 50, 200, 400, 800)]
+    assert all(a < b for a, b in zip(mahs, mahs[1:]))
+    small = power.session(board, mode, battery_mah=300)["sessions"]
+    assert power.session(board, mode, battery_mah=1200)["sessions"] == pytest.approx(4 * small)
 
 
 def test_bad_arguments_are_refused():
-    with pytest.raises(ValueError):
-        power.estimate_hours("magtag", 0)
-    with pytest.raises(ValueError):
-        power.estimate_hours("magtag", 60, battery_mah=-1)
+    for kw in ({"flips": 0}, {"hours": 0}, {"battery_mah": -1}, {"mode": "hibernate"}):
+        with pytest.raises(ValueError):
+            power.session("magtag", **kw)
     with pytest.raises(ValueError):  # the panel cannot refresh that often
-        power.estimate_hours("badger2040", 3000)
+        power.session("badger2040", flips=100000)
 
 
 # ------------------------------------------------ the guides quote the model
 def _figure(text, pattern, what):
-    m = re.search(pattern, text)
+    m = re.search(pattern, text, re.M)
     assert m, "no %s found in the guide (pattern %r)" % (what, pattern)
-    return m.group(1)
+    return m.groups()
 
 
-@pytest.mark.parametrize("board", sorted(GUIDES))
-def test_each_guide_quotes_the_models_figures(board):
-    text = GUIDES[board].read_text()
-    q = power.quoted(board)
-    assert int(_figure(text, r"Estimated battery life: \*\*(\d+) hours\*\*", "battery life")) == q["hours"]
-    assert int(_figure(text, r"slept between flips: \*\*(\d+) hours\*\*", "what-if figure")) == q["hours_if_sleeping"]
-    assert _figure(text, r"Standby, untouched: \*\*([^*]+)\*\*", "standby") == q["standby"]
+GUIDE_BOARDS = {"badger2040": ("badger2040", "badger2040w"), "pico-epaper29": ("pico-epaper29",),
+                "magtag": ("magtag",)}
 
 
-def test_the_badger_w_figures_in_the_badger_guide():
-    text = GUIDES["badger2040"].read_text()
-    q = power.quoted("badger2040w")
-    assert int(_figure(text, r"Badger 2040 W: \*\*(\d+) hours\*\*", "W battery life")) == q["hours"]
+@pytest.mark.parametrize("guide", sorted(GUIDES))
+def test_each_guide_quotes_the_models_sessions_per_board_and_mode(guide):
+    text = GUIDES[guide].read_text()
+    for board in GUIDE_BOARDS[guide]:
+        b = power.BOARDS[board]
+        for mode in b.modes:
+            q = power.quoted(board, mode)
+            row = r"^\| %s, %s\b[^|]*\| \*\*(\d+)\*\* \| (\d+) \| ([\d.]+ s) \| ([^|]+?) \|" % (
+                re.escape(b.short), mode)
+            got = _figure(text, row, "%s %s row" % (board, mode))
+            assert (int(got[0]), int(got[1]), got[2], got[3]) == (
+                q["sessions_per_1000"], q["sessions"], q["press_to_pixels"], q["standby"]), (board, mode)
+    assert "%d four-hour sessions of %d flips" % (power.GOAL_SESSIONS, power.SESSION_FLIPS) in text
 
 
 def test_the_hardware_readme_table_quotes_the_model():
@@ -153,9 +159,9 @@ def test_the_hardware_readme_table_quotes_the_model():
             "pico-epaper29": r"\[Pico \+ Pico-ePaper-2\.9\]\(pico-epaper29\.md\)",
             "magtag": r"\[MagTag\]\(magtag\.md\)"}
     for board, name in rows.items():
-        m = re.search(name + r"[^\n]*?\*\*(\d+) h\*\*", text)
-        assert m, "no hours figure in the README row of " + board
-        assert int(m.group(1)) == power.quoted(board)["hours"]
+        m = re.search(name + r"[^\n]*?\*\*(\d+) sessions\*\*", text)
+        assert m, "no sessions figure in the README row of " + board
+        assert int(m.group(1)) == power.quoted(board)["sessions_per_1000"]
 
 
 def test_the_badger_refresh_times_are_our_drivers_and_the_guides_quote_them():
@@ -174,6 +180,12 @@ def test_the_badger_refresh_times_are_our_drivers_and_the_guides_quote_them():
     assert m and (int(m.group(1)), int(m.group(2))) == (round(b.panel_mj("full")), round(b.panel_mj("fast")))
     row = re.search(r"^\| \[Badger 2040 / 2040 W\][^\n]*\| ([\d.]+) s / ([\d.]+) s \|", (HW / "README.md").read_text(), re.M)
     assert row and (float(row.group(1)), float(row.group(2))) == (b.fast_s, b.full_s)
+
+
+def test_the_pico_guide_says_a_pico_w_reads_its_battery():
+    text = GUIDES["pico-epaper29"].read_text()
+    assert "reads no battery voltage" not in text
+    assert re.search(r"GPIO25[^.]*high", text) and "VSYS/3" in text
 
 
 # ---------------------------------------------- the Pico build's wiring diagram
@@ -276,9 +288,21 @@ def test_the_power_model_is_the_registrys():
 
     for name, entry in boards.real_boards().items():
         b = power.BOARDS[name]
-        assert (b.battery_mah, b.full_s, b.sleep_ma) == (entry["power"]["battery_mah"],
-                                                          entry["power"]["update_s"]["full"],
-                                                          entry["power"]["sleep_ma"])
+        p = entry["power"]
+        assert (b.battery_mah, b.full_s) == (p["battery_mah"], p["update_s"]["full"])
+        assert list(b.modes) == list(p["modes"])
+        for key, m in p["modes"].items():
+            assert (b.modes[key].sleep_ma, b.modes[key].wake) == (m["sleep_ma"], m["wake"])
+        if entry["image"] == "rp2040-romfs":  # measured on the emulated Pico, not assumed
+            assert b.measured and "press_s" in p and "slowdown" not in p
+
+
+def test_the_badgers_sleep_settings_are_the_board_modules():
+    text = (ROOT / "firmware" / "boards" / "badger2040.py").read_text()
+    modes = re.search(r"SLEEP_MODES = \(([^)]*)\)", text).group(1)
+    assert [m.strip().strip('"') for m in modes.split(",") if m.strip()] == list(power.BOARDS["badger2040"].modes)
+    for key, m in power.BOARDS["badger2040"].modes.items():
+        assert m.setting == "sleep=" + key
 
 
 def _section(text, title):
