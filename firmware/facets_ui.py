@@ -12,9 +12,9 @@ from shared_rules import facets as FX
 from shared_rules.errors import RulesError
 
 try:
-    from widgets import Menu, Message, NameEntry, NumberPick, Shown, _wrap, confirm_new, help_pages
+    from widgets import Menu, Screens, NameEntry, NumberPick, Shown, _wrap, confirm_new, help_pages
 except ImportError:  # the host imports firmware/ as a package
-    from firmware.widgets import Menu, Message, NameEntry, NumberPick, Shown, _wrap, confirm_new, help_pages
+    from firmware.widgets import Menu, Screens, NameEntry, NumberPick, Shown, _wrap, confirm_new, help_pages
 
 MODE_WORDS = {"normal": "", "pressure": "PRESSURE", "calm": "CALM"}
 TIMES = (("no time", 0), ("6 seconds", 6), ("30 seconds", 30), ("1 minute", 60), ("10 minutes", 600),
@@ -22,12 +22,11 @@ TIMES = (("no time", 0), ("6 seconds", 6), ("30 seconds", 30), ("1 minute", 60),
 PENALTY_ROWS = (("Die 2 steps down", "step"), ("Cost on 1st success", "cost"), ("No effort on it", "effort"))
 
 
-class Ui:
+class Ui(Screens):
     SYSTEM = "facets"
 
-    def __init__(self, app):
-        self.app = app
-        self.reset()
+    def main_menu(self):
+        return MainMenu(self)
 
     def reset(self):
         self.attr = "F"
@@ -45,10 +44,6 @@ class Ui:
         g = self.game
         self.seen = g.s.rolls if g is not None else 0  # the rolls already shown
 
-    @property
-    def game(self):
-        return self.app.game
-
     def status(self):
         """The footer: H Health, C Cool, E Effort, T tokens, the rungs."""
         g = self.game
@@ -59,33 +54,6 @@ class Ui:
             st["footer"] = " ".join(["H%d/%d C%d/%d E%d T%d" % (s.points["health"], s.maxes["health"], s.points["cool"],
                                                                  s.maxes["cool"], s.effort, s.tokens)] + rungs)
         return st
-
-    def push(self, screen):
-        self.stack.append(screen)
-
-    def pop(self):
-        if self.stack:
-            self.stack.pop()
-
-    def home(self):
-        self.stack = []
-
-    def notice(self, title, lines, sticky=False):
-        self.push(Message(self, title, lines, sticky))
-
-    def open_menu(self):
-        self.push(MainMenu(self))
-
-    def run(self, op, args, then=None):
-        """Run a rules command for the player; on refusal show why."""
-        try:
-            result = self.app.command(op, args)
-        except RulesError as e:
-            self.notice("Not now", _wrap(e.message))
-            return None
-        if then is not None:
-            then(result)
-        return result
 
     def base(self):
         g = self.game
@@ -100,22 +68,6 @@ class Ui:
         if not isinstance(self._base, kind):
             self._base = kind(self)
         return self._base
-
-    def top(self):
-        return self.stack[-1] if self.stack else self.base()
-
-    def view(self):
-        v = self.top().view()
-        if "status" not in v and v.get("screen") != "message":
-            v["status"] = self.status()
-        return v
-
-    def press(self, button):
-        if self.game is None and not self.stack:
-            self.push(MainMenu(self))
-        self.top().press(button)
-        # the app's Ui: a new character of another system brings its own
-        return self.app.ui.top().view()["screen"]
 
     # -- rolling ----------------------------------------------------------------
     def options(self):

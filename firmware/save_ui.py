@@ -10,13 +10,12 @@ word until a button; a roll set aside for an assist in the nick of time
 stays until the assist arrives from the host or the player resolves it.
 """
 
-from shared_rules.errors import RulesError
 from shared_rules.save2d6 import HEALTH, pass_faces, odds
 
 try:
-    from widgets import MENU_HELP, Menu, Message, NameEntry, Shown, _wrap, confirm_new, help_pages
+    from widgets import MENU_HELP, Menu, Screens, NameEntry, Shown, _wrap, confirm_new, help_pages
 except ImportError:  # the host reads this file as firmware.save_ui
-    from firmware.widgets import MENU_HELP, Menu, Message, NameEntry, Shown, _wrap, confirm_new, help_pages
+    from firmware.widgets import MENU_HELP, Menu, Screens, NameEntry, Shown, _wrap, confirm_new, help_pages
 
 # (flag, label on home, what it does), in the order UP/DOWN visit them
 SWITCHES = (("preferred", "Preferred (5s pass)"), ("expertise", "Expertise (4s pass)"),
@@ -36,12 +35,11 @@ def percent(frac):
     return "%d%%" % ((int(a) * 200 + int(b)) // (2 * int(b)))
 
 
-class Ui:
+class Ui(Screens):
     SYSTEM = "save"
 
-    def __init__(self, app):
-        self.app = app
-        self.reset()
+    def main_menu(self):
+        return MainMenu(self)
 
     def reset(self):
         self.stack = []
@@ -52,10 +50,6 @@ class Ui:
         g = self.game
         self.seen = g.s.rolls if g is not None else 0  # rolls already looked at
         self._base = None
-
-    @property
-    def game(self):
-        return self.app.game
 
     def status(self):
         g = self.game
@@ -68,33 +62,6 @@ class Ui:
                                              "  Clocks %d" % len(s.clocks) if s.clocks else "")
         return st
 
-    def push(self, screen):
-        self.stack.append(screen)
-
-    def pop(self):
-        if self.stack:
-            self.stack.pop()
-
-    def home(self):
-        self.stack = []
-
-    def notice(self, title, lines, sticky=False):
-        self.push(Message(self, title, lines, sticky))
-
-    def open_menu(self):
-        self.push(MainMenu(self))
-
-    def run(self, op, args, then=None):
-        """A rules command for the player; a refusal shows the rules' sentence."""
-        try:
-            result = self.app.command(op, args)
-        except RulesError as e:
-            self.notice("Not now", _wrap(e.message))
-            return None
-        if then is not None:
-            then(result)
-        return result
-
     def base(self):
         """A roll set aside, or one not looked at yet (made here or by the
         host), else home."""
@@ -105,23 +72,6 @@ class Ui:
         if not isinstance(self._base, kind):
             self._base = kind(self)
         return self._base
-
-    def top(self):
-        return self.stack[-1] if self.stack else self.base()
-
-    def view(self):
-        v = self.top().view()
-        if "status" not in v and v.get("screen") != "message":
-            v["status"] = self.status()
-        return v
-
-    def press(self, button):
-        if self.game is None and not self.stack:
-            self.push(MainMenu(self))
-        self.top().press(button)
-        if self.app.ui is not self:  # a new character of another system: its UI took over
-            return self.app.ui.view()["screen"]
-        return self.top().view()["screen"]
 
     # -- rolling -------------------------------------------------------------
     def faces(self):

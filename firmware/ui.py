@@ -19,10 +19,10 @@ from shared_rules.state import ATTRS
 
 # the shared screens, named here too for gear_menus and the tests
 try:
-    from widgets import ROW_CHARS, Menu, Message, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new  # noqa: F401
+    from widgets import ROW_CHARS, Menu, Message, Screens, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new  # noqa: F401
     from widgets import MENU_HELP, help_pages
 except ImportError:  # the host reads this file as firmware.ui (host_tools/replies.py)
-    from firmware.widgets import ROW_CHARS, Menu, Message, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new  # noqa: F401
+    from firmware.widgets import ROW_CHARS, Menu, Message, Screens, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new  # noqa: F401
     from firmware.widgets import MENU_HELP, help_pages
 
 WORDS = {1: "MISS", 2: "PARTIAL", 3: "SUCCESS", 4: "TRIUMPH"}
@@ -44,14 +44,13 @@ def main_menu(u):
     return _menus().MainMenu(u)
 
 
-class Ui:
+class Ui(Screens):
     SYSTEM = "deck"
     # what a sleep that loses the RAM must keep for the next press (App.keep_rest)
     REST = ("attr", "net", "flipped_with", "pursuit_flip")
 
-    def __init__(self, app):
-        self.app = app
-        self.reset()
+    def main_menu(self):
+        return main_menu(self)
 
     def reset(self):
         self.attr = "str"
@@ -66,10 +65,6 @@ class Ui:
         self.pursuit_flip = False  # the open flip is a pursuit round
 
     # -- helpers shared by the screens ----------------------------------
-    @property
-    def game(self):
-        return self.app.game
-
     def status(self):
         g = self.game
         if g is None:
@@ -79,33 +74,6 @@ class Ui:
         return {"draw": len(s.draw), "discard": len(s.discard), "exhaustion": len(s.exhaustion), "xp": s.xp,
                 "harm": s.harm, "wounds": s.wound_tokens, "shadow": s.shadow, "incapacitated": s.incapacitated,
                 "edition": s.edition, "battery": self.app.board.battery(), "name": self.app.name}
-
-    def push(self, screen):
-        self.stack.append(screen)
-
-    def pop(self):
-        if self.stack:
-            self.stack.pop()
-
-    def home(self):
-        self.stack = []
-
-    def notice(self, title, lines, sticky=False):
-        self.push(Message(self, title, lines, sticky))
-
-    def open_menu(self):
-        self.push(main_menu(self))
-
-    def run(self, op, args, then=None):
-        """Run a rules command for the player; on refusal show why."""
-        try:
-            result = self.app.command(op, args)
-        except RulesError as e:
-            self.notice("Not now", _wrap(e.message))
-            return None
-        if then is not None:
-            then(result)
-        return result
 
     def base(self):
         """The screen under any menus: the open flip or mini-game, the last
@@ -127,24 +95,6 @@ class Ui:
         if not isinstance(self._base, kind):
             self._base = kind(self)
         return self._base
-
-    def top(self):
-        return self.stack[-1] if self.stack else self.base()
-
-    def view(self):
-        v = self.top().view()
-        if "status" not in v and v.get("screen") != "message":
-            v["status"] = self.status()
-        return v
-
-    def press(self, button):
-        if self.game is None and not self.stack:
-            self.push(main_menu(self))
-        self.top().press(button)
-        if self.app.ui is not self:  # a new character of another system: its UI took over
-            return self.app.ui.view()["screen"]
-        return self.top().view()["screen"]
-
 
 class Home:
     def __init__(self, ui):

@@ -8,6 +8,7 @@ press(button); ``ui`` is the system's Ui (push, pop, notice, open_menu).
 """
 
 from shared_rules import systems
+from shared_rules.errors import RulesError
 
 ROW_CHARS = 36  # characters of a menu row in the small font, beside the scroll bar
 
@@ -174,6 +175,65 @@ class NameEntry:
             self.ui.pop()
             self.done(name)
 
+
+
+class Screens:
+    """What every system's Ui shares: a stack of screens over a base screen
+    (home, the roll or flip on show), notices, and running a rules command
+    with a refusal shown in the rules' own sentence. A system's Ui adds
+    reset(), status(), base() and main_menu()."""
+
+    def __init__(self, app):
+        self.app = app
+        self.reset()
+
+    @property
+    def game(self):
+        return self.app.game
+
+    def push(self, screen):
+        self.stack.append(screen)
+
+    def pop(self):
+        if self.stack:
+            self.stack.pop()
+
+    def home(self):
+        self.stack = []
+
+    def notice(self, title, lines, sticky=False):
+        self.push(Message(self, title, lines, sticky))
+
+    def open_menu(self):
+        self.push(self.main_menu())
+
+    def run(self, op, args, then=None):
+        """Run a rules command for the player; on refusal show why."""
+        try:
+            result = self.app.command(op, args)
+        except RulesError as e:
+            self.notice("Not now", _wrap(e.message))
+            return None
+        if then is not None:
+            then(result)
+        return result
+
+    def top(self):
+        return self.stack[-1] if self.stack else self.base()
+
+    def view(self):
+        v = self.top().view()
+        if "status" not in v and v.get("screen") != "message":
+            v["status"] = self.status()
+        return v
+
+    def press(self, button):
+        if self.game is None and not self.stack:
+            self.open_menu()
+        self.top().press(button)
+        if self.app.ui is not self:  # a new character of another system: its UI took over
+            return self.app.ui.view()["screen"]
+        return self.top().view()["screen"]
 
 
 def confirm_new(u):
