@@ -10,6 +10,7 @@ summary_problem) live in facets_words.py and the odds in facets_odds.py, so
 a board loads them only when it shows them.
 """
 
+from shared_rules.atomic import Atomic, deep_copy, snapshot
 from shared_rules.errors import RulesError
 from shared_rules.prng import Rng
 from shared_rules.state import check_game_id, text_digest
@@ -447,23 +448,11 @@ def attack_damage(weapon, r, endurance=False):
     raise RulesError("bad_args", "weapon is light, medium or heavy, not %r" % (weapon,))
 
 
-def _copy(v):
-    t = type(v)
-    if t is list:
-        return [_copy(x) for x in v]
-    if t is dict:
-        out = {}
-        for k in v:
-            out[k] = _copy(v[k])
-        return out
-    return v
-
-
 # Fields of FacetsState that commands change in place.
 MUTABLE = ("attrs", "points", "maxes", "ladders", "rules", "traits", "scene", "task", "last")
 
 
-class FacetsGame:
+class FacetsGame(Atomic):
     SYSTEM = "facets"
     FORMAT = FORMAT
     COMMANDS = ("set_attr", "set_max", "set_rule", "trait_add", "trait_drop", "roll", "task_start",
@@ -516,36 +505,7 @@ class FacetsGame:
             raise RulesError("bad_op", "unknown Facets command %r" % (op,))
         if args is not None and type(args) is not dict:
             raise RulesError("bad_args", "a command's arguments are a map")
-        s = self.s
-        before = {}
-        for k in s.__dict__:
-            v = s.__dict__[k]
-            before[k] = _copy(v) if k in MUTABLE else v
-        words = list(s.rng.s)
-        self.events = []
-        try:
-            result = getattr(self, "op_" + op)(**(args or {}))
-            s.check()
-        except RulesError:
-            self._restore(before, words)
-            raise
-        except TypeError as e:
-            self._restore(before, words)
-            raise RulesError("bad_args", "wrong arguments for %s: %s" % (op, e))
-        s.count += 1
-        if result is None:
-            result = {}
-        result["events"] = self.events
-        return result
-
-    def _restore(self, before, words):
-        s = self.s
-        for k in before:
-            setattr(s, k, before[k])
-        s.rng.s = words
-
-    def event(self, *words):
-        self.events.append(" ".join(str(w) for w in words))
+        return self.apply(op, getattr(self, "op_" + op), args or {}, snapshot(self.s, MUTABLE))
 
     # -- guards ------------------------------------------------------------
     def _able(self, what):
@@ -680,7 +640,7 @@ class FacetsGame:
         # The stored record keeps only what the text form can give back.
         kept = []
         for r in rolls:
-            k = _copy(r)
+            k = deep_copy(r)
             k.pop("effort_gained", None)
             k.pop("condition_cost", None)
             kept.append(k)
@@ -1065,7 +1025,7 @@ class FacetsGame:
                 "health": [s.points["health"], s.maxes["health"]], "cool": [s.points["cool"], s.maxes["cool"]],
                 "effort": s.effort, "tokens": s.tokens, "ladders": ladders, "dead": s.dead, "out": s.out,
                 "rules": dict(s.rules), "traits": [list(t) for t in s.traits], "task": task,
-                "rolls": s.rolls, "last": _copy(s.last)}
+                "rolls": s.rolls, "last": deep_copy(s.last)}
 
     def odds_query(self, args):
         """Exact band odds: {die|attr, tn, bonus, mode, explode}. With an

@@ -11,6 +11,7 @@ mini-games in advancement.py.
 from shared_rules import cards as C
 from shared_rules import flips as F
 from shared_rules.advancement import Advancement
+from shared_rules.atomic import Atomic
 from shared_rules.combat import Combat
 from shared_rules.editions import check_campaign, edition
 from shared_rules.errors import RulesError
@@ -57,7 +58,7 @@ def _flag(value, name):
     raise RulesError("bad_args", "%s must be true or false" % name)
 
 
-class Game(Combat, Recovery, Advancement):
+class Game(Atomic, Combat, Recovery, Advancement):
     SYSTEM = "deck"  # shared_rules.systems: the Deckahedron, the default
     # Commands that live in shared_rules/gear.py, campaign.py and
     # minigames.py, loaded on first use: a board that never runs one pays
@@ -128,23 +129,7 @@ class Game(Combat, Recovery, Advancement):
             fn = getattr(self, op)
         # A snapshot of the state's fields, to put back if the command fails:
         # far cheaper than a dump, which a board would pay on every press.
-        before = _snapshot(self.s)
-        self.events = []
-        try:
-            result = fn(**(args or {}))
-            self._settle()
-            self.s.check()
-        except RulesError:
-            self._restore(before)
-            raise
-        except TypeError as e:
-            self._restore(before)
-            raise RulesError("bad_args", "wrong arguments for %s: %s" % (op, e))
-        self.s.count += 1
-        if result is None:
-            result = {}
-        result["events"] = self.events
-        return result
+        return self.apply(op, fn, args or {}, _snapshot(self.s))
 
     @classmethod
     def command_function(cls, op):
@@ -164,19 +149,12 @@ class Game(Combat, Recovery, Advancement):
             from shared_rules import gear as module
         return getattr(module, op)
 
-    def _restore(self, before):
-        s = self.s
-        fields, words = before
-        for k in list(s.__dict__):
-            if k not in fields:
-                delattr(s, k)
-        for k, v in fields.items():
-            setattr(s, k, v)
-        s.rng.s = words
-        self.ed = edition(s.edition)
+    def _follow_up(self):
+        self._settle()
 
-    def event(self, *words):
-        self.events.append(" ".join(str(w) for w in words))
+    def _restore(self, before):
+        Atomic._restore(self, before)
+        self.ed = edition(self.s.edition)
 
     # -- shared helpers for the mixins -----------------------------------
     def require_idle(self, what):

@@ -16,6 +16,7 @@ refused command leaves the state exactly as it was.
 
 import json
 
+from shared_rules.atomic import Atomic, snapshot
 from shared_rules.errors import RulesError
 from shared_rules.prng import Rng
 from shared_rules.state import text_digest
@@ -299,18 +300,11 @@ def _faces_as_rolled(r):
     return r["faces"]
 
 
-def _snapshot(s):
-    fields = dict(s.__dict__)
-    fields["history"] = list(s.history)
-    fields["clocks"] = [list(c) for c in s.clocks]
-    if s.roll is not None:
-        r = dict(s.roll)
-        r["dice"], r["faces"] = list(r["dice"]), list(r["faces"])
-        fields["roll"] = r
-    return fields, list(s.rng.s)
+# Fields of SaveState that commands change in place (atomic.snapshot copies them).
+MUTABLE = ("history", "clocks", "roll")
 
 
-class SaveGame:
+class SaveGame(Atomic):
     SYSTEM = "save"
     FORMAT = FORMAT
     COMMANDS = ("roll", "assist", "decline", "destiny", "pursue", "injure", "rest", "set_health",
@@ -361,31 +355,7 @@ class SaveGame:
             args = {}
         if not isinstance(args, dict):
             raise RulesError("bad_args", "a command's arguments are an object")
-        before = _snapshot(self.s)
-        self.events = []
-        try:
-            result = getattr(self, op)(**args)
-            self.s.check()
-        except RulesError:
-            self._restore(before)
-            raise
-        except TypeError as e:
-            self._restore(before)
-            raise RulesError("bad_args", "wrong arguments for %s: %s" % (op, e))
-        self.s.count += 1
-        if result is None:
-            result = {}
-        result["events"] = self.events
-        return result
-
-    def _restore(self, before):
-        fields, words = before
-        for k, v in fields.items():
-            setattr(self.s, k, v)
-        self.s.rng.s = words
-
-    def event(self, *words):
-        self.events.append(" ".join(str(w) for w in words))
+        return self.apply(op, getattr(self, op), args, snapshot(self.s, MUTABLE))
 
     # -- rolling ---------------------------------------------------------
     def faces_now(self, preferred=False, expertise=False, assisted=False):
