@@ -954,7 +954,7 @@ class TableConsole(FacetsCommands, SaveCommands, cmd.Cmd):
                     replies.level_words(lf.get("level")), lf.get("resolving")))
             system = (p.state or {}).get("system", systems.DEFAULT)
             if system != systems.DEFAULT:  # another system: its last entry and what changed, in its words
-                entries = record.entries(self.hub.db, p.name)
+                entries = record.entries(self.hub.db, p.name, newest=1)
                 if entries and entries[-1]["kind"] == "event":
                     lines.append("%s %s" % (p.name, entries[-1]["text"]))
                 lines += replies.changes(p.name, before, p.state)
