@@ -1,14 +1,16 @@
 """`deckahedron flash` and `deckahedron image`: put the game on a board.
 
-    deckahedron image --board pico-epaper29|badger2040|badger2040w [--out FILE]
-    deckahedron flash --board NAME [--port P | --drive PATH] [--wipe --yes] [--dry-run]
+    deckahedron image --board pico-epaper29|badger2040|badger2040w [--sleep MODE] [--out FILE]
+    deckahedron flash --board NAME [--port P | --drive PATH] [--sleep MODE] [--wipe --yes] [--dry-run]
 
 An RP2040 board in BOOTSEL mode (its RPI-RP2 drive mounted, or picotool
 installed) gets the whole image: base + ROMFS of the current code + a fresh
 filesystem with main.py and deckahedron.cfg (a first install: no saved
 game). A running board (--port, or the one board found by its USB id) gets
 the current device code through one mpremote session and keeps its save
-unless --wipe --yes. The MagTag goes through its CIRCUITPY drive.
+unless --wipe --yes, and the sleep mode its deckahedron.cfg names unless
+--sleep says another (the Badger: off or dormant). The MagTag goes through
+its CIRCUITPY drive.
 
 Exit codes: 0 done (or planned), 1 the flash failed (the message says what
 to do), 2 bad usage or no base image to build from.
@@ -19,7 +21,7 @@ import sys
 from host_tools import boards as registry
 from host_tools import rp2040
 from host_tools.cli import reporter
-from host_tools.flashing import FlashError, NoBoard, bootsel, image, magtag, running
+from host_tools.flashing import FlashError, NoBoard, bootsel, files, image, magtag, running
 
 PROG = "deckahedron flash"
 EXIT_OK, EXIT_FLASH, EXIT_USAGE = 0, 1, 2
@@ -39,7 +41,26 @@ def add_arguments(parser):
     parser.add_argument("--wipe", action="store_true", help="also delete the saved game (deck.sav, deck.tmp, deck.bad)")
     parser.add_argument("--yes", "-y", action="store_true", help="confirm --wipe")
     parser.add_argument("--dry-run", action="store_true", help="show the plan; change nothing on the board")
+    _add_sleep(parser)
     parser.error = _fail
+
+
+def _add_sleep(parser):
+    modes = sorted(set(m for b in registry.real_boards() for m in files.sleep_settings(b)))
+    parser.add_argument("--sleep", metavar="MODE", help="how the board sleeps between presses, written into its "
+                        "deckahedron.cfg (Badger: %s; default: what the board has, else off)" % " or ".join(modes))
+
+
+def _sleep(board, mode, fail):
+    """--sleep checked against the board's modes: {"sleep": MODE} or None."""
+    if mode is None:
+        return None
+    known = files.sleep_settings(board)
+    if mode not in known:
+        fail("--sleep %s: the %s %s" % (mode, board, "sleeps " + " or ".join(sorted(known)) if known else
+                                         "has one way to sleep between presses; --sleep is for %s" % ", ".join(
+                                             sorted(b for b in registry.real_boards() if files.sleep_settings(b)))))
+    return {"sleep": mode}
 
 
 class Progress:
@@ -97,6 +118,7 @@ def _rp2040_ports():
 
 def _check_usage(args):
     entry = registry.board(args.board)
+    _sleep(args.board, args.sleep, _fail)
     if args.wipe and not args.yes and not args.dry_run:
         _fail("--wipe deletes the player's saved game (deck.sav): add --yes to confirm")
     if entry["runtime"] == "circuitpython" and args.port:
@@ -113,7 +135,7 @@ FRESH = ("a first install: no saved game; a save that was on the board is gone. 
 
 def _flash_bootsel(args, drive, out):
     """The full image onto a board in BOOTSEL mode (drive, or picotool when drive is None)."""
-    data = image.build(args.board)
+    data = image.build(args.board, settings=_sleep(args.board, args.sleep, _fail))
     out.note("image for %s: %d bytes of UF2 (base %s + ROMFS of the current code + a fresh filesystem with main.py "
              "and deckahedron.cfg)" % (args.board, len(data), rp2040.MICROPYTHON_VERSION))
     where = drive or "picotool"
@@ -126,7 +148,7 @@ def _flash_bootsel(args, drive, out):
         bootsel.copy_to_drive(data, drive, image.image_name(args.board),
                               lambda done, total: out.bytes("writing " + drive, done, total))
     else:
-        path = image.write(args.board)
+        path = image.write(args.board, settings=_sleep(args.board, args.sleep, _fail))
         out.note("loading %s with picotool" % path)
         bootsel.load_with_picotool(path)
     out.note("flashed %s through %s: the board restarts into the game on a fresh filesystem (%s)"
@@ -136,7 +158,7 @@ def _flash_bootsel(args, drive, out):
 
 def _flash_running(args, port, out):
     plan = running.flash(args.board, port, wipe=args.wipe, dry_run=args.dry_run, progress=out.note,
-                         progress_bytes=out.bytes)
+                         progress_bytes=out.bytes, sleep=args.sleep)
     info = plan.info
     head = "plan for %s on %s (MicroPython %s, %s)" % (
         args.board, port, info.get("version"),
@@ -231,13 +253,15 @@ def add_image_arguments(parser):
     parser.add_argument("--board", required=True, choices=rp2, metavar="BOARD", help=", ".join(rp2))
     parser.add_argument("--out", metavar="FILE",
                         help="where to write the UF2 (default build/images/deckahedron-BOARD.uf2)")
+    _add_sleep(parser)
     parser.error = reporter("deckahedron image", EXIT_USAGE)[1]
 
 
 def run_image(args):
-    complain = reporter("deckahedron image", EXIT_USAGE)[0]
+    complain, fail = reporter("deckahedron image", EXIT_USAGE)
+    settings = _sleep(args.board, args.sleep, fail)
     try:
-        path = image.write(args.board, args.out)
+        path = image.write(args.board, args.out, settings=settings)
     except rp2040.ImageError as e:
         complain(str(e))
         return EXIT_USAGE

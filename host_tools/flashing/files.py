@@ -43,15 +43,53 @@ class Source:
         return "Source(%r)" % self.board_path
 
 
-def config_text(board, root=ROOT):
+def sleep_settings(board, root=ROOT):
+    """{mode: "sleep=MODE"} for a board whose sleep between presses is a
+    player's choice (the registry's power modes with a "setting": the
+    Badger's off and dormant); {} for a board with one way to sleep."""
+    entry = registry.board(board, Path(root) / "firmware" / "boards" / "boards.json")
+    modes = (entry.get("power") or {}).get("modes") or {}
+    return dict((name, m["setting"]) for name, m in modes.items() if m.get("setting"))
+
+
+def player_settings(board, text, root=ROOT):
+    """The player's own lines of a deckahedron.cfg already on the board
+    (today ``sleep=MODE``), to carry into the one the flasher writes:
+    ({key: value} kept, [notes on lines left out]). The lines the flasher
+    owns (board=, hold=) and the emulator's (seed=, id=) are not carried."""
+    kept, notes = {}, []
+    allowed = sleep_settings(board, root)
+    for line in (text or "").splitlines():
+        key, eq, value = (part.strip() for part in line.partition("="))
+        if key != "sleep" or not eq:
+            continue
+        if value in allowed:
+            kept["sleep"] = value
+        elif allowed:
+            notes.append("the board's deckahedron.cfg said sleep=%s, which the %s does not know (%s): it goes "
+                         "back to its default" % (value, board, ", ".join(sorted(allowed))))
+        else:
+            notes.append("the board's deckahedron.cfg said sleep=%s; the %s has one way to sleep, so the line "
+                         "goes" % (value, board))
+    return kept, notes
+
+
+def config_text(board, root=ROOT, settings=None):
     """deckahedron.cfg: main.py starts this board without detecting it.
     A board with a power latch in the registry (the Badger's ENABLE_3V3)
     stays on, on battery, only while that pin is high: ``hold=PIN`` comes
-    first so main.py can drive it before reading anything else."""
+    first so main.py can drive it before reading anything else. settings:
+    the player's choices ({"sleep": MODE}), after the board line."""
     entry = registry.board(board, Path(root) / "firmware" / "boards" / "boards.json")
     latch = (entry.get("pins") or {}).get("power_latch")
     hold = "" if latch is None else "hold=%d\n" % latch
-    return "%sboard=%s\n" % (hold, board)
+    extra = ""
+    sleep = (settings or {}).get("sleep")
+    if sleep is not None:
+        if sleep not in sleep_settings(board, root):
+            raise FlashError("the %s has no sleep mode %r" % (board, sleep))
+        extra = "sleep=%s\n" % sleep
+    return "%sboard=%s\n%s" % (hold, board, extra)
 
 
 def _module_path(module):

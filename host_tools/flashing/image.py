@@ -48,10 +48,12 @@ def littlefs_image(contents):
     return bytes(fs.context.buffer)
 
 
-def filesystem_files(board, root=files.ROOT):
-    """What the image puts on the littlefs: main.py and deckahedron.cfg."""
+def filesystem_files(board, root=files.ROOT, settings=None):
+    """What the image puts on the littlefs: main.py and deckahedron.cfg
+    (with the player's settings, {"sleep": MODE}, when given)."""
     main = [s for s in files.device_files(board, root) if s.board_path == "main.py"][0]
-    return {"main.py": main.local.read_bytes(), files.CONFIG: files.config_text(board, root).encode()}
+    return {"main.py": main.local.read_bytes(),
+            files.CONFIG: files.config_text(board, root, settings).encode()}
 
 
 def check_board(board):
@@ -65,7 +67,7 @@ def check_board(board):
     return entry
 
 
-def build(board, romfs=None, root=files.ROOT):
+def build(board, romfs=None, root=files.ROOT, settings=None):
     """The UF2 (bytes) for `board`; rp2040.ImageError when the base image is
     missing or wrong, or the parts do not fit."""
     check_board(board)
@@ -77,13 +79,13 @@ def build(board, romfs=None, root=files.ROOT):
                                 % (board, len(romfs), rp2040.ROMFS_BYTES))
     chunks = dict(base)
     chunks[rp2040.ROMFS_START] = romfs + b"\xff" * (-len(romfs) % 256)
-    chunks[rp2040.FS_START] = littlefs_image(filesystem_files(board, root))
+    chunks[rp2040.FS_START] = littlefs_image(filesystem_files(board, root, settings))
     return rp2040.flash_to_uf2(chunks)
 
 
-def write(board, out=None, root=files.ROOT):
+def write(board, out=None, root=files.ROOT, settings=None):
     """Build the image and write it to `out` (default build/images/); its path."""
-    data = build(board, root=root)
+    data = build(board, root=root, settings=settings)
     out = Path(out) if out else Path(root) / BUILD_DIR / image_name(board)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".uf2.tmp")

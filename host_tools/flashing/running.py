@@ -61,6 +61,11 @@ for p in %(paths)r:
     except OSError:
         pass
 r["files"] = f
+try:
+    with open(%(root)r + %(config)r) as c:
+        r["cfg"] = c.read(1024)
+except Exception:
+    r["cfg"] = None
 r["dirs"] = []
 for p in %(dirs)r:
     try:
@@ -232,7 +237,7 @@ def probe(mp, board, then_reset=False):
     "romfs": partition bytes (0: none), "free", "files": {path: size}};
     then_reset restarts the game afterwards (a dry run)."""
     paths = sorted(set(_installed_paths(board)) | set(files.SAVE_FILES) | {files.CONFIG})
-    snippet = PROBE % {"paths": paths, "dirs": package_dirs(board), "root": mp.root}
+    snippet = PROBE % {"paths": paths, "dirs": package_dirs(board), "root": mp.root, "config": files.CONFIG}
     out = mp([["exec", snippet]] + ([["reset"]] if then_reset else []), 60, "asking the board what it runs")
     for line in out.splitlines():
         if line.startswith("@@DECK "):
@@ -338,14 +343,21 @@ def compile_mpy(src, board_path):
 MPY_CROSS_EMITS = (6, 3)  # mpy-cross 1.23 and later; MicroPython 1.23+ loads it
 
 
-def make_plan(board, info, wipe=False, romfs_builder=None):
+def make_plan(board, info, wipe=False, romfs_builder=None, sleep=None):
+    """sleep: the sleep mode to write into deckahedron.cfg; None keeps the
+    one the board's config already names (a player's choice survives an
+    update)."""
     check_firmware(board, info)
     sources = files.device_files(board)
     on_board = info.get("files") or {}
-    cfg = files.config_text(board).encode()
+    settings, notes = files.player_settings(board, info.get("cfg"))
+    if sleep is not None:
+        settings["sleep"] = sleep
+    elif settings.get("sleep"):
+        notes.append("kept sleep=%s from the board's deckahedron.cfg" % settings["sleep"])
+    cfg = files.config_text(board, settings=settings).encode()
     copies = {"main.py": [s for s in sources if s.board_path == "main.py"][0].local.read_bytes(),
               files.CONFIG: cfg}
-    notes = []
     code = [s for s in sources if not s.entry]
     if info.get("romfs"):
         romfs = (romfs_builder or rp2040.build_romfs)(board)
@@ -452,16 +464,16 @@ def check_readback(plan, out):
 
 
 def flash(board, port, wipe=False, dry_run=False, runner=None, link=None, progress=None, romfs_builder=None,
-          root="/", progress_bytes=None):
+          root="/", progress_bytes=None, sleep=None):
     """Update the running board at `port`; the Plan carried out. dry_run
     reads the board and plans, changing nothing on it (the game is left for
-    the probe and restarted after it)."""
+    the probe and restarted after it). sleep: see make_plan."""
     say = progress or (lambda text: None)
     notes = [leave_game(port, link)]
     say(notes[-1])
     mp = Mpremote(port, runner, root=root)
     info = probe(mp, board, then_reset=dry_run)
-    plan = make_plan(board, info, wipe, romfs_builder)
+    plan = make_plan(board, info, wipe, romfs_builder, sleep=sleep)
     plan.notes = notes + plan.notes
     plan.info = info
     if dry_run:

@@ -363,6 +363,62 @@ def test_the_hold_pin_is_read_from_the_registry_not_a_constant(tmp_path):
         files.config_text("badger2041", root)
 
 
+def test_an_update_keeps_the_players_sleep_mode(board_fs):
+    """hardware/badger2040.md: a player who chose sleep=dormant keeps it
+    when the game is updated (the flasher writes the config afresh)."""
+    (board_fs / "deckahedron.cfg").write_text("hold=10\nboard=badger2040\nsleep=dormant\nseed=3\n")
+    fake = FakeBoard(board_fs, romfs=rp2040.ROMFS_BYTES)
+    plan, _ = flash_running(fake, board="badger2040")
+    assert (board_fs / "deckahedron.cfg").read_text() == "hold=10\nboard=badger2040\nsleep=dormant\n"
+    assert "kept sleep=dormant from the board's deckahedron.cfg" in plan.notes
+
+
+def test_sleep_given_to_the_flasher_wins_over_the_boards(board_fs):
+    (board_fs / "deckahedron.cfg").write_text("hold=10\nboard=badger2040\nsleep=dormant\n")
+    fake = FakeBoard(board_fs, romfs=rp2040.ROMFS_BYTES)
+    flash_running(fake, board="badger2040", sleep="off")
+    assert (board_fs / "deckahedron.cfg").read_text() == "hold=10\nboard=badger2040\nsleep=off\n"
+
+
+@pytest.mark.parametrize("board,line,words", [
+    ("badger2040", "sleep=deep", "does not know (dormant, off)"),
+    ("pico-epaper29", "sleep=off", "has one way to sleep"),
+])
+def test_a_sleep_mode_the_board_lacks_is_dropped_with_a_note(board_fs, board, line, words):
+    (board_fs / "deckahedron.cfg").write_text("board=%s\n%s\n" % (board, line))
+    fake = FakeBoard(board_fs, romfs=rp2040.ROMFS_BYTES)
+    plan, _ = flash_running(fake, board=board)
+    assert (board_fs / "deckahedron.cfg").read_text() == files.config_text(board)
+    assert any(words in n for n in plan.notes)
+
+
+def test_the_config_refuses_a_sleep_mode_the_board_lacks():
+    assert files.config_text("badger2040w", settings={"sleep": "dormant"}) == \
+        "hold=10\nboard=badger2040w\nsleep=dormant\n"
+    with pytest.raises(FlashError, match="no sleep mode 'deep'"):
+        files.config_text("badger2040", settings={"sleep": "deep"})
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["flash", "--board", "pico-epaper29", "--sleep", "off", "--port", "/dev/ttyX"], "one way to sleep"),
+    (["flash", "--board", "badger2040", "--sleep", "deep", "--port", "/dev/ttyX"], "sleeps dormant or off"),
+    (["image", "--board", "badger2040w", "--sleep", "nap"], "sleeps dormant or off"),
+])
+def test_a_bad_sleep_argument_is_one_line_and_exit_2(argv, words, capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and words in err and err.count("\n") == 1
+
+
+def test_the_image_carries_the_sleep_mode(base_cache, tmp_path):
+    out = tmp_path / "img.uf2"
+    assert cli.main(["image", "--board", "badger2040", "--sleep", "dormant", "--out", str(out)]) == 0
+    flat = rp2040.image_bytes(rp2040.uf2_to_flash(out.read_bytes()))
+    assert mount(flat[rp2040.FS_START - rp2040.FLASH_BASE:]).open("deckahedron.cfg").read() == \
+        "hold=10\nboard=badger2040\nsleep=dormant\n"
+
+
 def test_wipe_deletes_the_save(board_fs):
     (board_fs / "deck.sav").write_bytes(b"the save")
     (board_fs / "deck.tmp").write_bytes(b"half a save")
