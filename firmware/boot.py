@@ -17,7 +17,9 @@ and at reset (not when code.py reloads), before USB starts.
    plugging in), and keep holding for a second. The red LED blinks twice,
    the computer can write CIRCUITPY again, and the device shows "USB drive
    mode" instead of the game (it cannot save then). Press reset without
-   holding A to play again. If this file is ever broken, the board's safe
+   holding A to play again. Not after a deep sleep: a press on A that
+   wakes the board (boot.py runs at every wake) is a move in the game, and
+   the player may still be holding it. If this file is ever broken, the board's safe
    mode (press reset again while the LED blinks yellow at start-up) skips
    boot.py and code.py and leaves the drive to the computer.
 """
@@ -31,15 +33,28 @@ import usb_cdc
 
 usb_cdc.enable(console=True, data=True)
 
-usb_mode = False
-try:
-    button = digitalio.DigitalInOut(board.BUTTON_A)
-    button.switch_to_input(pull=digitalio.Pull.UP)
-    usb_mode = not button.value  # low = held down
-    button.deinit()
-except Exception:  # noqa: BLE001 -- whatever goes wrong, still boot
-    usb_mode = False
 
+def _a_held():
+    """Button A held down now, at power-on or reset; False at a wake from
+    deep sleep (the waking press is the game's) and if anything fails."""
+    try:
+        import alarm
+
+        if alarm.wake_alarm is not None:
+            return False
+    except ImportError:
+        pass
+    try:
+        button = digitalio.DigitalInOut(board.BUTTON_A)
+        button.switch_to_input(pull=digitalio.Pull.UP)
+        held = not button.value  # low = held down
+        button.deinit()
+        return held
+    except Exception:  # noqa: BLE001 -- whatever goes wrong, still boot
+        return False
+
+
+usb_mode = _a_held()
 if usb_mode:
     try:
         led = digitalio.DigitalInOut(board.LED)

@@ -624,6 +624,16 @@ def test_boot_with_button_a_held_leaves_the_drive_to_the_computer(cp):
     assert cp.storage.remounts == []
 
 
+def test_a_press_on_a_that_wakes_the_board_is_a_move_not_drive_mode(cp):
+    """boot.py runs at every wake from deep sleep: A held then is the
+    waking press (hardware/magtag.md: the press that woke it acts)."""
+    cp.board.BUTTON_A.level = False
+    cp.alarm.wake_alarm = cp.alarm.pin.PinAlarm(pin=cp.board.BUTTON_A, value=False)
+    _run_file(ROOT / "firmware" / "boot.py", "magtag_boot")
+    assert cp.storage.remounts == [("/", False)]  # the code keeps the drive: it can save
+    assert not cp.board.BUTTON_A.in_use
+
+
 class _Stop(Exception):
     pass
 
