@@ -894,12 +894,12 @@ class TableConsole(FacetsCommands, SaveCommands, cmd.Cmd):
 
     def do_log(self, arg):
         """log [N]
-        The last N entries of the session log (default 20), e.g. log 50"""
+        The last N things that happened this session (default 20), in words, e.g. log 50"""
         words = self.words(arg, 0, "log [N]")
         n = number(words[0], "how many entries", "log 50") if words else 20
-        for row in self.hub.log_rows(n):
-            self.say("%s %-4s %-8s %s %s %s" % (time.strftime("%H:%M:%S", time.localtime(row[0])), row[1], row[2],
-                                               row[4], row[5], row[6]))
+        for e in record.entries(self.hub.db, play_only=True, newest=n, session=self.hub.session):
+            self.say("%s %-8s %s%s" % (time.strftime("%H:%M:%S", time.localtime(e["t"])), e["player"], e["text"],
+                                       " (undone)" if e["undone"] else ""))
 
     def do_do(self, arg):
         """do NAME OP [key=value ...] [--json]

@@ -35,9 +35,9 @@ def play(e):
     return e["op"] not in BOOKKEEPING_OPS and e["kind"] not in BOOKKEEPING_KINDS
 
 
-def _where(player, play_only):
-    return ("log.player != '' AND (? IS NULL OR log.player = ?)" + (" AND " + _PLAY_SQL if play_only else ""),
-            (player, player))
+def _where(player, play_only, session=None):
+    return ("log.player != '' AND (? IS NULL OR log.player = ?) AND (? IS NULL OR log.session = ?)"
+            + (" AND " + _PLAY_SQL if play_only else ""), (player, player, session, session))
 
 
 def count(db, player=None, play_only=False):
@@ -45,11 +45,12 @@ def count(db, player=None, play_only=False):
     return db.execute("SELECT COUNT(*) FROM log WHERE " + where, args).fetchone()[0]
 
 
-def entries(db, player=None, play_only=False, newest=None):
+def entries(db, player=None, play_only=False, newest=None, session=None):
     """The record's entries, oldest first; ``player`` keeps one player's,
     ``play_only`` leaves out bookkeeping, ``newest`` keeps the last N (an
-    undo comes after what it undid, so the last N mark theirs)."""
-    where, args = _where(player, play_only)
+    undo comes after what it undid, so the last N mark theirs), ``session``
+    one session's."""
+    where, args = _where(player, play_only, session)
     rows = db.execute(
         "SELECT log.id, log.session, log.t, log.player, log.kind, log.op, log.args, log.result, log.before,"
         " log.digest, flips.cards, flips.suit, flips.net FROM log LEFT JOIN flips ON flips.event = log.id"
@@ -75,7 +76,6 @@ def entries(db, player=None, play_only=False, newest=None):
 def players(db):
     """The names in the record, first seen first."""
     return [r[0] for r in db.execute("SELECT player FROM log WHERE player != '' GROUP BY player ORDER BY MIN(id)")]
-
 
 
 def _json(text):

@@ -111,6 +111,16 @@ def test_flip_says_the_result_in_the_devices_words(gm):
     assert gm.hub.player("Ann").state["flip"] is None
 
 
+def test_log_tells_the_session_in_words_not_rows(gm):
+    gm("flip Ann dex -1")
+    text = gm("log 4")
+    assert not gm.failed, text
+    flips = [ln for ln in text.splitlines() if "Ann" in ln and "flips Dexterity -1: " in ln]
+    assert flips, text  # the flip, with its cards, as the session record says it
+    assert "{" not in text, text  # no raw JSON arguments or results
+    assert len(gm("log 1").strip().splitlines()) == 1
+
+
 def test_flip_says_what_was_capped(gm):
     """Reproduction: net 5 flips 3 cards; the console says so."""
     text = gm("flip Bo crown +5")
