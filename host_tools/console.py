@@ -728,9 +728,19 @@ class TableConsole(FacetsCommands, SaveCommands, cmd.Cmd):
         """odds NAME [str|dex|int|SUIT] [+N|-N]
         The exact odds of NAME's next flip from the cards left in the Deckahedron.
           str|dex|int|SUIT   attribute or suit (default str), e.g. odds Ann crown
-          +N|-N              advantage, e.g. odds Ann dex +1"""
+          +N|-N              advantage, e.g. odds Ann dex +1
+        A Facets character: odds NAME ATTR TN [bonus=N] [pressure|calm], e.g. odds Cy finesse 8
+        A SAVE hero: odds NAME [preferred] [expertise] [assisted] [health=H], e.g. odds Di preferred"""
         words = self.words(arg, 1, "odds NAME [attr|SUIT] [+N]")
         who = self.who(words[0])
+        system = (self.hub.player(who).state or {}).get("system")
+        # Another system's odds, in its words (nothing returned: a true value ends cmd's loop).
+        if system == "facets":
+            self._facets([who, "odds"] + words[1:])
+            return
+        if system == "save":
+            self._save_odds(who, words[1:])
+            return
         args = self.options(words[1:], (), self.flip_words)
         suit = args.get("suit") or (self.hub.player(who).state.get("attrs") or {}).get(args.get("attr", "str"))
         r = self.hub.command(who, "odds", suit=suit, net=args.get("net", 0))

@@ -13,6 +13,7 @@ change; ``clock`` alone lists them and tells any device that missed one.
 
 from shared_rules import save2d6 as S
 
+from host_tools import odds_save
 from host_tools.clocks import ClockError, Clocks, describe_clock
 from host_tools.do_cmd import Usage
 from host_tools.table import TableError
@@ -49,6 +50,25 @@ class SaveCommands:
             for line in S.describe(p.state):
                 if line not in before and not line.startswith("Roll "):  # the roll is said above
                     self.say("%s: %s" % (name, line))
+        return r
+
+    def _save_odds(self, name, words):
+        """The exact odds of a SAVE hero's roll, from the device."""
+        args = {}
+        for w in words:
+            key, eq, value = w.partition("=")
+            if not eq and key in odds_save.FLAGS:
+                args[key] = True
+            elif key == "health" and eq:
+                args["health"] = value
+            else:
+                raise Usage("odds %s takes %s and health=H (a SAVE hero), not %r"
+                            % (name, ", ".join(odds_save.FLAGS), w))
+        r = self.hub.command(name, "odds", **args)
+        self.say("%s: a roll passes on %s:" % (name, " ".join(str(f) for f in r["pass_faces"])))
+        for k in S.RESULTS:
+            a, b = (int(x) for x in r["results"][k].split("/"))
+            self.say("  %-17s %5.1f%%  %s" % (odds_save.RESULT_WORDS[k], 100.0 * a / b, r["results"][k]))
         return r
 
     def save_flags(self, words, allowed=ROLL_FLAGS):

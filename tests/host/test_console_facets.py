@@ -4,6 +4,7 @@ as the op and arguments the rules take, and answers in Facets' words."""
 
 import pytest
 
+from host_tools.console import TableConsole
 from host_tools.console_facets import FacetsCommands
 from host_tools.do_cmd import Usage
 from shared_rules.facets import FacetsGame
@@ -69,6 +70,15 @@ def test_roll_reaches_the_device_and_is_said():
     out = run(c, "Ann roll finesse 8 bonus=2 effort=0")
     assert c.hub.sent[-1] == ("Ann", "roll", {"attr": "finesse", "tn": 8, "bonus": 2, "effort": 0})
     assert "Ann: Finesse d8 rolled 8+3 (exploded once) +2 = 13 against TN 8: advantage." in out
+
+
+def test_the_general_odds_command_speaks_facets_for_a_facets_character():
+    c = Console()
+    c.words = lambda arg, n, usage: arg.split()
+    c.lines = []
+    assert TableConsole.do_odds(c, "Ann finesse 8") is None  # a true value would end the console's loop
+    general = "\n".join(c.lines)
+    assert general == run(c, "Ann odds finesse 8") and "against TN 8" in general
 
 
 def test_task_conflict_and_sheet_words():

@@ -11,7 +11,7 @@ import io
 import pytest
 
 from host_tools.console import TableConsole, make_console
-from shared_rules.save2d6 import SaveGame, say
+from shared_rules.save2d6 import SaveGame, odds_for, say
 from tests.host.conftest import seated_table
 
 NAMES = ("Freya", "Bran", "Cy")
@@ -119,6 +119,21 @@ def test_wrong_commands_are_said_and_change_nothing(table):
         text = gm(line)
         assert gm.console.failed and words in text, (line, text)
     assert table.player("Freya").state["digest"] == before
+
+
+def test_odds_of_a_save_hero_are_the_devices_exact_figures(table):
+    """`odds NAME` speaks the player's own system: for a SAVE hero the 2d6
+    results (seed 003: fives pass on a preferred action), not card levels."""
+    gm = Gm(table)
+    gm("newgame Bran yes system=save seed=5")
+    text = gm("odds Bran preferred")
+    assert not gm.console.failed, text
+    want = odds_for(preferred=True)
+    assert "a roll passes on %s" % " ".join(str(f) for f in want["pass_faces"]) in text, text
+    for k, words in (("complete", "complete success"), ("mixed", "mixed result"), ("failure", "complete failure")):
+        assert words in text and want["results"][k] in text, text
+    text = gm("odds Bran lucky")
+    assert gm.console.failed and "not 'lucky'" in text, text
 
 
 def test_a_hero_who_joins_later_is_shown_the_clocks(table):
