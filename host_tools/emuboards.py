@@ -10,8 +10,9 @@ each behind its own pseudo-terminal.
 An EmuBoard offers what host_tools.simboards.SimBoard offers (name, port,
 flash_dir, start/stop/kill/restart/close/is_alive) plus the emulated
 hardware: press/release a button, the panel's image and counters, the
-emulated time, a reset, and a power cut right after the n-th flash erase or
-program.
+emulated time, a reset, a power cut right after the n-th flash erase or
+program, the USB host taken away and given back (host_away, host_back)
+and the chip's DORMANT counters (chip).
 
 Each start puts together the chip's flash from
 - the base image and the bootrom in the cache folder (host_tools/rp2040.py;
@@ -93,9 +94,9 @@ def board_pins(board):
     """{"panel": {kind, spi, sck, mosi, cs, dc, rst, busy}, "buttons": {NAME:
     gpio}, "pressed": the level a pressed button reads (0: to GND with a
     pull-up, 1: to 3V3 with a pull-down), "latch": the power latch's gpio or
-    None, "battery": {gpio, divider[, vref, vrefVolts]} or None} of a board,
-    from the board registry (firmware/boards/boards.json), which the
-    firmware reads too."""
+    None, "vbus": the VBUS-sense gpio or None, "battery": {gpio,
+    divider[, vref, vrefVolts]} or None} of a board, from the board
+    registry (firmware/boards/boards.json), which the firmware reads too."""
     try:
         entry = boards.board(board)
     except KeyError as e:
@@ -107,6 +108,7 @@ def board_pins(board):
             "buttons": dict((name, gpio) for name, gpio in pins["buttons"]),
             "pressed": pins.get("buttons_pressed", 0),
             "latch": pins.get("power_latch"),
+            "vbus": pins.get("vbus"),
             "battery": _battery(pins.get("battery"))}
 
 
@@ -293,7 +295,7 @@ class EmuBoard(PtyBoard):
                 "romfs": self.romfs_path, "romfsOffset": rp2040.ROMFS_START - rp2040.FLASH_BASE,
                 "fs": self.fs_path, "fsOffset": rp2040.FS_START - rp2040.FLASH_BASE,
                 "cdcFd": theirs.fileno(), "panel": self.pins["panel"], "buttons": self.pins["buttons"],
-                "pressed": self.pins["pressed"], "latch": self.pins["latch"],
+                "pressed": self.pins["pressed"], "latch": self.pins["latch"], "vbus": self.pins["vbus"],
                 "battery": self.pins["battery"] and dict(self.pins["battery"], volts=self.battery_volts),
                 "wake": {"button": wake[0], "ms": wake[1]} if wake else None,
             }
@@ -532,6 +534,33 @@ class EmuBoard(PtyBoard):
         except EmuError:
             return False
         return True
+
+    HOST_STATES = ("suspended", "unplugged", "attached")
+
+    def host_away(self, how="suspended"):
+        """Take the USB host away: "suspended" (it stops sending frames, as
+        a laptop going to sleep; what it sends waits) or "unplugged" (the
+        cable is out: bytes written to the port are lost). The board's
+        controller sees the bus suspended 3 ms later. Returns the emulated
+        time (s)."""
+        if how not in self.HOST_STATES[:2]:
+            raise EmuError("host_away: %s, not %r" % (" or ".join(self.HOST_STATES[:2]), how))
+        return self.control("host", state=how)["t"] * NS
+
+    def host_back(self):
+        """Give the USB host back: a suspended one resumes the bus, a
+        plugged-in one enumerates the board afresh 100 ms later; either
+        resets and enumerates a board that does not answer (DORMANT) and
+        gives up after a few seconds (host_tools/emu/usbhost.mjs). Returns
+        the emulated time (s)."""
+        return self.control("host", state="attached")["t"] * NS
+
+    def chip(self):
+        """{"dormant": {dormant (now), entries, wakes, ns (emulated time
+        halted, all entries)}, "usb": {host, link, suspended, clocked, held,
+        dropped, away, back, resumes, enumerations, retries, gave_up}}."""
+        answer = self.control("chip")
+        return {"dormant": answer["dormant"], "usb": answer["usb"]}
 
     def read_file(self, name):
         """A file from the board's littlefs as the flash holds it now."""
