@@ -557,8 +557,10 @@ class EmuBoard(PtyBoard):
 
     def chip(self):
         """{"dormant": {dormant (now), entries, wakes, ns (emulated time
-        halted, all entries)}, "usb": {host, link, suspended, clocked, held,
-        dropped, away, back, resumes, enumerations, retries, gave_up}}."""
+        halted, all entries), lightsleeps (clk_sys dropped to the crystal:
+        MicroPython's lightsleep(), timed slices and DORMANT alike)},
+        "usb": {host, link, suspended, clocked, held, dropped, away, back,
+        resumes, enumerations, retries, gave_up}}."""
         answer = self.control("chip")
         return {"dormant": answer["dormant"], "usb": answer["usb"]}
 

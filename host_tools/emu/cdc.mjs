@@ -28,6 +28,7 @@ export class CDCBridge {
     this.clock = clock;
     this.onConnected = onConnected;
     this.canSend = () => true;
+    this.onFed = () => {}; // bytes are queued for the device
     this.accepts = () => true;
     this.pending = [];
     this.bytesIn = 0;
@@ -45,6 +46,7 @@ export class CDCBridge {
       if (this.connected && this.pending.length && this.canSend()) {
         const room = Math.min(CHUNK, 512 - this.cdc.txFIFO.itemCount);
         for (const b of this.pending.splice(0, Math.max(0, room))) this.cdc.sendSerialByte(b);
+        this.onFed();
       }
       feed.schedule(CHUNK_NS);
     });

@@ -169,6 +169,10 @@ export class Dormancy {
     this.lost = 0; // chip time not counted: the sum of the halts
     this.inte = new Uint8Array(30);
     this.intf = new Uint8Array(30);
+    // Times clk_sys dropped to the crystal alone, as MicroPython's
+    // lightsleep() does for its timed slices and for DORMANT alike.
+    this.lightsleeps = 0;
+    mcu.addClockListener((freq, old) => { if (freq === mcu.xoscFreq && old !== freq) this.lightsleeps++; });
     this.xosc = new XOSC(mcu, clock, this);
     mcu.peripherals[0x40024] = this.xosc;
     this.wireIO();
@@ -177,7 +181,8 @@ export class Dormancy {
 
   summary() {
     const now = this.halted ? this.clock.nanos - this.haltedAt : 0;
-    return { dormant: this.halted, entries: this.entries, wakes: this.wakes, ns: this.nanos + now };
+    return { dormant: this.halted, entries: this.entries, wakes: this.wakes, ns: this.nanos + now,
+      lightsleeps: this.lightsleeps };
   }
 
   // IO_BANK0's dormant-wake registers, beside rp2040js's model of the rest;

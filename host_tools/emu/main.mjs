@@ -19,9 +19,10 @@
 // operations logged since the last call), cut_after {ops} (cut the power
 // right after that many more flash operations), cut (now), host {state:
 // suspended | unplugged | attached} (the USB host stops sending frames, is
-// unplugged, or comes back; host_tools/emu/usbhost.mjs), chip (the DORMANT
-// counters: {dormant: {dormant, entries, wakes, ns}, usb: the host's and
-// the link's state, transfers held, host bytes dropped}), quit.
+// unplugged, or comes back; host_tools/emu/usbhost.mjs), chip (the
+// sleep counters: {dormant: {dormant, entries, wakes, ns, lightsleeps},
+// usb: the host's and the link's state, transfers held, host bytes
+// dropped}), quit.
 // Events: cdc (the port is up), update {kind, t, until (BUSY falls)}, violation {t, msg},
 // power_cut {t, ops}, latch {t, level} (the level driven on the power latch:
 // 0, 1, or null while not an output), dormant {t} (the chip halted, its

@@ -7,12 +7,15 @@
 // bus's state, set after 3 ms without frames (USB 2.0 7.1.7.6), clear while
 // the host sends them; INTR.DEV_SUSPEND is raised at each change of it and
 // cleared by writing 1 to SIE_STATUS.SUSPENDED; a resume from the host sets
-// SIE_STATUS.RESUME (write-1-to-clear) and INTR.DEV_RESUME_FROM_HOST. The
-// controller runs on clk_usb: while that is stopped (CLK_USB_CTRL.ENABLE
-// clear, or the whole chip DORMANT) it sees nothing of the bus. MicroPython's
-// tinyusb forces VBUS-detect on (dcd_rp2040.c FORCE_VBUS_DETECT), so the
-// device cannot tell a host that stopped sending frames from a pulled
-// cable: both read CONNECTED and SUSPENDED.
+// SIE_STATUS.RESUME (write-1-to-clear) and INTR.DEV_RESUME_FROM_HOST; each
+// frame's start-of-frame packet sets INTR.DEV_SOF, cleared by reading
+// SOF_RD (MicroPython's CDC flushes what it wrote before the host opened
+// the port 16 frames after the host raises DTR: without frames it never
+// would). The controller runs on clk_usb: while that is stopped
+// (CLK_USB_CTRL.ENABLE clear, or the whole chip DORMANT) it sees nothing of
+// the bus. MicroPython's tinyusb forces VBUS-detect on (dcd_rp2040.c
+// FORCE_VBUS_DETECT), so the device cannot tell a host that stopped sending
+// frames from a pulled cable: both read CONNECTED and SUSPENDED.
 //
 // The host: 'attached' (frames every 1 ms, it polls the device's endpoints),
 // 'suspended' (it stopped sending frames: a laptop asleep; what it has to
@@ -29,10 +32,16 @@
 //
 // Endpoint transfers the device arms while the host does not poll it stay
 // armed (their buffer-control words keep AVAILABLE) until it does; an
-// enumeration drops them (a bus reset clears the device's endpoints).
-const SIE_STATUS = 0x50;
+// enumeration drops them (a bus reset clears the device's endpoints). So
+// does the CDC data OUT endpoint while the host has nothing to send: a host
+// sends an OUT token only with data (rp2040js's USBCDC answered every arm
+// at once, with zero bytes when it had none: a zero-length transfer every
+// ~35 us that kept the emulated core in tinyusb's interrupt and task, and
+// left a completion pending at any moment, which tinyusb drops without
+// re-arming when it lands while the bus is suspended).
+const SOF_RD = 0x48, SIE_STATUS = 0x50;
 const SUSPENDED = 1 << 4, RESUME = 1 << 11;
-const INTR_DEV_SUSPEND = 1 << 14;
+const INTR_DEV_SUSPEND = 1 << 14, INTR_DEV_SOF = 1 << 17;
 const BUF_CTRL_FIRST = 0x80, BUF_CTRL_LAST = 0xfc, AVAILABLE = 1 << 10;
 const CLK_USB_ENABLE = 1 << 11;
 const FRAME_NS = 1e6, IDLE_NS = 3e6, RESUME_NS = 20e6, ATTACH_NS = 100e6;
@@ -60,6 +69,7 @@ export class UsbHost {
     this.tries = 0;
     this.counts = { away: 0, back: 0, resumes: 0, enumerations: 0, retries: 0, gave_up: 0 };
     cdc.canSend = () => this.polling();
+    cdc.onFed = () => this.replay();
     cdc.accepts = () => this.state !== 'unplugged' && this.link !== 'gave_up';
     const connected = cdc.onConnected;
     cdc.onConnected = (t) => { this.setLink('up'); connected(t); };
@@ -90,8 +100,11 @@ export class UsbHost {
     const resetDevice = usb.resetDevice.bind(usb);
     this.resetDevice = resetDevice;
     this.dpram = dpram;
-    usb.readUint32 = (offset) => (offset === SIE_STATUS ? (read(offset) | (this.suspended ? SUSPENDED : 0)) >>> 0
-      : read(offset));
+    usb.readUint32 = (offset) => {
+      if (offset === SIE_STATUS) return (read(offset) | (this.suspended ? SUSPENDED : 0)) >>> 0;
+      if (offset === SOF_RD && usb.intRaw & INTR_DEV_SOF) { usb.intRaw &= ~INTR_DEV_SOF; usb.checkInterrupts(); }
+      return read(offset);
+    };
     usb.writeUint32 = (offset, value) => {
       if (offset === SIE_STATUS && usb.rawWriteValue & SUSPENDED) this.suspendChanged = false;
       write(offset, value);
@@ -102,11 +115,7 @@ export class UsbHost {
       else usb.intRaw &= ~INTR_DEV_SUSPEND;
       usb.checkInterrupts();
     };
-    usb.DPRAMUpdated = (offset, value) => {
-      const armed = offset >= BUF_CTRL_FIRST && offset <= BUF_CTRL_LAST && (value & AVAILABLE || (value >>> 16) & AVAILABLE);
-      if (armed && !this.polling()) this.held.add(offset);
-      else dpram(offset, value);
-    };
+    usb.DPRAMUpdated = (offset, value) => this.arm(offset, value);
     // The device brings its controller up (at boot, after a reset): a host
     // that is there enumerates it; one that is not does when it comes back.
     usb.resetDevice = () => {
@@ -141,21 +150,37 @@ export class UsbHost {
     if (frames) this.idleSince = null;
     else if (this.idleSince === null) this.idleSince = now;
     if (this.clocked()) {
-      if (frames) this.setSuspended(false);
-      else if (now - this.idleSince >= IDLE_NS) this.setSuspended(true);
+      if (frames) {
+        this.setSuspended(false);
+        this.usb.sofFrameNumber = (this.usb.sofFrameNumber + 1) & 0x7ff;
+        this.usb.intRaw |= INTR_DEV_SOF;
+        this.usb.checkInterrupts();
+      } else if (now - this.idleSince >= IDLE_NS) {
+        this.setSuspended(true);
+      }
       if (this.held.size && this.polling()) this.replay();
     }
     if (this.retryAt !== null && now >= this.retryAt) this.enumerate();
+  }
+
+  // The device wrote a buffer-control word: a transfer it arms waits until
+  // the host polls that endpoint.
+  arm(offset, value) {
+    const armed = offset >= BUF_CTRL_FIRST && offset <= BUF_CTRL_LAST && (value & AVAILABLE || (value >>> 16) & AVAILABLE);
+    if (armed && (!this.polling() || this.nothingToSend(offset))) this.held.add(offset);
+    else this.dpram(offset, value);
+  }
+
+  nothingToSend(offset) {
+    const cdc = this.cdc.cdc;
+    return cdc.outEndpoint > 0 && offset === BUF_CTRL_FIRST + 4 + 8 * cdc.outEndpoint && cdc.txFIFO.itemCount === 0;
   }
 
   replay() {
     const view = this.mcu.usbDPRAMView;
     const held = [...this.held];
     this.held.clear();
-    for (const offset of held) {
-      const value = view.getUint32(offset, true);
-      if (value & AVAILABLE || (value >>> 16) & AVAILABLE) this.dpram(offset, value);
-    }
+    for (const offset of held) this.arm(offset, view.getUint32(offset, true));
   }
 
   // A reset and a fresh enumeration, if the device answers; else later.
