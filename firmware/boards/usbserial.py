@@ -10,7 +10,10 @@ bytes go into the USB FIFO, which keeps only the latest) or when there is
 room in the TX FIFO; when a host is connected but not reading, a write waits
 at most MICROPY_HW_USB_CDC_TX_TIMEOUT (500 ms) and is then cut short. So
 write() polls first and drops the text when the port is not writable:
-serial_write never blocks for long. Remember that a 0x03 byte on this port
+serial_write never blocks for long. A port a host has opened stays marked
+open after that host is unplugged or goes to sleep: POLLOUT, then a full
+FIFO and 500 ms a write; so BoardBase.serial_write writes only while a host
+sends frames. Remember that a 0x03 byte on this port
 raises KeyboardInterrupt (design §3): the wire format never sends one.
 """
 
@@ -302,7 +305,16 @@ class BoardBase:
         return data
 
     def serial_write(self, text):
-        self.serial.write(text)
+        """Send text to the host; with no host sending frames it is dropped
+        (counted in serial.dropped). rp2's CDC keeps a port marked open
+        after its host was unplugged or went to sleep: a write then fills
+        the FIFO and waits 500 ms (MICROPY_HW_USB_CDC_TX_TIMEOUT) for a host
+        that is gone, every write, awake. The app keeps its events for the
+        host's next hello anyway."""
+        if self.host_attached():
+            self.serial.write(text)
+        else:
+            self.serial.dropped += 1
 
     def buttons(self):
         self.debouncer.sample()
