@@ -153,10 +153,11 @@ def current_romfs(board):
         return _romfs_cache[key]
 
 
-def config_text(board, seed, device_id):
+def config_text(board, seed, device_id, settings=None):
     """deckahedron.cfg as `deckahedron flash` writes it (hold= first, then
-    board=), plus the seed and id the host gives an emulated board."""
-    lines = [files.config_text(board).rstrip("\n")]
+    board=, then the player's settings, {"sleep": MODE}), plus the seed and
+    id the host gives an emulated board."""
+    lines = [files.config_text(board, settings=settings).rstrip("\n")]
     if seed is not None:
         lines.append("seed=%d" % seed)
     if device_id is not None:
@@ -216,9 +217,11 @@ class EmuBoard(PtyBoard):
     """One emulated board: a Node process running rp2040js, on a pty that
     outlives it."""
 
-    def __init__(self, name, flash_dir, seed=None, board="pico-epaper29", device_id=None, battery_volts=3.9):
+    def __init__(self, name, flash_dir, seed=None, board="pico-epaper29", device_id=None, battery_volts=3.9,
+                 settings=None):
         self.name = name
         self.board = board
+        self.settings = settings  # the player's choices in deckahedron.cfg: {"sleep": "dormant"}
         self.flash_dir = os.path.abspath(flash_dir)
         self.seed = seed
         # Like a simulated board: an id made once and kept with its flash, so a
@@ -264,7 +267,7 @@ class EmuBoard(PtyBoard):
         os.makedirs(self.flash_dir, exist_ok=True)
         with open(FIRMWARE_MAIN, "rb") as f:
             main = f.read()
-        cfg = config_text(self.board, self.seed, self.device_id).encode()
+        cfg = config_text(self.board, self.seed, self.device_id, self.settings).encode()
         prepare_littlefs(self.fs_path, {"main.py": main, "deckahedron.cfg": cfg})
         romfs = current_romfs(self.board)
         with open(self.romfs_path + ".tmp", "wb") as f:
