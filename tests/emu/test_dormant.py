@@ -16,6 +16,7 @@ from tests.emu.conftest import PRESS_WALL, hello, is_update, same_as_twin
 
 NS = 1e-9
 SOON = 1.0  # emulated s after a press's update: DORMANT by then (SLEEP_AFTER_MS is 0.1 s)
+WATCHDOG_S = 8.4  # rp2's longest watchdog timeout (the app asks for 8 s)
 seen = {}  # what the tests before saw, for the tests after
 
 
@@ -72,6 +73,19 @@ def test_a_tap_shorter_than_the_wake_up_still_counts(pico, twin):
     assert wake["gpios"] == [pico.pins["buttons"]["A"]]
     twin.request("press", button="A")
     assert saved(pico) == (seen["start"]["count"] + 2, "end_flip")
+
+
+def test_asleep_longer_than_the_watchdogs_timeout_it_is_not_reset(pico):
+    """The firmware's watchdog (8 s) counts on a tick from the crystal,
+    which DORMANT stops: a night asleep is no reset."""
+    asleep = pico.chip()["dormant"]
+    assert asleep["dormant"]
+    since = pico.event_count()
+    while (pico.chip()["dormant"]["ns"] - asleep["ns"]) * NS < WATCHDOG_S:
+        time.sleep(0.2)
+    now = pico.chip()["dormant"]
+    assert now["dormant"] and now["entries"] == asleep["entries"], "still in the same DORMANT"
+    assert not [e for e in pico.events_since(since) if e.get("ev") == "reset"]
 
 
 def test_with_the_host_back_the_link_answers_and_nothing_was_lost(pico, twin):
