@@ -2,7 +2,7 @@
 host_tools/emuboards.py), in emulated RP2040 time, with the unix-port sim
 board's figures beside them from the same run.
 
-    python bench/bench_pico.py [--presses N] [--session N] [--flips N] [--badger N]
+    python bench/bench_pico.py [--presses N] [--session N] [--flips N] [--badger N] [--dormant N]
 
 Measured from outside the firmware: the panel's update commands (0x20) and
 the fall of its BUSY line, the button edges and the flash's erase/program
@@ -14,6 +14,12 @@ The Badger 2040 (the same image, our UC8151 driver on its panel model) gets
 its boot and per-press figures after them, and its boot-to-result when it
 is switched off between presses: powered up by a held B, to the update
 showing that flip (``--badger 0``: none).
+
+Asleep on the battery (``--dormant N``, 0: none): the USB cable unplugged,
+the Pico DORMANT between presses (the Badger 2040 too, with sleep=dormant):
+per press, the button edge to the crystal running again, to the panel's
+update command and to the pixels, and the update's end to the next DORMANT
+(host_tools/emu/dormant.mjs). The power model's press_s is this press.
 
 Prints a table, then ``pico.NAME: value unit`` / ``unix.NAME: ...`` /
 ``badger2040.NAME: ...`` lines.
@@ -42,6 +48,8 @@ PRESSES = 20
 SESSION = 200
 FLIPS = 500  # presses with no host (issue: >= 500)
 BADGER_PRESSES = 10
+DORMANT_PRESSES = 10
+DORMANT_PATTERN = ("B", "A")  # a flip as a player makes it: each press draws
 WAKE_HOLD_MS = 400  # how long a player holds the button that powers a Badger up
 PATTERN = ("B", "UP")  # B flips and flips again, UP gets out of any menu (tests/emu/test_no_host.py)
 HEAP_GOAL = 64 * 1024
@@ -300,6 +308,68 @@ def badger_rows(b):
     ]
 
 
+def bench_dormant(base, presses, board_name="pico-epaper29"):
+    """Presses on a board asleep on its battery (the cable unplugged:
+    DORMANT between presses; the Badger with sleep=dormant)."""
+    settings = {"sleep": "dormant"} if board_name.startswith("badger") else None
+    board = EmuBoard("d1", str(Path(base) / ("dormant-" + board_name)), seed=SEED, board=board_name,
+                     settings=settings)
+
+    def ev(name):
+        return lambda e: e.get("ev") == name
+
+    try:
+        board.start()
+        first = board.wait_event(is_update, timeout=WALL)
+        wait_hello(board.port)
+        while board.time() < first["until"] * NS:
+            time.sleep(0.1)
+        settle_flash(board)
+        since = board.event_count()
+        board.host_away("unplugged")
+        board.wait_event(ev("dormant"), timeout=WALL, since=since)
+        out = {"wake": [], "to_cmd": [], "to_pixels": [], "to_sleep": [], "kinds": {}}
+        for i in range(presses):
+            since = board.event_count()
+            edge = board.press(DORMANT_PATTERN[i % len(DORMANT_PATTERN)])
+            wake = board.wait_event(ev("wake"), timeout=WALL, since=since)
+            update = board.wait_event(is_update, timeout=WALL, since=since)
+            again = board.wait_event(ev("dormant"), timeout=WALL, since=since)
+            out["wake"].append(wake["t"] * NS - edge)
+            out["to_cmd"].append(update["t"] * NS - edge)
+            out["to_pixels"].append(update["until"] * NS - edge)
+            out["to_sleep"].append((again["t"] - update["until"]) * NS)
+            out["kinds"][update["kind"]] = out["kinds"].get(update["kind"], 0) + 1
+        out["chip"] = board.chip()["dormant"]
+        out["violations"] = len(board.violations())
+        return out
+    finally:
+        board.close()
+
+
+def dormant_rows(d, prefix, title):
+    def m(xs):
+        x = median(xs)
+        return ms(x) if x is not None else "n/a"
+
+    kinds = ", ".join("%d %s" % (n, k) for k, n in sorted(d["kinds"].items())) or "none"
+    c = d["chip"]
+    return [
+        (prefix + "dormant_wake", "%s DORMANT: button edge to the crystal running (median)" % title,
+         m(d["wake"]), "", ""),
+        (prefix + "dormant_press_to_update", "%s DORMANT: button edge to the update command (median)" % title,
+         m(d["to_cmd"]), "", ""),
+        (prefix + "dormant_press_to_pixels", "%s DORMANT: button edge to pixels on the glass (median)" % title,
+         m(d["to_pixels"]), "", ""),
+        (prefix + "dormant_again", "%s DORMANT: update's end to DORMANT again (median)" % title,
+         m(d["to_sleep"]), "", ""),
+        (prefix + "dormant_counts", "%s DORMANT: entries / wakes, the presses' updates" % title,
+         "%d / %d, %s" % (c["entries"], c["wakes"], kinds), "", ""),
+        (prefix + "dormant_panel_refusals", "%s DORMANT: commands the panel refused" % title,
+         "%d" % d["violations"], "", "0"),
+    ]
+
+
 def bench_unix(base, presses, session):
     out = {}
     board = SimBoard("p1", str(Path(base) / "unix"), seed=SEED)
@@ -380,7 +450,7 @@ def rows(pico, unix, session):
     return out
 
 
-def run(presses=PRESSES, session=SESSION, flips=FLIPS, badger=BADGER_PRESSES):
+def run(presses=PRESSES, session=SESSION, flips=FLIPS, badger=BADGER_PRESSES, dormant=DORMANT_PRESSES):
     """The rows, or (None, why) when the emulated Pico cannot run here."""
     why = unavailable()
     if why:
@@ -388,7 +458,13 @@ def run(presses=PRESSES, session=SESSION, flips=FLIPS, badger=BADGER_PRESSES):
     with tempfile.TemporaryDirectory(prefix="deckahedron-bench-pico-") as base:
         pico = bench_pico(base, presses, session, flips)
         unix = bench_unix(base, presses, session)
-        extra = badger_rows(bench_badger(base, badger)) + badger_wake_rows(bench_badger_wake(base)) if badger else []
+        extra = []
+        if dormant:
+            extra += dormant_rows(bench_dormant(base, dormant), "", "Pico")
+        if badger:
+            extra += badger_rows(bench_badger(base, badger)) + badger_wake_rows(bench_badger_wake(base))
+        if badger and dormant:
+            extra += dormant_rows(bench_dormant(base, dormant, "badger2040"), "badger2040.", "Badger 2040")
     return rows(pico, unix, session) + extra, None
 
 
@@ -419,9 +495,11 @@ def main(argv=None):
     parser.add_argument("--flips", type=int, default=FLIPS, help="presses with no host (0: none)")
     parser.add_argument("--badger", type=int, default=BADGER_PRESSES,
                         help="presses timed on the emulated Badger 2040 (0: no Badger)")
+    parser.add_argument("--dormant", type=int, default=DORMANT_PRESSES,
+                        help="presses timed on boards asleep on their battery, DORMANT (0: none)")
     args = parser.parse_args(argv)
     try:
-        table_rows, why = run(args.presses, args.session, args.flips, args.badger)
+        table_rows, why = run(args.presses, args.session, args.flips, args.badger, args.dormant)
     except (EmuError, LinkError) as e:
         print("error: emulated Pico bench: %s" % e)
         return 1

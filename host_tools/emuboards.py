@@ -10,8 +10,9 @@ each behind its own pseudo-terminal.
 An EmuBoard offers what host_tools.simboards.SimBoard offers (name, port,
 flash_dir, start/stop/kill/restart/close/is_alive) plus the emulated
 hardware: press/release a button, the panel's image and counters, the
-emulated time, a reset, and a power cut right after the n-th flash erase or
-program.
+emulated time, a reset, a power cut right after the n-th flash erase or
+program, the USB host taken away and given back (host_away, host_back)
+and the chip's DORMANT counters (chip).
 
 Each start puts together the chip's flash from
 - the base image and the bootrom in the cache folder (host_tools/rp2040.py;
@@ -93,9 +94,9 @@ def board_pins(board):
     """{"panel": {kind, spi, sck, mosi, cs, dc, rst, busy}, "buttons": {NAME:
     gpio}, "pressed": the level a pressed button reads (0: to GND with a
     pull-up, 1: to 3V3 with a pull-down), "latch": the power latch's gpio or
-    None, "battery": {gpio, divider[, vref, vrefVolts]} or None} of a board,
-    from the board registry (firmware/boards/boards.json), which the
-    firmware reads too."""
+    None, "vbus": the VBUS-sense gpio or None, "battery": {gpio,
+    divider[, vref, vrefVolts]} or None} of a board, from the board
+    registry (firmware/boards/boards.json), which the firmware reads too."""
     try:
         entry = boards.board(board)
     except KeyError as e:
@@ -107,6 +108,7 @@ def board_pins(board):
             "buttons": dict((name, gpio) for name, gpio in pins["buttons"]),
             "pressed": pins.get("buttons_pressed", 0),
             "latch": pins.get("power_latch"),
+            "vbus": pins.get("vbus"),
             "battery": _battery(pins.get("battery"))}
 
 
@@ -151,10 +153,11 @@ def current_romfs(board):
         return _romfs_cache[key]
 
 
-def config_text(board, seed, device_id):
+def config_text(board, seed, device_id, settings=None):
     """deckahedron.cfg as `deckahedron flash` writes it (hold= first, then
-    board=), plus the seed and id the host gives an emulated board."""
-    lines = [files.config_text(board).rstrip("\n")]
+    board=, then the player's settings, {"sleep": MODE}), plus the seed and
+    id the host gives an emulated board."""
+    lines = [files.config_text(board, settings=settings).rstrip("\n")]
     if seed is not None:
         lines.append("seed=%d" % seed)
     if device_id is not None:
@@ -214,9 +217,11 @@ class EmuBoard(PtyBoard):
     """One emulated board: a Node process running rp2040js, on a pty that
     outlives it."""
 
-    def __init__(self, name, flash_dir, seed=None, board="pico-epaper29", device_id=None, battery_volts=3.9):
+    def __init__(self, name, flash_dir, seed=None, board="pico-epaper29", device_id=None, battery_volts=3.9,
+                 settings=None):
         self.name = name
         self.board = board
+        self.settings = settings  # the player's choices in deckahedron.cfg: {"sleep": "dormant"}
         self.flash_dir = os.path.abspath(flash_dir)
         self.seed = seed
         # Like a simulated board: an id made once and kept with its flash, so a
@@ -262,7 +267,7 @@ class EmuBoard(PtyBoard):
         os.makedirs(self.flash_dir, exist_ok=True)
         with open(FIRMWARE_MAIN, "rb") as f:
             main = f.read()
-        cfg = config_text(self.board, self.seed, self.device_id).encode()
+        cfg = config_text(self.board, self.seed, self.device_id, self.settings).encode()
         prepare_littlefs(self.fs_path, {"main.py": main, "deckahedron.cfg": cfg})
         romfs = current_romfs(self.board)
         with open(self.romfs_path + ".tmp", "wb") as f:
@@ -293,7 +298,7 @@ class EmuBoard(PtyBoard):
                 "romfs": self.romfs_path, "romfsOffset": rp2040.ROMFS_START - rp2040.FLASH_BASE,
                 "fs": self.fs_path, "fsOffset": rp2040.FS_START - rp2040.FLASH_BASE,
                 "cdcFd": theirs.fileno(), "panel": self.pins["panel"], "buttons": self.pins["buttons"],
-                "pressed": self.pins["pressed"], "latch": self.pins["latch"],
+                "pressed": self.pins["pressed"], "latch": self.pins["latch"], "vbus": self.pins["vbus"],
                 "battery": self.pins["battery"] and dict(self.pins["battery"], volts=self.battery_volts),
                 "wake": {"button": wake[0], "ms": wake[1]} if wake else None,
             }
@@ -532,6 +537,35 @@ class EmuBoard(PtyBoard):
         except EmuError:
             return False
         return True
+
+    HOST_STATES = ("suspended", "unplugged", "attached")
+
+    def host_away(self, how="suspended"):
+        """Take the USB host away: "suspended" (it stops sending frames, as
+        a laptop going to sleep; what it sends waits) or "unplugged" (the
+        cable is out: bytes written to the port are lost). The board's
+        controller sees the bus suspended 3 ms later. Returns the emulated
+        time (s)."""
+        if how not in self.HOST_STATES[:2]:
+            raise EmuError("host_away: %s, not %r" % (" or ".join(self.HOST_STATES[:2]), how))
+        return self.control("host", state=how)["t"] * NS
+
+    def host_back(self):
+        """Give the USB host back: a suspended one resumes the bus, a
+        plugged-in one enumerates the board afresh 100 ms later; either
+        resets and enumerates a board that does not answer (DORMANT) and
+        gives up after a few seconds (host_tools/emu/usbhost.mjs). Returns
+        the emulated time (s)."""
+        return self.control("host", state="attached")["t"] * NS
+
+    def chip(self):
+        """{"dormant": {dormant (now), entries, wakes, ns (emulated time
+        halted, all entries), lightsleeps (clk_sys dropped to the crystal:
+        MicroPython's lightsleep(), timed slices and DORMANT alike)},
+        "usb": {host, link, suspended, clocked, held, dropped, away, back,
+        resumes, enumerations, retries, gave_up}}."""
+        answer = self.control("chip")
+        return {"dormant": answer["dormant"], "usb": answer["usb"]}
 
     def read_file(self, name):
         """A file from the board's littlefs as the flash holds it now."""

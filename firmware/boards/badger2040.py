@@ -15,7 +15,8 @@ give the sources. What the code relies on:
   hold= line of deckahedron.cfg); this module takes it again at once and
   drives it low in power_off(), which is how a Badger switches itself off
   (Pimoroni's turn_off()). On USB power nothing turns off.
-* Between presses (no USB host; with one it stays awake, BoardBase) the
+* Between presses (on battery; on USB power it stays awake, BoardBase;
+  the 2040 W senses no VBUS: no USB host sending frames) the
   board sleeps in one of two modes, SLEEP_MODES, chosen by ``sleep=`` in
   deckahedron.cfg (set_sleep): "off" (the default) drops the latch, so
   on battery the board is off and every press boots it into its save;
@@ -102,7 +103,7 @@ class Badger2040Board(BoardBase):
         rst = Pin(p["rst"], Pin.OUT, value=1)
         busy = Pin(p["busy"], Pin.IN, Pin.PULL_UP)
         self.led = Pin(pins["led"], Pin.OUT, value=0)
-        self._setup(flash_dir, clock, serial, self.button_names, self._read_button)
+        self._setup(flash_dir, clock, serial, self.button_names, self._read_button, pins.get("vbus"))
         self.catch_edges(self.button_pins, Pin.IRQ_RISING)
         # A button still held now is the press that powered the board up: it
         # acts (the debouncer, primed above, would not report it by itself).

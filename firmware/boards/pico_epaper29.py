@@ -29,13 +29,16 @@ as on a Pico (Pico W datasheet, "Using the ADC"). battery() therefore
 drives GPIO25 high around the reading on every Pico; on a plain Pico
 GPIO25 is the LED, lit for the microseconds of the reading.
 
-Power: between presses the board sleeps (BoardBase: DORMANT with no USB
-host, woken by a button's press edge; the press acts). power_off() lets the
-panel finish and sleep first. With a USB host attached the board stays
-awake until the app's idle power-off, then sleeps in
-machine.lightsleep(SLEEP_SLICE_MS) slices (rp2 keeps the USB clock in a
-timed lightsleep once a host configured the port), which serial input or
-a press ends.
+Power: between presses the board sleeps (BoardBase: DORMANT on battery,
+woken by a button's press edge, the press acts, or by VBUS rising on GP24,
+the Pico's VBUS sense). power_off() lets the panel finish and sleep first.
+With a USB host attached the board stays awake until the app's idle
+power-off, then sleeps in machine.lightsleep(SLEEP_SLICE_MS) slices (rp2
+keeps the USB clock in a timed lightsleep once a host configured the
+port), which serial input or a press ends; on USB power with no host
+sending frames it waits awake, so a host that comes back finds it. (On a
+Pico W GP24 belongs to the wireless chip, off here: it reads low, and the
+board goes DORMANT whenever no host sends frames.)
 """
 
 from boards import spec
@@ -78,7 +81,7 @@ class PicoEpaper29Board(BoardBase):
         self.button_names = tuple(b[0] for b in buttons)
         self.button_gpios = tuple(b[1] for b in buttons)
         self.button_pins = [Pin(b[1], Pin.IN, Pin.PULL_UP) for b in buttons]
-        self._setup(flash_dir, clock, serial, self.button_names, self._read_button)
+        self._setup(flash_dir, clock, serial, self.button_names, self._read_button, _PINS.get("vbus"))
         self.catch_edges(self.button_pins, Pin.IRQ_FALLING)
         self.epd = SSD1680(spi, cs, dc, rst, busy, clock=self.clock, idle=self.idle)
         # The renderer draws in the panel's own layout: show() then skips the

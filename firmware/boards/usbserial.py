@@ -10,7 +10,10 @@ bytes go into the USB FIFO, which keeps only the latest) or when there is
 room in the TX FIFO; when a host is connected but not reading, a write waits
 at most MICROPY_HW_USB_CDC_TX_TIMEOUT (500 ms) and is then cut short. So
 write() polls first and drops the text when the port is not writable:
-serial_write never blocks for long. Remember that a 0x03 byte on this port
+serial_write never blocks for long. A port a host has opened stays marked
+open after that host is unplugged or goes to sleep: POLLOUT, then a full
+FIFO and 500 ms a write; so BoardBase.serial_write writes only while a host
+sends frames. Remember that a 0x03 byte on this port
 raises KeyboardInterrupt (design §3): the wire format never sends one.
 """
 
@@ -209,20 +212,37 @@ class BoardBase:
     and sleeping between presses.
 
     A subclass sets self.machine (the machine module) and calls
-    _setup(flash_dir, clock, serial, names, read) from its __init__.
+    _setup(flash_dir, clock, serial, names, read, vbus) from its __init__
+    (vbus: the GPIO that reads high while a cable brings USB power, or None
+    where the board cannot tell).
 
     Sleep (App.poll asks sleep_after_ms(), then calls power_off()). With no
-    USB host the RP2040 goes DORMANT between presses: machine.lightsleep()
+    USB power the RP2040 goes DORMANT between presses: machine.lightsleep()
     without a time stops the crystal on rp2 MicroPython v1.28, and only a
     GPIO event armed in IO_BANK0's DORMANT_WAKE_INTE registers starts it
     again. MicroPython has no call for arming one (pico-sdk's
     gpio_set_dormant_irq_enabled), so dormant() writes the registers through
     machine.mem32: each button's press edge, latched while the chip sleeps,
     so a tap shorter than the wake-up still counts, and the edges latched
-    say which button woke the board: that press acts. A USB host that has
-    configured the port and sends frames (SIE_STATUS: connected, not
-    suspended) keeps the board awake instead: DORMANT would stop the USB
-    clock and drop the link. The board then runs on USB power."""
+    say which button woke the board: that press acts. The buttons' own pin
+    interrupts (catch_edges) are held off meanwhile: lightsleep() turns
+    interrupts back on before it returns, and MicroPython's GPIO handler
+    would clear the latched edge (it acknowledges every edge it sees)
+    before dormant() could read which button it was. VBUS rising (a cable
+    plugged in) wakes it too, so the host that enumerates the board finds
+    it awake.
+
+    On USB power it never goes DORMANT: that stops the USB controller's
+    clock, and a host that comes back (resumes the bus, or is plugged in)
+    finds a device that does not answer, gives up on it after a few
+    seconds, and the link stays dead until the cable is pulled. A host
+    that has configured the port and sends frames (SIE_STATUS: connected,
+    not suspended) keeps the board awake, then in lightsleep slices that
+    keep the USB clock; with power but no frames (a host asleep, or
+    starting, or a charger) it waits with its clocks running, so the
+    host's resume or enumeration is answered. A board that cannot sense
+    VBUS (vbus None) goes DORMANT whenever no host sends frames, with that
+    risk."""
 
     width = 296
     height = 128
@@ -231,13 +251,16 @@ class BoardBase:
     WDT_MAX_MS = 8388  # rp2040: machine.WDT's longest timeout
     SLEEP_AFTER_MS = 100  # no input for this long and no host: sleep until a press
     PRESS_EDGE = 4  # the dormant wake event of a press: 4 = edge low, 8 = edge high
+    VBUS_EDGE = 8  # VBUS rising: a cable plugged in
 
     # RP2040 datasheet: IO_BANK0 (2.19.6.1) INTR0-3 at +0x0F0 (raw, edges
     # write-1-to-clear), DORMANT_WAKE_INTE0-3 at +0x160 and _INTS0-3 at
     # +0x180, 4 bits per GPIO (level low, level high, edge low, edge high),
-    # atomic set/clear aliases at +0x2000/+0x3000 (2.1.2); USB SIE_STATUS
-    # (4.1.4) bit 16 CONNECTED, bit 4 SUSPENDED (no frames for 3 ms).
+    # atomic set/clear aliases at +0x2000/+0x3000 (2.1.2), PROC0_INTE0-3 at
+    # +0x100 (the pin interrupts of core 0); USB SIE_STATUS (4.1.4) bit 16
+    # CONNECTED, bit 4 SUSPENDED (no frames for 3 ms).
     INTR0 = 0x400140F0
+    PROC0_INTE0 = 0x40014100
     DORMANT_INTE0 = 0x40014160
     DORMANT_INTS0 = 0x40014180
     ALIAS_SET = 0x2000
@@ -246,8 +269,13 @@ class BoardBase:
     SIE_CONNECTED = 1 << 16
     SIE_SUSPENDED = 1 << 4
 
-    def _setup(self, flash_dir, clock, serial, names, read):
+    def _setup(self, flash_dir, clock, serial, names, read, vbus=None):
         self.flash_dir = flash_dir
+        self.vbus_gpio = vbus
+        self.vbus = None
+        if vbus is not None:
+            Pin = self.machine.Pin
+            self.vbus = Pin(vbus, Pin.IN, Pin.PULL_DOWN)
         self.clock = clock if clock is not None else Clock()
         self.serial = serial if serial is not None else UsbSerial()
         self.debouncer = Debouncer(names, read, self.clock, self.DEBOUNCE_MS)
@@ -277,7 +305,16 @@ class BoardBase:
         return data
 
     def serial_write(self, text):
-        self.serial.write(text)
+        """Send text to the host; with no host sending frames it is dropped
+        (counted in serial.dropped). rp2's CDC keeps a port marked open
+        after its host was unplugged or went to sleep: a write then fills
+        the FIFO and waits 500 ms (MICROPY_HW_USB_CDC_TX_TIMEOUT) for a host
+        that is gone, every write, awake. The app keeps its events for the
+        host's next hello anyway."""
+        if self.host_attached():
+            self.serial.write(text)
+        else:
+            self.serial.dropped += 1
 
     def buttons(self):
         self.debouncer.sample()
@@ -328,6 +365,11 @@ class BoardBase:
             return True  # cannot tell: keep the link
         return mem32[self.USB_SIE_STATUS] & (self.SIE_CONNECTED | self.SIE_SUSPENDED) == self.SIE_CONNECTED
 
+    def usb_powered(self):
+        """Does a cable bring USB power (VBUS high)? False where the board
+        cannot tell."""
+        return self.vbus is not None and self.vbus.value() == 1
+
     def sleep_after_ms(self):
         """How long the app waits after the last input before power_off():
         SLEEP_AFTER_MS without a host; None (the app's long idle power-off)
@@ -335,14 +377,20 @@ class BoardBase:
         return None if self.host_attached() else self.SLEEP_AFTER_MS
 
     def dormant(self):
-        """DORMANT until a button's press edge: the names of the buttons
-        that woke the board (their presses), [] for any other wake."""
+        """DORMANT until a button's press edge (or VBUS rising): the names
+        of the buttons that woke the board (their presses), [] for any
+        other wake."""
         mem = self.machine.mem32
         masks = [0, 0, 0, 0]
         for g in self.button_gpios:
             masks[g // 8] |= self.PRESS_EDGE << 4 * (g % 8)
+        if self.vbus_gpio is not None:
+            masks[self.vbus_gpio // 8] |= self.VBUS_EDGE << 4 * (self.vbus_gpio % 8)
+        irqs = [0, 0, 0, 0]  # the pin interrupts' press edges, held off while asleep
         for i in range(4):
             if masks[i]:
+                irqs[i] = mem[self.PROC0_INTE0 + 4 * i] & masks[i]
+                mem[self.PROC0_INTE0 + 4 * i + self.ALIAS_CLR] = irqs[i]
                 mem[self.INTR0 + 4 * i] = masks[i]  # forget edges from before
                 mem[self.DORMANT_INTE0 + 4 * i + self.ALIAS_SET] = masks[i]
         self.machine.lightsleep()
@@ -351,7 +399,8 @@ class BoardBase:
             if masks[i]:
                 hits[i] = mem[self.DORMANT_INTS0 + 4 * i] & masks[i]
                 mem[self.DORMANT_INTE0 + 4 * i + self.ALIAS_CLR] = masks[i]
-                mem[self.INTR0 + 4 * i] = masks[i]
+                mem[self.INTR0 + 4 * i] = hits[i]  # counted here: not again by the pin interrupt
+                mem[self.PROC0_INTE0 + 4 * i + self.ALIAS_SET] = irqs[i]
         woke = []
         for i, g in enumerate(self.button_gpios):
             if hits[g // 8] & self.PRESS_EDGE << 4 * (g % 8):
@@ -360,11 +409,12 @@ class BoardBase:
 
     def wait_for_press(self, slice_ms, check=None):
         """Low power until a press, serial input or check() (a wake reason or
-        None): DORMANT with no host, else lightsleep(slice_ms) slices with
-        the USB link kept, sampling the buttons and feeding the watchdog in
-        between. Sets and returns self.woke; a press stays in the
-        debouncer, so buttons() reports it: the press that woke the board
-        acts."""
+        None): with a host sending frames, lightsleep(slice_ms) slices with
+        the USB link kept; on USB power without one, POLL_MS steps with the
+        clocks running; with neither, DORMANT. The buttons are sampled and
+        the watchdog fed in between. Sets and returns self.woke; a press
+        stays in the debouncer, so buttons() reports it: the press that
+        woke the board acts."""
         deb = self.debouncer
         self.woke = None
         while self.woke is None:
@@ -381,6 +431,8 @@ class BoardBase:
             if self.host_attached():
                 self.machine.lightsleep(slice_ms)
                 self.sleeps += 1
+            elif self.usb_powered():
+                self.clock.sleep_ms(self.POLL_MS)
             else:
                 woke = self.dormant()
                 self.dormancies += 1

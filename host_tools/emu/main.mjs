@@ -8,7 +8,8 @@
 // spi, cs, dc, rst, busy}, buttons: {NAME: gpio}, pressed (the level a
 // pressed button reads), latch (the power latch's gpio) or null, battery:
 // {gpio, divider, volts[, vref, vrefVolts]} or null, wake: {button, ms} (a
-// button held from power-on for ms) or null}.
+// button held from power-on for ms) or null, vbus (the VBUS-sense gpio) or
+// null}.
 //
 // The control channel is line-delimited JSON: requests on stdin
 // ({"id": n, "op": ...}), answers ({"id": n, ...}) and events ({"ev": ...})
@@ -16,11 +17,19 @@
 // {button}, tap {button, ms}, panel (the image, base64 MONO_HLSB, and the
 // panel's counters), flash (counters; log: true also takes the
 // operations logged since the last call), cut_after {ops} (cut the power
-// right after that many more flash operations), cut (now), quit.
+// right after that many more flash operations), cut (now), host {state:
+// suspended | unplugged | attached} (the USB host stops sending frames, is
+// unplugged, or comes back; host_tools/emu/usbhost.mjs), chip (the
+// sleep counters: {dormant: {dormant, entries, wakes, ns, lightsleeps},
+// usb: the host's and the link's state, transfers held, host bytes
+// dropped}), quit.
 // Events: cdc (the port is up), update {kind, t, until (BUSY falls)}, violation {t, msg},
 // power_cut {t, ops}, latch {t, level} (the level driven on the power latch:
-// 0, 1, or null while not an output). Times are emulated nanoseconds since
-// power-on.
+// 0, 1, or null while not an output), dormant {t} (the chip halted, its
+// crystal stopped), wake {t, edge, gpios} (it runs again at t, woken at
+// edge by those GPIOs' events; host_tools/emu/dormant.mjs), usb {t, host,
+// link} (the host's state or its link with the device changed). Times are
+// emulated nanoseconds since power-on.
 import readline from 'readline';
 import { Simulator, ConsoleLogger, LogLevel } from 'rp2040js';
 import fs from 'fs';
@@ -28,6 +37,8 @@ import { loadBootrom, loadUF2, loadPartition } from './uf2.mjs';
 import { FlashChip } from './flash.mjs';
 import { Buttons, senseBattery, watchLatch } from './buttons.mjs';
 import { CDCBridge } from './cdc.mjs';
+import { Dormancy, runChip } from './dormant.mjs';
+import { UsbHost } from './usbhost.mjs';
 import { watchReset } from './reset.mjs';
 import { PANELS } from './panels.mjs';
 
@@ -38,6 +49,12 @@ const clock = sim.clock;
 mcu.logger = new ConsoleLogger(LogLevel.Error);
 
 function emit(obj) { process.stdout.write(JSON.stringify(obj) + '\n'); }
+
+const dormancy = new Dormancy(mcu, clock, {
+  onEnter: (e) => emit({ ev: 'dormant', ...e }),
+  onWake: (e) => emit({ ev: 'wake', ...e }),
+});
+runChip(sim, dormancy);
 
 loadBootrom(mcu, config.bootrom);
 loadUF2(mcu, config.image);
@@ -67,8 +84,9 @@ if (config.wake) buttons.tap(config.wake.button, config.wake.ms);
 if (config.latch != null) watchLatch(mcu, clock, config.latch, (l) => emit({ ev: 'latch', ...l }));
 if (config.battery) senseBattery(mcu, config.battery);
 const cdc = new CDCBridge(mcu, clock, config.cdcFd, { onConnected: (t) => emit({ ev: 'cdc', t }) });
+const host = new UsbHost(mcu, clock, cdc, dormancy, { vbus: config.vbus ?? null, onChange: (e) => emit({ ev: 'usb', ...e }) });
 // Event reset {t}: a watchdog reset (machine.reset()); the board starts again.
-watchReset(mcu, clock, (t) => { cdc.reset(); emit({ ev: 'reset', t }); });
+watchReset(mcu, clock, (t) => { host.held.clear(); cdc.reset(); emit({ ev: 'reset', t }); });
 
 const OPS = {
   time: () => ({}),
@@ -83,6 +101,12 @@ const OPS = {
     return out;
   },
   cut_after: (r) => { flash.cutAfter(r.ops); return {}; },
+  host: (r) => {
+    if (r.state === 'attached') host.back();
+    else host.away({ suspended: 'suspend', unplugged: 'unplug' }[r.state] ?? r.state);
+    return host.summary();
+  },
+  chip: () => ({ dormant: dormancy.summary(), usb: host.summary() }),
   cut: () => { if (!poweredOff) { flash.off = true; powerOff(); } return {}; },
   quit: () => { flash.close(); setImmediate(() => process.exit(0)); return {}; },
 };

@@ -306,6 +306,74 @@ def test_with_no_host_it_goes_dormant_and_a_tap_shorter_than_the_wake_acts(fx):
 
 
 @faked
+def test_the_pin_interrupt_does_not_eat_the_edge_that_says_which_button_woke_it(fx):
+    """rp2's GPIO interrupt acknowledges every edge it sees as soon as
+    lightsleep() turns interrupts back on, before dormant() reads the
+    DORMANT_WAKE_INTS registers: the buttons' pin interrupts are held off
+    while the chip sleeps (and given back after), or the waking press is
+    lost (the emulated Pico showed it)."""
+    board, panel = make(fx)
+    m = fx.machine
+    fx.machine.set_usb_host(False)
+    inte = m.mem32[m.PROC0_INTE0]
+    assert inte >> 4 * BTN["B"] & 0xF == 4  # catch_edges: B's falling edge
+    press(m, BTN["B"], fx.clock.now + 3000, hold=3, active=0)  # shorter than the crystal's start
+    board.power_off()
+    assert board.woke == "button" and m.SLEEPS == [("dormant", BTN["B"])]
+    assert board.buttons() == ["B"]
+    assert m.mem32[m.PROC0_INTE0] == inte and m.mem32[m.INTR0] & 0x44444444 == 0
+
+
+@faked
+def test_on_usb_power_with_no_host_sending_frames_it_waits_awake_and_the_press_acts(fx):
+    """A cable but no frames (a laptop asleep, a charger): no DORMANT, which
+    stops the USB clock, so a host that resumes or enumerates finds the
+    board answering; a press still acts."""
+    board, panel = make(fx)
+    fx.machine.set_usb_host(False)
+    fx.machine.set_input(24, 1)  # VBUS: the Pico's GP24
+    assert board.usb_powered() and not board.host_attached()
+    board.show(pattern_frame(1), "fast")
+    press(fx.machine, BTN["B"], fx.clock.now + 5000, hold=100, active=0)
+    board.power_off()
+    assert board.woke == "button" and board.dormancies == 0 and fx.machine.SLEEPS == []
+    assert board.buttons() == ["B"]
+
+
+@faked
+def test_on_battery_a_cable_plugged_in_wakes_it_from_dormant_and_it_stays_awake(fx):
+    board, panel = make(fx)
+    m = fx.machine
+    m.set_usb_host(False)
+    assert not board.usb_powered()
+    board.show(pattern_frame(1), "fast")
+    t0 = fx.clock.now
+    m.schedule(24, [(t0 + 60000, 1)])  # the cable, a minute on
+    press(m, BTN["A"], t0 + 70000, hold=100, active=0)
+    board.power_off()
+    assert m.SLEEPS == [("dormant", 24)] and board.dormancies == 1  # no second DORMANT on USB power
+    assert board.woke == "button" and fx.clock.now >= t0 + 70000
+    assert board.buttons() == ["A"]
+
+
+@faked
+def test_with_no_host_sending_frames_nothing_is_written_to_the_port(fx):
+    """rp2's CDC keeps the port marked open after its host was unplugged or
+    went to sleep, and a write then waits 500 ms for it, each time (the
+    emulated Pico showed it: 0.5 s more per press asleep on the battery).
+    The app keeps its events for the host's next hello."""
+    board, panel = make(fx)
+    board.serial_write("E 1 {}\n")
+    assert board.serial.sent == ["E 1 {}\n"]
+    fx.machine.set_usb_host(False)
+    board.serial_write("E 2 {}\n")
+    assert board.serial.sent == ["E 1 {}\n"] and board.serial.dropped == 1
+    fx.machine.set_usb_host(True)
+    board.serial_write("E 3 {}\n")
+    assert board.serial.sent[-1] == "E 3 {}\n"
+
+
+@faked
 def test_a_press_during_the_last_update_skips_the_sleep(fx):
     board, panel = make(fx)
     fx.machine.set_usb_host(False)
@@ -466,8 +534,15 @@ def test_the_repl_op_stops_the_watchdog_before_leaving_the_app(fx):
     import main
     from shared_rules import protocol as P
 
-    class Mem32(dict):
-        pass
+    class Mem32:  # records writes; reads: a USB host attached
+        def __init__(self):
+            self.writes = {}
+
+        def __getitem__(self, addr):
+            return fx.machine.SIE_CONNECTED if addr == fx.machine.USB_SIE_STATUS else 0
+
+        def __setitem__(self, addr, value):
+            self.writes[addr] = value
 
     fx.machine.mem32 = mem = Mem32()
     board, _ = make(fx)
@@ -478,7 +553,7 @@ def test_the_repl_op_stops_the_watchdog_before_leaving_the_app(fx):
         main._play(board, "dev1", 7)  # returns: the REPL is next
     finally:
         A.App.show = show
-    assert mem == {0x40058000 + 0x3000: 1 << 30} and board.wdt is None
+    assert mem.writes == {0x40058000 + 0x3000: 1 << 30} and board.wdt is None
     kind, rid, (ok, r) = P.decode(board.serial.sent[-1])
     assert rid == 8 and ok and r == {"repl": True}
 

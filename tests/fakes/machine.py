@@ -19,8 +19,11 @@ It keeps real constraints where a board module could get them wrong:
   real one would have reset the board).
 * lightsleep(ms): advances the simulated clock; without a time it is
   DORMANT until a GPIO event armed through mem32 (FakeHang if none comes).
-* mem32: IO_BANK0's raw interrupts and dormant wake registers, and the USB
-  controller's SIE_STATUS (set_usb_host: a host attached, or none).
+* mem32: IO_BANK0's raw interrupts, core 0's interrupt enables (Pin.irq
+  sets them; a dormant wake runs the pins' handlers, acknowledging their
+  edges, as rp2's GPIO interrupt does once lightsleep() returns) and
+  dormant wake registers, and the USB controller's SIE_STATUS
+  (set_usb_host: a host attached, or none).
   deepsleep(): on rp2 a lightsleep then a reset: raises MachineReset.
 * I2C(id): writeto_mem / readfrom_mem reach the device attached at that
   address (attach_i2c), else OSError(EIO). RTC, unique_id, freq, PWM.
@@ -199,7 +202,14 @@ class Pin:
         self._write(1 - self.state.latch)
 
     def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
+        """Enables the pin's interrupt for core 0 (IO_BANK0 PROC0_INTE, as
+        rp2's gpio_set_irq_enabled does): dormant wakes run it (lightsleep)."""
         self.state.irq = (handler, trigger)
+        if isinstance(self.id, int):
+            reg, shift = PROC0_INTE0 + 4 * (self.id // 8), 4 * (self.id % 8)
+            events = trigger & 0xF if handler is not None else 0
+            regs = _MEM.regs  # the chip's, even where a test swapped mem32 for a recorder
+            regs[reg] = regs.get(reg, 0) & ~(0xF << shift) | events << shift
         return None
 
 
@@ -381,6 +391,23 @@ def lightsleep(ms=None):
             reg = INTR0 + 4 * (gpio // 8)
             mem32.regs[reg] = mem32.regs.get(reg, 0) | edge << (4 * (gpio % 8))
     SLEEPS.append(("dormant", best[1]))
+    _gpio_irq()
+
+
+def _gpio_irq():
+    """rp2's GPIO interrupt handler (machine_pin.c gpio_irq), which runs as
+    soon as lightsleep() turns interrupts back on: for every GPIO with a
+    latched event its core-0 interrupt enables, it acknowledges all of that
+    GPIO's events (clearing the edge bits of INTR) and runs the pin's
+    handler if the events match its trigger."""
+    for gpio in range(30):
+        reg, shift = INTR0 + 4 * (gpio // 8), 4 * (gpio % 8)
+        latched = mem32.regs.get(reg, 0) >> shift & 0xF
+        if latched & (mem32.regs.get(PROC0_INTE0 + 4 * (gpio // 8), 0) >> shift & 0xF):
+            mem32.regs[reg] &= ~(latched << shift)
+            irq = pin_state(gpio).irq
+            if irq is not None and irq[0] is not None and latched & irq[1]:
+                irq[0](Pin(gpio))
 
 
 def _level_at(st, t):
@@ -411,6 +438,7 @@ def _first_event(st, ev, start=None, end=None):
 # -- registers through machine.mem32 -------------------------------------------
 IO_BANK0 = 0x40014000
 INTR0 = IO_BANK0 + 0x0F0  # raw GPIO interrupts; edge bits are write-1-to-clear
+PROC0_INTE0 = IO_BANK0 + 0x100  # the GPIO interrupts core 0 takes
 DORMANT_WAKE_INTE0 = IO_BANK0 + 0x160
 DORMANT_WAKE_INTS0 = IO_BANK0 + 0x180
 USB_SIE_STATUS = 0x50110050
@@ -451,7 +479,7 @@ class _Mem32:
             self.regs[addr] = value
 
 
-mem32 = _Mem32()
+mem32 = _MEM = _Mem32()
 
 
 def set_usb_host(attached):
