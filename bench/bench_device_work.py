@@ -15,7 +15,8 @@ command through the UI into Game.do, ``save`` = App.commit (the save to
 flash, reported for completeness; events are acknowledged after each press,
 as a host would, so the save stays small), ``render`` = drawing the screen into the
 frame buffer, ``convert`` = the panel driver's frame conversion
-(drivers/ssd1680.py: SSD1680.convert) that board.show does before sending.
+(drivers/ssd1680.py: the 16 inverted bands SSD1680.source gives) that
+board.show does on the frame's way to the panel.
 The renderer draws as on the Pico: into the SSD1680 driver's canvas().
 """
 
@@ -136,7 +137,7 @@ def press(n):
     """n flips (B then A), each press timed stage by stage: medians and the
     worst case in ms; then the heap in use after a collection."""
     from app import App
-    from drivers.ssd1680 import SSD1680
+    from drivers.ssd1680 import BANDS, SSD1680, WIDTH
 
     pin = _Pin()
     epd = SSD1680(_Spi(), pin, pin, pin, pin)
@@ -158,7 +159,9 @@ def press(n):
             app.link.acknowledge(app.link.seq)  # as a host does: the save stays small
             app.render()
             d = ticks_us()
-            epd.convert(app.renderer.buf)
+            src = epd.source(app.renderer.buf)
+            for band in range(BANDS):
+                src.band(band * WIDTH)
             e = ticks_us()
             stages["rules"].append(ticks_diff(b, a))
             stages["save"].append(ticks_diff(c, b))

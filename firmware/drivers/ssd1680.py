@@ -25,7 +25,11 @@ SSD1680 command set as used by GxEPD2's GDEM029T94 driver):
   0x3C 0x80 border, 0x22 0xC0 + 0x20 power on, then 0x22 0x0F + 0x20
   (display mode 2, analog and clock off): ~0.3-0.75 s. The waveform only
   drives pixels whose new (0x24) and old (0x26) bits differ, so 0x26 must
-  hold what the glass shows: this driver writes it before every fast update.
+  hold what the glass shows: a full update writes the frame into both
+  RAMs, and the fast waveform's display option (0x37, byte 5 bit 6:
+  "ping-pong") has the controller copy 0x24 into 0x26 after each fast
+  update, as Waveshare's own partial update relies on; so a fast update
+  writes 0x24 only. Reset and deep sleep mode 1 keep both RAMs.
 * Deep sleep: 0x10 0x01 (mode 1, RAM kept), sent once BUSY is low.
 * The datasheet asks for no pause between refreshes beyond BUSY;
   MIN_INTERVAL_MS adds one if a panel needs it.
@@ -36,12 +40,13 @@ landscape example does, a landscape pixel (x, y) is gate Y = x and source
 X = 127 - y: with data entry mode 0x07 (Y counter first, X and Y
 incrementing) the RAM takes, gate after gate, the bytes of one 8-pixel
 horizontal band of the landscape image in MONO_VLSB order, bands from the
-bottom (y 120..127) to the top. So show() converts the frame with one
-framebuf blit into a MONO_VLSB buffer (inverting through a palette: the
-panel's 1 is white) and sends the 16 bands in reverse order: no per-pixel
-Python, and no allocation per frame. Cheaper still, the renderer can draw
-in MONO_VLSB itself (canvas(): a render.Canvas over a buffer of ours); show()
-then only inverts its bytes (~5 ms on a Pico instead of ~58 ms).
+bottom (y 120..127) to the top. The renderer draws in that layout itself
+(canvas(): a render.Canvas over a MONO_VLSB buffer, ink 1), the only frame
+buffer: show() sends its 16 bands in reverse order, each inverted on its
+way (the panel's 1 is white) into one 296-byte buffer (~5 ms a frame on a
+Pico; no per-pixel Python, no allocation per frame). A landscape
+MONO_HLSB frame given instead is first converted into a buffer made on
+first use (one framebuf blit, ~58 ms; tests and other renderers).
 
 Waits are bounded: a BUSY pin that never falls raises PanelTimeout with
 what was being waited for, instead of hanging. Updates do not block: show()
@@ -167,14 +172,11 @@ class SSD1680:
         self.idle = idle
         cs.value(1)
         rst.value(1)
-        # What the glass shows, in RAM order (MONO_VLSB bands, 1 = white).
-        self.buf = bytearray(b"\xff" * FRAME_BYTES)
-        mv = memoryview(self.buf)
-        self._bands = [mv[b * WIDTH:(b + 1) * WIDTH] for b in range(BANDS - 1, -1, -1)]
         self._one = bytearray(1)
         self._lut = partial_lut()
-        self._conv = HlsbToVlsb(self.buf, WIDTH, HEIGHT, ink=0)
         self._canvas = None  # see canvas()
+        self._from_canvas = None  # its Inverter, made with it
+        self._from_landscape = None  # (HlsbToVlsb, Inverter) over a buffer made on first use
         self.updating = None  # "full update" / "fast update" while one runs
         self.started = 0
         self.ended = None
@@ -214,14 +216,15 @@ class SSD1680:
             self.spi.write(data)
         self.cs.value(1)
 
-    def _write_ram(self, cmd):
+    def _write_ram(self, cmd, src):
+        """A frame into RAM ``cmd``: src is its Inverter (source())."""
         self.command(RAM_X_COUNTER, b"\x00")
         self.command(RAM_Y_COUNTER, b"\x00\x00")
         self.command(cmd)
         self.cs.value(0)
         self.dc.value(1)
-        for band in self._bands:  # bottom band first (see the module notes)
-            self.spi.write(band)
+        for b in range(BANDS - 1, -1, -1):  # bottom band first (see the module notes)
+            self.spi.write(src.band(b * WIDTH))
         self.cs.value(1)
 
     def reset(self):
@@ -261,18 +264,23 @@ class SSD1680:
             from render import Canvas
 
             self._canvas = Canvas(bytearray(FRAME_BYTES), framebuf.MONO_VLSB)
-            self._inverter = Inverter(self._canvas.buf, self.buf)
+            self._from_canvas = Inverter(self._canvas.buf, WIDTH)
         return self._canvas
 
-    def convert(self, frame):
-        """Our landscape MONO_HLSB frame (1 = black), or the canvas(), into
-        self.buf."""
+    def source(self, frame):
+        """What the RAM writes read a frame through: an Inverter (band(i):
+        a band of the panel's bytes) over the MONO_VLSB bytes (ink 1) of
+        the canvas(), or of our landscape MONO_HLSB frame (1 = black)
+        converted into a buffer of its own."""
         if frame is not None and frame is self._canvas:
-            self._inverter.convert()
-            return
+            return self._from_canvas
         if len(frame) != FRAME_BYTES:
             raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
-        self._conv.convert(frame)
+        if self._from_landscape is None:
+            buf = bytearray(FRAME_BYTES)
+            self._from_landscape = (HlsbToVlsb(buf, WIDTH, HEIGHT), Inverter(buf, WIDTH))
+        self._from_landscape[0].convert(frame)
+        return self._from_landscape[1]
 
     # -- updates -------------------------------------------------------------
     def poll(self):
@@ -302,8 +310,7 @@ class SSD1680:
         waveform only drives changed pixels); returns the mode used."""
         if mode not in ("full", "fast", "partial"):
             raise ValueError("update mode must be full, fast or partial, not %r" % (mode,))
-        if frame is not self._canvas and len(frame) != FRAME_BYTES:
-            raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
+        src = self.source(frame)
         self.finish()
         if self.MIN_INTERVAL_MS and self.ended is not None:
             left = self.MIN_INTERVAL_MS - self.clock.ticks_diff(self.clock.ticks_ms(), self.ended)
@@ -311,17 +318,14 @@ class SSD1680:
                 self._pause(left)
         self.init()
         if mode == "full":
-            self.convert(frame)
-            self._write_ram(WRITE_RAM_OLD)
-            self._write_ram(WRITE_RAM_BW)
+            self._write_ram(WRITE_RAM_OLD, src)
+            self._write_ram(WRITE_RAM_BW, src)
             self.command(UPDATE_CONTROL_2, SEQ_FULL)
             self.command(MASTER_ACTIVATION)
             self.updating = "full update"
             self.counts["full"] += 1
         else:
-            self._write_ram(WRITE_RAM_OLD)  # what the glass shows now
-            self.convert(frame)
-            self._write_ram(WRITE_RAM_BW)
+            self._write_ram(WRITE_RAM_BW, src)  # 0x26 holds the glass already (module notes)
             self.command(WRITE_LUT, self._lut)
             self.command(END_OPTION, PARTIAL_END_OPTION)
             self.command(GATE_VOLTAGE, PARTIAL_GATE)
