@@ -56,61 +56,68 @@ deep sleep; the next show() (or finish()) waits for it if needed.
 
 from drivers.vlsb import HlsbToVlsb, Inverter, framebuf
 
+try:
+    from micropython import const
+except ImportError:  # CPython tests
+    def const(x):
+        return x
+
 WIDTH = 296  # landscape, as our frames
 HEIGHT = 128
 BANDS = HEIGHT // 8  # 16 bands of 8 rows = the panel's 16 RAM bytes per gate
 FRAME_BYTES = WIDTH * HEIGHT // 8  # 4736
 
-# Commands
-DRIVER_OUTPUT = 0x01
-GATE_VOLTAGE = 0x03
-SOURCE_VOLTAGE = 0x04
-DEEP_SLEEP = 0x10
-DATA_ENTRY = 0x11
-SW_RESET = 0x12
-TEMP_SENSOR = 0x18
-MASTER_ACTIVATION = 0x20
-UPDATE_CONTROL_1 = 0x21
-UPDATE_CONTROL_2 = 0x22
-WRITE_RAM_BW = 0x24
-WRITE_RAM_OLD = 0x26
-VCOM = 0x2C
-WRITE_LUT = 0x32
-DISPLAY_OPTION = 0x37
-BORDER = 0x3C
-END_OPTION = 0x3F
-RAM_X_WINDOW = 0x44
-RAM_Y_WINDOW = 0x45
-RAM_X_COUNTER = 0x4E
-RAM_Y_COUNTER = 0x4F
+# Commands (const and private: folded into the code, no module attributes or
+# names on the board)
+_DRIVER_OUTPUT = const(0x01)
+_GATE_VOLTAGE = const(0x03)
+_SOURCE_VOLTAGE = const(0x04)
+_DEEP_SLEEP = const(0x10)
+_DATA_ENTRY = const(0x11)
+_SW_RESET = const(0x12)
+_TEMP_SENSOR = const(0x18)
+_MASTER_ACTIVATION = const(0x20)
+_UPDATE_CONTROL_1 = const(0x21)
+_UPDATE_CONTROL_2 = const(0x22)
+_WRITE_RAM_BW = const(0x24)
+_WRITE_RAM_OLD = const(0x26)
+_VCOM = const(0x2C)
+_WRITE_LUT = const(0x32)
+_DISPLAY_OPTION = const(0x37)
+_BORDER = const(0x3C)
+_END_OPTION = const(0x3F)
+_RAM_X_WINDOW = const(0x44)
+_RAM_Y_WINDOW = const(0x45)
+_RAM_X_COUNTER = const(0x4E)
+_RAM_Y_COUNTER = const(0x4F)
 
 # 0x22 bits: 0x80 clock on, 0x40 analog on, 0x20 load temperature, 0x10 load
 # LUT, 0x08 display mode 2, 0x04 display, 0x02 analog off, 0x01 clock off.
-SEQ_FULL = b"\xf7"  # on, load temperature + OTP waveform, display (mode 1), off
-SEQ_POWER_ON = b"\xc0"  # clock + analog on
-SEQ_FAST = b"\x0f"  # display mode 2 (the loaded waveform), analog + clock off
+_SEQ_FULL = const(b"\xf7")  # on, load temperature + OTP waveform, display (mode 1), off
+_SEQ_POWER_ON = const(b"\xc0")  # clock + analog on
+_SEQ_FAST = const(b"\x0f")  # display mode 2 (the loaded waveform), analog + clock off
 
-DATA_ENTRY_Y_FIRST = b"\x07"  # AM=1 (Y counter first), X increment, Y increment
+_DATA_ENTRY_Y_FIRST = const(b"\x07")  # AM=1 (Y counter first), X increment, Y increment
 
 # Waveshare WF_PARTIAL_2IN9 (153 bytes), as (index, value) byte pairs; every
 # other byte is 0: voltage levels per phase, phase timing/repeat groups,
 # frame rate. Bytes, not tuples: a board keeps them in flash.
-_PARTIAL_LUT_NONZERO = (
+_PARTIAL_LUT_NONZERO = const(
     b"\x01\x40\x0c\x80\x0d\x80\x18\x40\x19\x40\x25\x80"
     b"\x3c\x0a\x42\x01\x43\x01\x4a\x01"
     b"\x90\x22\x91\x22\x92\x22\x93\x22\x94\x22\x95\x22"
 )
-LUT_BYTES = 153
+_LUT_BYTES = const(153)
 # The voltages Waveshare sends with that waveform.
-PARTIAL_END_OPTION = b"\x22"
-PARTIAL_GATE = b"\x17"
-PARTIAL_SOURCE = b"\x41\xb0\x32"
-PARTIAL_VCOM = b"\x36"
-PARTIAL_DISPLAY_OPTION = b"\x00\x00\x00\x00\x00\x40\x00\x00\x00\x00"
+_PARTIAL_END_OPTION = const(b"\x22")
+_PARTIAL_GATE = const(b"\x17")
+_PARTIAL_SOURCE = const(b"\x41\xb0\x32")
+_PARTIAL_VCOM = const(b"\x36")
+_PARTIAL_DISPLAY_OPTION = const(b"\x00\x00\x00\x00\x00\x40\x00\x00\x00\x00")
 
 
 def partial_lut():
-    lut = bytearray(LUT_BYTES)
+    lut = bytearray(_LUT_BYTES)
     pairs = _PARTIAL_LUT_NONZERO
     for j in range(0, len(pairs), 2):
         lut[pairs[j]] = pairs[j + 1]
@@ -218,8 +225,8 @@ class SSD1680:
 
     def _write_ram(self, cmd, src):
         """A frame into RAM ``cmd``: src is its Inverter (source())."""
-        self.command(RAM_X_COUNTER, b"\x00")
-        self.command(RAM_Y_COUNTER, b"\x00\x00")
+        self.command(_RAM_X_COUNTER, b"\x00")
+        self.command(_RAM_Y_COUNTER, b"\x00\x00")
         self.command(cmd)
         self.cs.value(0)
         self.dc.value(1)
@@ -237,22 +244,22 @@ class SSD1680:
 
     def init(self):
         self.reset()
-        self.command(SW_RESET)
+        self.command(_SW_RESET)
         self.clock.sleep_ms(self.RESET_WAIT_MS)
         self.wait("software reset")
-        self.command(DRIVER_OUTPUT, b"\x27\x01\x00")  # 296 gates
-        self.command(DATA_ENTRY, DATA_ENTRY_Y_FIRST)
-        self.command(RAM_X_WINDOW, b"\x00\x0f")  # bytes 0..15 = sources 0..127
-        self.command(RAM_Y_WINDOW, b"\x00\x00\x27\x01")  # gates 0..295
-        self.command(BORDER, b"\x05")
-        self.command(UPDATE_CONTROL_1, b"\x00\x80")
-        self.command(TEMP_SENSOR, b"\x80")
+        self.command(_DRIVER_OUTPUT, b"\x27\x01\x00")  # 296 gates
+        self.command(_DATA_ENTRY, _DATA_ENTRY_Y_FIRST)
+        self.command(_RAM_X_WINDOW, b"\x00\x0f")  # bytes 0..15 = sources 0..127
+        self.command(_RAM_Y_WINDOW, b"\x00\x00\x27\x01")  # gates 0..295
+        self.command(_BORDER, b"\x05")
+        self.command(_UPDATE_CONTROL_1, b"\x00\x80")
+        self.command(_TEMP_SENSOR, b"\x80")
         self.asleep = False
 
     def sleep(self):
         """Deep sleep (RAM kept); only a hardware reset wakes it."""
         if not self.asleep:
-            self.command(DEEP_SLEEP, b"\x01")
+            self.command(_DEEP_SLEEP, b"\x01")
             self.asleep = True
 
     # -- frames --------------------------------------------------------------
@@ -318,26 +325,26 @@ class SSD1680:
                 self._pause(left)
         self.init()
         if mode == "full":
-            self._write_ram(WRITE_RAM_OLD, src)
-            self._write_ram(WRITE_RAM_BW, src)
-            self.command(UPDATE_CONTROL_2, SEQ_FULL)
-            self.command(MASTER_ACTIVATION)
+            self._write_ram(_WRITE_RAM_OLD, src)
+            self._write_ram(_WRITE_RAM_BW, src)
+            self.command(_UPDATE_CONTROL_2, _SEQ_FULL)
+            self.command(_MASTER_ACTIVATION)
             self.updating = "full update"
             self.counts["full"] += 1
         else:
-            self._write_ram(WRITE_RAM_BW, src)  # 0x26 holds the glass already (module notes)
-            self.command(WRITE_LUT, self._lut)
-            self.command(END_OPTION, PARTIAL_END_OPTION)
-            self.command(GATE_VOLTAGE, PARTIAL_GATE)
-            self.command(SOURCE_VOLTAGE, PARTIAL_SOURCE)
-            self.command(VCOM, PARTIAL_VCOM)
-            self.command(DISPLAY_OPTION, PARTIAL_DISPLAY_OPTION)
-            self.command(BORDER, b"\x80")
-            self.command(UPDATE_CONTROL_2, SEQ_POWER_ON)
-            self.command(MASTER_ACTIVATION)
+            self._write_ram(_WRITE_RAM_BW, src)  # 0x26 holds the glass already (module notes)
+            self.command(_WRITE_LUT, self._lut)
+            self.command(_END_OPTION, _PARTIAL_END_OPTION)
+            self.command(_GATE_VOLTAGE, _PARTIAL_GATE)
+            self.command(_SOURCE_VOLTAGE, _PARTIAL_SOURCE)
+            self.command(_VCOM, _PARTIAL_VCOM)
+            self.command(_DISPLAY_OPTION, _PARTIAL_DISPLAY_OPTION)
+            self.command(_BORDER, b"\x80")
+            self.command(_UPDATE_CONTROL_2, _SEQ_POWER_ON)
+            self.command(_MASTER_ACTIVATION)
             self.wait("power on")
-            self.command(UPDATE_CONTROL_2, SEQ_FAST)
-            self.command(MASTER_ACTIVATION)
+            self.command(_UPDATE_CONTROL_2, _SEQ_FAST)
+            self.command(_MASTER_ACTIVATION)
             self.updating = "fast update"
             self.counts["fast"] += 1
             mode = "fast"
