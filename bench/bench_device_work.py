@@ -31,17 +31,18 @@ except ImportError:  # CPython: not a target, but keep the script readable there
 # The device modules a board imports by the time it shows its first screen,
 # in import order (a module's figure includes what it imports first)...
 MODULES = (
-    "shared_rules.errors", "shared_rules.prng", "shared_rules.cards", "shared_rules.editions",
+    "start", "shared_rules.errors", "shared_rules.prng", "shared_rules.cards", "shared_rules.editions",
     "shared_rules.systems", "shared_rules.state", "shared_rules.flips", "shared_rules.atomic",
     "shared_rules.game", "shared_rules.protocol",
     "font8", "glyphs", "layout", "render", "refresh", "saves", "widgets", "ui", "endpoint", "app",
     "drivers.vlsb", "drivers.ssd1680", "boards.usbserial", "boards.pico_epaper29",
 )
 # ...and those imported only when used: the rules of combat, recovery and
-# advancement (shared_rules/game.py MIXINS), the main menu and its flows, the
-# Gear & rings menus, the mini-games, teamwork, the odds, CircuitPython's surface.
-LAZY = ("shared_rules.combat", "shared_rules.recovery", "shared_rules.advancement", "menus", "gear_menus",
-        "shared_rules.minigames", "shared_rules.teamwork", "shared_rules.odds", "surface")
+# advancement (shared_rules/game.py MIXINS), the editions other than the
+# default, the main menu and its flows, the Gear & rings menus, the
+# mini-games, teamwork, the odds, CircuitPython's surface.
+LAZY = ("shared_rules.combat", "shared_rules.recovery", "shared_rules.advancement", "shared_rules.edition_changes",
+        "menus", "gear_menus", "shared_rules.minigames", "shared_rules.teamwork", "shared_rules.odds", "surface")
 
 
 def _paths():

@@ -128,32 +128,6 @@ class PanelTimeout(Exception):
     """The panel's BUSY line did not fall in time."""
 
 
-class _SleepClock:
-    """Fallback clock when none is given (MicroPython time, or CPython)."""
-
-    def __init__(self):
-        try:
-            from time import sleep_ms, ticks_diff, ticks_ms
-        except ImportError:
-            import time
-
-            def ticks_ms():
-                return int(time.monotonic() * 1000)
-
-            def ticks_diff(a, b):
-                return a - b
-
-            def sleep_ms(ms):
-                time.sleep(ms / 1000)
-        self.ticks_ms = ticks_ms
-        self.ticks_diff = ticks_diff
-        self._sleep = sleep_ms
-
-    def sleep_ms(self, ms):
-        if ms > 0:
-            self._sleep(ms)
-
-
 class SSD1680:
     """One panel on an SPI bus. spi: a machine.SPI (only write() is used);
     cs, dc, rst: output Pins; busy: input Pin. idle(ms), when given, is called
@@ -175,7 +149,11 @@ class SSD1680:
         self.dc = dc
         self.rst = rst
         self.busy_pin = busy
-        self.clock = clock if clock is not None else _SleepClock()
+        if clock is None:  # the boards pass theirs; this one is MicroPython's time (or CPython's)
+            from boards.usbserial import Clock
+
+            clock = Clock()
+        self.clock = clock
         self.idle = idle
         cs.value(1)
         rst.value(1)

@@ -113,18 +113,6 @@ class PanelTimeout(Exception):
     """The panel's BUSY line did not rise in time."""
 
 
-class _SleepClock:
-    """Fallback clock when none is given (MicroPython time, or CPython)."""
-
-    def __init__(self):
-        from boards.usbserial import Clock
-
-        self._c = Clock()
-        self.ticks_ms = self._c.ticks_ms
-        self.ticks_diff = self._c.ticks_diff
-        self.sleep_ms = self._c.sleep_ms
-
-
 class UC8151:
     """One panel on an SPI bus. spi: a machine.SPI (only write() is used);
     cs, dc, rst: output Pins; busy: input Pin (low = busy). idle(ms), when
@@ -146,7 +134,11 @@ class UC8151:
         self.dc = dc
         self.rst = rst
         self.busy_pin = busy
-        self.clock = clock if clock is not None else _SleepClock()
+        if clock is None:  # the boards pass theirs; this one is MicroPython's time (or CPython's)
+            from boards.usbserial import Clock
+
+            clock = Clock()
+        self.clock = clock
         self.idle = idle
         cs.value(1)
         rst.value(1)
