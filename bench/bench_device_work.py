@@ -15,7 +15,8 @@ command through the UI into Game.do, ``save`` = App.commit (the save to
 flash, reported for completeness; events are acknowledged after each press,
 as a host would, so the save stays small), ``render`` = drawing the screen into the
 frame buffer, ``convert`` = the panel driver's frame conversion
-(drivers/ssd1680.py: SSD1680.convert) that board.show does before sending.
+(drivers/ssd1680.py: the 16 inverted bands SSD1680.source gives) that
+board.show does on the frame's way to the panel.
 The renderer draws as on the Pico: into the SSD1680 driver's canvas().
 """
 
@@ -30,15 +31,18 @@ except ImportError:  # CPython: not a target, but keep the script readable there
 # The device modules a board imports by the time it shows its first screen,
 # in import order (a module's figure includes what it imports first)...
 MODULES = (
-    "shared_rules.errors", "shared_rules.prng", "shared_rules.cards", "shared_rules.editions",
-    "shared_rules.systems", "shared_rules.state", "shared_rules.flips", "shared_rules.combat",
-    "shared_rules.recovery", "shared_rules.advancement", "shared_rules.game", "shared_rules.protocol",
+    "start", "shared_rules.errors", "shared_rules.prng", "shared_rules.cards", "shared_rules.editions",
+    "shared_rules.systems", "shared_rules.state", "shared_rules.flips", "shared_rules.atomic",
+    "shared_rules.game", "shared_rules.protocol",
     "font8", "glyphs", "layout", "render", "refresh", "saves", "widgets", "ui", "endpoint", "app",
     "drivers.vlsb", "drivers.ssd1680", "boards.usbserial", "boards.pico_epaper29",
 )
-# ...and those imported only when used: the main menu and its flows, the
-# Gear & rings menus, the mini-games, teamwork, the odds, CircuitPython's surface.
-LAZY = ("menus", "gear_menus", "shared_rules.minigames", "shared_rules.teamwork", "shared_rules.odds", "surface")
+# ...and those imported only when used: the rules of combat, recovery and
+# advancement (shared_rules/game.py MIXINS), the editions other than the
+# default, the main menu and its flows, the Gear & rings menus, the
+# mini-games, teamwork, the odds, CircuitPython's surface.
+LAZY = ("shared_rules.combat", "shared_rules.recovery", "shared_rules.advancement", "shared_rules.edition_changes",
+        "menus", "gear_menus", "shared_rules.minigames", "shared_rules.teamwork", "shared_rules.odds", "surface")
 
 
 def _paths():
@@ -134,7 +138,7 @@ def press(n):
     """n flips (B then A), each press timed stage by stage: medians and the
     worst case in ms; then the heap in use after a collection."""
     from app import App
-    from drivers.ssd1680 import SSD1680
+    from drivers.ssd1680 import BANDS, SSD1680, WIDTH
 
     pin = _Pin()
     epd = SSD1680(_Spi(), pin, pin, pin, pin)
@@ -156,7 +160,9 @@ def press(n):
             app.link.acknowledge(app.link.seq)  # as a host does: the save stays small
             app.render()
             d = ticks_us()
-            epd.convert(app.renderer.buf)
+            src = epd.source(app.renderer.buf)
+            for band in range(BANDS):
+                src.band(band * WIDTH)
             e = ticks_us()
             stages["rules"].append(ticks_diff(b, a))
             stages["save"].append(ticks_diff(c, b))

@@ -1,35 +1,16 @@
-"""Device entry point (MicroPython). On a board: copied to the flash root
-with the firmware and shared_rules, runs at power-on. In the simulator:
+"""Device entry point (MicroPython): on a board it sits at the flash root
+and runs at power-on; in the simulator:
 
     micropython firmware/main.py --board sim --dir FLASHDIR --id NAME [--seed N]
 
-The board is the one named in deckahedron.cfg (``board=NAME``, written by
-``deckahedron flash``), else the one detected (see detect()); the file may
-also give ``hold=PIN``, a power latch driven high first thing (Badger),
-``sleep=MODE``, how the board sleeps between presses (Badger: off or
-dormant, see boards/badger2040.py), and
-``seed=N`` and ``id=NAME`` (the emulated Pico's host writes them),
-which the command line overrides.
-CircuitPython boards start from code.py instead.
+It only finds the code and hands over to start.py (the config, the board,
+play mode): MicroPython compiles this file into RAM at every boot, while
+start.py is compiled with the rest of the device code (in ROMFS on an
+RP2040 board, where bytecode stays in flash). CircuitPython boards start
+from code.py instead.
 """
 
 import sys
-
-CONFIG = "deckahedron.cfg"
-# Which module and class run each board: boards/boards.json, the registry
-# the host reads too (boards.spec). CircuitPython boards start from code.py.
-
-
-def _args(argv):
-    out = {"board": None, "dir": None, "id": None, "seed": None}
-    i = 0
-    while i < len(argv):
-        key = argv[i][2:] if argv[i].startswith("--") else None
-        if key not in out or i + 1 >= len(argv):
-            raise SystemExit("usage: main.py [--board NAME] [--dir FLASHDIR] [--id NAME] [--seed N]")
-        out[key] = argv[i + 1]
-        i += 2
-    return out
 
 
 def _paths():
@@ -41,180 +22,8 @@ def _paths():
     sys.path.append(here + "/..")
 
 
-def config(path=CONFIG):
-    """The config file's ``key=value`` lines as a dict ({} without one):
-    board, and on an emulated or test board seed and id."""
-    out = {}
-    try:
-        with open(path) as f:
-            for line in f:
-                key, eq, value = line.strip().partition("=")
-                if eq and value.strip():
-                    out[key.strip()] = value.strip()
-    except OSError:
-        pass
-    return out
-
-
-def configured(path=CONFIG):
-    """The board named in the config file, or None."""
-    return config(path).get("board")
-
-
-def detect():
-    """The board this firmware runs on when no config names it. The RP2040
-    boards share one base image, so nothing tells a Badger from a Pico:
-    their config (written by the image and the flasher) names them."""
-    if sys.implementation.name == "circuitpython":
-        return "magtag"
-    if sys.platform == "rp2":
-        return "pico-epaper29"
-    return "sim"
-
-
-SIO_GPIO_IN = 0xD0000004  # RP2040: every GPIO's level, one bit each
-
-
-def _hold(pin):
-    """Drive the power latch high (``hold=PIN``, the registry's power_latch
-    written into the config by the flasher): a Badger on battery stays on
-    only while its button is held until this pin is high, so it comes
-    before anything slow (the registry, the app). Returns every GPIO's
-    level read right after (None without a latch): the button that powered
-    the board up, latched as Pimoroni's pressed_to_wake does, so that press
-    acts even when it is released before the board module starts."""
-    if pin is None:
-        return None
-    try:
-        from machine import Pin, mem32
-
-        Pin(int(pin), Pin.OUT, value=1)
-        return mem32[SIO_GPIO_IN]
-    except (ImportError, ValueError):
-        return None  # the sim, or a config line that is no pin number
-
-
-def make_board(name, flash_dir=None):
-    from boards import spec
-
-    try:
-        entry = spec(name)
-    except ValueError as e:
-        raise SystemExit(str(e))
-    cls = entry["class"]
-    board_cls = getattr(__import__(entry["module"], None, None, [cls]), cls)
-    if name == "sim":
-        return board_cls(flash_dir or "flash")
-    return board_cls() if flash_dir is None else board_cls(flash_dir)
-
-
-def _device_id(board, given):
-    if given:
-        return given
-    try:
-        import machine
-        import binascii
-        return binascii.hexlify(machine.unique_id()).decode()
-    except (ImportError, AttributeError):
-        return board.name
-
-
-def main(argv):
-    cfg = config()
-    levels = _hold(cfg.get("hold"))
-    _paths()
-    args = _args(argv)
-    for key in ("board", "seed", "id"):
-        if args[key] is None:
-            args[key] = cfg.get(key)
-    name = args["board"] or detect()
-    board = make_board(name, args["dir"])
-    if levels is not None and hasattr(board, "woken_by"):
-        board.woken_by(levels)
-    if cfg.get("sleep") and hasattr(board, "set_sleep"):
-        board.set_sleep(cfg["sleep"])  # an unknown mode keeps the board's default
-    if _escape_held(board):
-        print("deckahedron: A and C held at power-on: the app is not started, the REPL is free")
-        return
-    seed = int(args["seed"]) if args["seed"] is not None else None
-    _play(board, _device_id(board, args["id"]), seed)
-
-
-def _escape_held(board):
-    """Buttons A and C held at power-on: no app, so mpremote can get in."""
-    held = getattr(board, "held", None)
-    return held is not None and held("A") and held("C")
-
-
-def _keyboard(on):
-    """A 0x03 byte on the USB port raises KeyboardInterrupt unless this is
-    off: off in play mode, on again for the REPL."""
-    try:
-        import micropython
-
-        micropython.kbd_intr(3 if on else -1)
-    except (ImportError, AttributeError):
-        pass
-
-
-def _play(board, device_id, seed):
-    """Play mode: the app runs until the host asks for the REPL (op repl).
-    An uncaught error is logged (crash.log on the flash; the sim board's
-    log too) and the board resets into its save; tracebacks never go onto
-    the serial link, which belongs to the protocol."""
-    from app import App, LeaveApp
-
-    while True:
-        _keyboard(False)
-        try:
-            App(board, device_id, seed).run()
-        except LeaveApp:
-            stop = getattr(board, "stop_watchdog", None)
-            if stop is not None:
-                stop()  # else it resets the board under mpremote
-            _keyboard(True)
-            return
-        except KeyboardInterrupt:
-            pass  # a 0x03 let through where kbd_intr is missing: go on from the save
-        except Exception as e:
-            _crashed(board, e)
-
-
-def _crashed(board, e):
-    try:
-        from app import Crash
-
-        if isinstance(e, Crash):  # answered already; the error inside is the news
-            e = e.args[0]
-        text = _traceback(e)
-        from saves import log_crash
-
-        log_crash(board.flash_dir, text)
-        log = getattr(board, "log", None)
-        if log is not None:
-            log(text)
-    except Exception:  # out of memory or flash: resetting matters more
-        pass
-    reset = getattr(board, "reset", None)
-    if reset is not None:
-        reset()  # machine.reset(): does not return
-    import time
-
-    time.sleep(0.2)  # the sim board restarts in-process; never a tight loop
-
-
-def _traceback(e):
-    try:
-        import io
-
-        buf = io.StringIO()
-        sys.print_exception(e, buf)  # MicroPython
-        return buf.getvalue()
-    except AttributeError:  # CPython
-        import traceback
-
-        return "".join(traceback.format_exception(type(e), e, e.__traceback__))
-
+_paths()
+from start import main  # noqa: E402
 
 if __name__ == "__main__":
     main(sys.argv[1:])

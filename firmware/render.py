@@ -34,7 +34,7 @@ except ImportError:  # installed flat on a board (lib/layout.py, lib/glyphs.py)
     import layout as L
 
 from shared_rules.cards import CARDS, SUITS
-from shared_rules.editions import EDITIONS
+from shared_rules.editions import DEFAULT_EDITION, EDITION_KEYS, edition
 from shared_rules.systems import KEYS
 
 ATTRS = ("str", "dex", "int")
@@ -220,7 +220,7 @@ class Renderer:
                 raise ValueError("frame buffer needs %d bytes, got %d" % (L.BUF_SIZE, len(buf)))
             self.buf = buf
             self.fb = Canvas(buf)
-        self.edition = EDITIONS["md"]
+        self.edition = edition(DEFAULT_EDITION)
         self._geom = {}
 
     def frame_bytes(self):
@@ -440,8 +440,7 @@ class Renderer:
                 return self.buf
             status = view.get("status")
             ed = _dict(status).get("edition")
-            ed = EDITIONS.get(ed) if isinstance(ed, str) else None
-            self.edition = ed if ed is not None else EDITIONS["md"]
+            self.edition = edition(ed if ed in EDITION_KEYS else DEFAULT_EDITION)
             screen = view.get("screen")
             if screen == "message":
                 self._message(view.get("title"), view.get("lines"), view.get("hint"))

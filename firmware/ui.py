@@ -12,10 +12,9 @@ draws, see render.py) and press(button).
 """
 
 from shared_rules import cards as C
-from shared_rules.advancement import level_cap
 from shared_rules.editions import edition
 from shared_rules.errors import RulesError
-from shared_rules.state import ATTRS
+from shared_rules.state import ATTRS, level_cap
 
 # the shared screens, named here too for gear_menus and the tests
 try:

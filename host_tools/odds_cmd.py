@@ -16,7 +16,7 @@ import sys
 from host_tools import odds_facets, odds_save
 from shared_rules import odds
 from shared_rules.cards import CARDS, DECK_IDS, SUITS
-from shared_rules.editions import DEFAULT_EDITION, EDITIONS
+from shared_rules.editions import DEFAULT_EDITION, edition
 from shared_rules.errors import RulesError
 from shared_rules.flips import check_net
 
@@ -26,7 +26,7 @@ EXIT_BAD_INPUT = 2
 # its options (add_arguments), names those given (used) and answers (run).
 SYSTEM_ODDS = {"facets": odds_facets, "save": odds_save}
 SYSTEMS = ("deckahedron",) + tuple(sorted(SYSTEM_ODDS))
-LEVEL_HEADERS = EDITIONS[DEFAULT_EDITION]["level_glyphs"]  # levels 1..4; the odds are the same in every edition
+LEVEL_HEADERS = edition(DEFAULT_EDITION)["level_glyphs"]  # levels 1..4; the odds are the same in every edition
 
 
 class BadInput(Exception):

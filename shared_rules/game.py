@@ -5,18 +5,17 @@ link, the tests): it runs the command and, if the command raises RulesError,
 puts the state back exactly as it was. Queries (``summary``, ``odds`` ...) never
 change anything. The rules themselves live in mixins named for what they hold:
 flipping here, combat in combat.py, recovery in recovery.py, advancement and
-mini-games in advancement.py.
+mini-games in advancement.py. The three mixins join Game when one of their
+methods is first used (MIXINS), so a board that only flips pays no heap for
+them.
 """
 
 from shared_rules import cards as C
 from shared_rules import flips as F
-from shared_rules.advancement import Advancement
 from shared_rules.atomic import Atomic
-from shared_rules.combat import Combat
 from shared_rules.editions import check_campaign, edition
 from shared_rules.errors import RulesError
-from shared_rules.recovery import Recovery
-from shared_rules.state import ATTRS, PlayerState, text_digest
+from shared_rules.state import ATTRS, PlayerState, level_cap, text_digest
 
 TEAM_ROLES = (None, "lead", "support")
 
@@ -58,7 +57,36 @@ def _flag(value, name):
     raise RulesError("bad_args", "%s must be true or false" % name)
 
 
-class Game(Atomic, Combat, Recovery, Advancement):
+# The rules a board seldom needs, in mixin classes loaded on first use:
+# (module, class, the methods called from outside the mixin: commands and
+# what Game, other modules and the UI call). Loading one copies all of its
+# class's methods into Game (load_mixin); tests/rules/test_game.py checks
+# that each list names every public method of its class.
+MIXINS = (
+    ("combat", "Combat", ("reveal", "damage", "damage_ways", "lose_stamina", "stamina_loss", "take_wound",
+                          "take_harm", "take_blessing")),
+    ("recovery", "Recovery", ("breather", "breather_options", "keep_count", "worst_exhausted", "rest", "seek_help",
+                              "revive")),
+    ("advancement", "Advancement", ("levelup_max", "set_attr", "set_move", "study",
+                                    "mercy_flashback", "gain_xp", "minigame_start", "minigame_view",
+                                    "minigame_exhaust", "minigame_end", "pursuit")),
+)
+
+
+def load_mixin(name):
+    """Loads the mixin holding method ``name`` into Game; False when no
+    mixin has it."""
+    for module, cls, methods in MIXINS:
+        if name in methods:
+            mixin = getattr(__import__("shared_rules." + module, None, None, [cls]), cls)
+            for k, v in mixin.__dict__.items():
+                if k[:2] != "__" and not hasattr(Game, k):  # Game and Atomic come first, as bases would
+                    setattr(Game, k, v)
+            return True
+    return False
+
+
+class Game(Atomic):
     SYSTEM = "deck"  # shared_rules.systems: the Deckahedron, the default
     # Commands that live in shared_rules/gear.py, campaign.py and
     # minigames.py, loaded on first use: a board that never runs one pays
@@ -139,6 +167,8 @@ class Game(Atomic, Combat, Recovery, Advancement):
         if op not in cls.COMMANDS:
             raise RulesError("bad_op", "unknown command %r" % (op,))
         if op not in cls.LAZY_COMMANDS:
+            if op not in cls.__dict__:
+                load_mixin(op)
             return getattr(cls, op)
         # Modules a board loads only when one of their commands runs.
         if op in cls.CAMPAIGN_COMMANDS:
@@ -148,6 +178,12 @@ class Game(Atomic, Combat, Recovery, Advancement):
         else:
             from shared_rules import gear as module
         return getattr(module, op)
+
+    def __getattr__(self, name):
+        """A mixin's method, not loaded yet (MIXINS): load it."""
+        if not load_mixin(name):
+            raise AttributeError(name)
+        return getattr(self, name)
 
     def _follow_up(self):
         self._settle()
@@ -400,6 +436,46 @@ class Game(Atomic, Combat, Recovery, Advancement):
         f["bumps"] += 1
         return self.flip_view()
 
+    def spend_xp(self, n, why):
+        if self.s.xp < n:
+            raise RulesError("no_xp", "%s costs %d %s; you have %d" % (why, n, self.ed["xp_name"], self.s.xp))
+        self.s.xp -= n
+
+    def critical(self, choice, move, levels, pvp, out):
+        """MD *Critical Success*: spend XP 1-for-1 to level up the move just
+        resolved, or take a Blessing; DW: level up, or spend 1 token for a
+        bonus move with advantage. No level-up against another player."""
+        s = self.s
+        if choice is None:
+            out["crit"] = "declined"
+            return
+        if choice not in self.ed["crit_options"]:
+            raise RulesError("bad_crit", "a critical success offers %s here, not %r" % (" or ".join(self.ed["crit_options"]), choice))
+        out["crit"] = choice
+        if choice == "blessing":
+            out["blessing"] = self.take_from_supply("blessing")
+            if out["blessing"] is None:
+                raise RulesError("supply_empty", "there is no Blessing card left in the supply")
+        elif choice == "bonus_move":
+            self.spend_xp(1, "a bonus move")
+            s.bonus_adv = 1
+            self.event("next flip gets an advantage")
+        else:
+            if pvp:
+                raise RulesError("pvp", "a critical success against another player cannot level up a move")
+            if move is None or move not in s.moves:
+                raise RulesError("bad_move", "name the move on your sheet that the critical success levels up")
+            if not isinstance(levels, int) or isinstance(levels, bool) or levels < 1:
+                raise RulesError("bad_number", "level up by 1 or more")
+            now = s.moves[move]
+            top = level_cap(now)
+            if now + levels > top:
+                raise RulesError("max_level", "%s can go up at most %d level(s) now" % (move, top - now))
+            self.spend_xp(levels, "levelling up")
+            s.moves[move] = now + levels
+            out["move"] = [move, s.moves[move]]
+            self.event(move, "levels up")
+
     def end_flip(self, crit=None, move=None, levels=1, resolved=True, spare=None, ongoing=False, cost=None):
         """Resolve and clear the flip: XP, GM points, critical success, the
         cards to the discard pile (a resolving blessing to the supply).
@@ -429,7 +505,7 @@ class Game(Atomic, Combat, Recovery, Advancement):
             # player name it now.
             if move is not None and f["move"] is not None and move != f["move"]:
                 raise RulesError("bad_move", "a critical success levels up the move just resolved (%s), not %s" % (f["move"], move))
-            self._critical(crit, move if move is not None else f["move"], levels, f["pvp"], out)
+            self.critical(crit, move if move is not None else f["move"], levels, f["pvp"], out)
         elif crit is not None:
             raise RulesError("no_crit", "only a flip resolved by the Critical Success card offers that choice")
         if resolved:

@@ -368,3 +368,9 @@ def move_level(value):
     if isinstance(value, int) and not isinstance(value, bool) and -2 <= value <= 2:
         return value
     raise RulesError("bad_level", "move level must be wild, novice, base, expert or master (-2..2), not %r" % (value,))
+
+
+def level_cap(now):
+    """The highest level a critical success raises a move at level ``now``
+    to: wild graduates only to novice (MD *Critical Success*)."""
+    return -1 if now == -2 else 2

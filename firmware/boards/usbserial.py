@@ -35,6 +35,34 @@ except ImportError:  # CPython, for the portable tests
     def _sleep_ms(ms):
         _time.sleep(ms / 1000)
 
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+# RP2040 registers (const and private: folded into the code, no module
+# attributes or names on the board). Datasheet: IO_BANK0 (2.19.6.1) INTR0-3
+# at +0x0F0 (raw, edges write-1-to-clear), DORMANT_WAKE_INTE0-3 at +0x160
+# and _INTS0-3 at +0x180, 4 bits per GPIO (level low, level high, edge low,
+# edge high), PROC0_INTE0-3 at +0x100 (core 0's pin interrupts), atomic
+# set/clear aliases at +0x2000/+0x3000 (2.1.2); USB
+# SIE_STATUS (4.1.4) bit 16 CONNECTED, bit 4 SUSPENDED (no frames for 3 ms);
+# the WATCHDOG CTRL register through its atomic bit-clear alias, bit 30
+# ENABLE.
+_INTR0 = const(0x400140F0)
+_PROC0_INTE0 = const(0x40014100)  # the pin interrupts of core 0
+_DORMANT_INTE0 = const(0x40014160)
+_DORMANT_INTS0 = const(0x40014180)
+_ALIAS_SET = const(0x2000)
+_ALIAS_CLR = const(0x3000)
+_USB_SIE_STATUS = const(0x50110050)
+_SIE_CONNECTED = const(1 << 16)
+_SIE_SUSPENDED = const(1 << 4)
+_WATCHDOG_CTRL_CLEAR = const(0x40058000 + 0x3000)
+_WATCHDOG_ENABLE = const(1 << 30)
+_WDT_MAX_MS = const(8388)  # rp2040: machine.WDT's longest timeout
+
 
 class Clock:
     """Milliseconds: time.ticks_ms/ticks_diff/sleep_ms on MicroPython,
@@ -248,26 +276,9 @@ class BoardBase:
     height = 128
     DEBOUNCE_MS = 30
     POLL_MS = 10  # step of every wait loop
-    WDT_MAX_MS = 8388  # rp2040: machine.WDT's longest timeout
     SLEEP_AFTER_MS = 100  # no input for this long and no host: sleep until a press
     PRESS_EDGE = 4  # the dormant wake event of a press: 4 = edge low, 8 = edge high
     VBUS_EDGE = 8  # VBUS rising: a cable plugged in
-
-    # RP2040 datasheet: IO_BANK0 (2.19.6.1) INTR0-3 at +0x0F0 (raw, edges
-    # write-1-to-clear), DORMANT_WAKE_INTE0-3 at +0x160 and _INTS0-3 at
-    # +0x180, 4 bits per GPIO (level low, level high, edge low, edge high),
-    # atomic set/clear aliases at +0x2000/+0x3000 (2.1.2), PROC0_INTE0-3 at
-    # +0x100 (the pin interrupts of core 0); USB SIE_STATUS (4.1.4) bit 16
-    # CONNECTED, bit 4 SUSPENDED (no frames for 3 ms).
-    INTR0 = 0x400140F0
-    PROC0_INTE0 = 0x40014100
-    DORMANT_INTE0 = 0x40014160
-    DORMANT_INTS0 = 0x40014180
-    ALIAS_SET = 0x2000
-    ALIAS_CLR = 0x3000
-    USB_SIE_STATUS = 0x50110050
-    SIE_CONNECTED = 1 << 16
-    SIE_SUSPENDED = 1 << 4
 
     def _setup(self, flash_dir, clock, serial, names, read, vbus=None):
         self.flash_dir = flash_dir
@@ -334,13 +345,9 @@ class BoardBase:
         (into its saved state) when nothing feeds it for timeout_ms (at most
         8388 ms on the RP2040). Every wait inside this board module feeds it."""
         if self.wdt is None:
-            timeout_ms = max(1, min(int(timeout_ms), self.WDT_MAX_MS))
+            timeout_ms = max(1, min(int(timeout_ms), _WDT_MAX_MS))
             self.wdt = self.machine.WDT(timeout=timeout_ms)
         return self.wdt
-
-    # RP2040 WATCHDOG CTRL register through its atomic bit-clear alias (+0x3000)
-    WATCHDOG_CTRL_CLEAR = 0x40058000 + 0x3000
-    WATCHDOG_ENABLE = 1 << 30
 
     def stop_watchdog(self):
         """Stop the watchdog before leaving the app for the REPL (op repl),
@@ -350,7 +357,7 @@ class BoardBase:
         if self.wdt is not None:
             mem32 = getattr(self.machine, "mem32", None)
             if mem32 is not None:
-                mem32[self.WATCHDOG_CTRL_CLEAR] = self.WATCHDOG_ENABLE
+                mem32[_WATCHDOG_CTRL_CLEAR] = _WATCHDOG_ENABLE
             self.wdt = None
 
     def feed(self):
@@ -363,7 +370,7 @@ class BoardBase:
         mem32 = getattr(self.machine, "mem32", None)
         if mem32 is None:
             return True  # cannot tell: keep the link
-        return mem32[self.USB_SIE_STATUS] & (self.SIE_CONNECTED | self.SIE_SUSPENDED) == self.SIE_CONNECTED
+        return mem32[_USB_SIE_STATUS] & (_SIE_CONNECTED | _SIE_SUSPENDED) == _SIE_CONNECTED
 
     def usb_powered(self):
         """Does a cable bring USB power (VBUS high)? False where the board
@@ -389,18 +396,18 @@ class BoardBase:
         irqs = [0, 0, 0, 0]  # the pin interrupts' press edges, held off while asleep
         for i in range(4):
             if masks[i]:
-                irqs[i] = mem[self.PROC0_INTE0 + 4 * i] & masks[i]
-                mem[self.PROC0_INTE0 + 4 * i + self.ALIAS_CLR] = irqs[i]
-                mem[self.INTR0 + 4 * i] = masks[i]  # forget edges from before
-                mem[self.DORMANT_INTE0 + 4 * i + self.ALIAS_SET] = masks[i]
+                irqs[i] = mem[_PROC0_INTE0 + 4 * i] & masks[i]
+                mem[_PROC0_INTE0 + 4 * i + _ALIAS_CLR] = irqs[i]
+                mem[_INTR0 + 4 * i] = masks[i]  # forget edges from before
+                mem[_DORMANT_INTE0 + 4 * i + _ALIAS_SET] = masks[i]
         self.machine.lightsleep()
         hits = [0, 0, 0, 0]
         for i in range(4):
             if masks[i]:
-                hits[i] = mem[self.DORMANT_INTS0 + 4 * i] & masks[i]
-                mem[self.DORMANT_INTE0 + 4 * i + self.ALIAS_CLR] = masks[i]
-                mem[self.INTR0 + 4 * i] = hits[i]  # counted here: not again by the pin interrupt
-                mem[self.PROC0_INTE0 + 4 * i + self.ALIAS_SET] = irqs[i]
+                hits[i] = mem[_DORMANT_INTS0 + 4 * i] & masks[i]
+                mem[_DORMANT_INTE0 + 4 * i + _ALIAS_CLR] = masks[i]
+                mem[_INTR0 + 4 * i] = hits[i]  # counted here: not again by the pin interrupt
+                mem[_PROC0_INTE0 + 4 * i + _ALIAS_SET] = irqs[i]
         woke = []
         for i, g in enumerate(self.button_gpios):
             if hits[g // 8] & self.PRESS_EDGE << 4 * (g % 8):

@@ -25,7 +25,11 @@ SSD1680 command set as used by GxEPD2's GDEM029T94 driver):
   0x3C 0x80 border, 0x22 0xC0 + 0x20 power on, then 0x22 0x0F + 0x20
   (display mode 2, analog and clock off): ~0.3-0.75 s. The waveform only
   drives pixels whose new (0x24) and old (0x26) bits differ, so 0x26 must
-  hold what the glass shows: this driver writes it before every fast update.
+  hold what the glass shows: a full update writes the frame into both
+  RAMs, and the fast waveform's display option (0x37, byte 5 bit 6:
+  "ping-pong") has the controller copy 0x24 into 0x26 after each fast
+  update, as Waveshare's own partial update relies on; so a fast update
+  writes 0x24 only. Reset and deep sleep mode 1 keep both RAMs.
 * Deep sleep: 0x10 0x01 (mode 1, RAM kept), sent once BUSY is low.
 * The datasheet asks for no pause between refreshes beyond BUSY;
   MIN_INTERVAL_MS adds one if a panel needs it.
@@ -36,12 +40,13 @@ landscape example does, a landscape pixel (x, y) is gate Y = x and source
 X = 127 - y: with data entry mode 0x07 (Y counter first, X and Y
 incrementing) the RAM takes, gate after gate, the bytes of one 8-pixel
 horizontal band of the landscape image in MONO_VLSB order, bands from the
-bottom (y 120..127) to the top. So show() converts the frame with one
-framebuf blit into a MONO_VLSB buffer (inverting through a palette: the
-panel's 1 is white) and sends the 16 bands in reverse order: no per-pixel
-Python, and no allocation per frame. Cheaper still, the renderer can draw
-in MONO_VLSB itself (canvas(): a render.Canvas over a buffer of ours); show()
-then only inverts its bytes (~5 ms on a Pico instead of ~58 ms).
+bottom (y 120..127) to the top. The renderer draws in that layout itself
+(canvas(): a render.Canvas over a MONO_VLSB buffer, ink 1), the only frame
+buffer: show() sends its 16 bands in reverse order, each inverted on its
+way (the panel's 1 is white) into one 296-byte buffer (~5 ms a frame on a
+Pico; no per-pixel Python, no allocation per frame). A landscape
+MONO_HLSB frame given instead is first converted into a buffer made on
+first use (one framebuf blit, ~58 ms; tests and other renderers).
 
 Waits are bounded: a BUSY pin that never falls raises PanelTimeout with
 what was being waited for, instead of hanging. Updates do not block: show()
@@ -51,61 +56,68 @@ deep sleep; the next show() (or finish()) waits for it if needed.
 
 from drivers.vlsb import HlsbToVlsb, Inverter, framebuf
 
+try:
+    from micropython import const
+except ImportError:  # CPython tests
+    def const(x):
+        return x
+
 WIDTH = 296  # landscape, as our frames
 HEIGHT = 128
 BANDS = HEIGHT // 8  # 16 bands of 8 rows = the panel's 16 RAM bytes per gate
 FRAME_BYTES = WIDTH * HEIGHT // 8  # 4736
 
-# Commands
-DRIVER_OUTPUT = 0x01
-GATE_VOLTAGE = 0x03
-SOURCE_VOLTAGE = 0x04
-DEEP_SLEEP = 0x10
-DATA_ENTRY = 0x11
-SW_RESET = 0x12
-TEMP_SENSOR = 0x18
-MASTER_ACTIVATION = 0x20
-UPDATE_CONTROL_1 = 0x21
-UPDATE_CONTROL_2 = 0x22
-WRITE_RAM_BW = 0x24
-WRITE_RAM_OLD = 0x26
-VCOM = 0x2C
-WRITE_LUT = 0x32
-DISPLAY_OPTION = 0x37
-BORDER = 0x3C
-END_OPTION = 0x3F
-RAM_X_WINDOW = 0x44
-RAM_Y_WINDOW = 0x45
-RAM_X_COUNTER = 0x4E
-RAM_Y_COUNTER = 0x4F
+# Commands (const and private: folded into the code, no module attributes or
+# names on the board)
+_DRIVER_OUTPUT = const(0x01)
+_GATE_VOLTAGE = const(0x03)
+_SOURCE_VOLTAGE = const(0x04)
+_DEEP_SLEEP = const(0x10)
+_DATA_ENTRY = const(0x11)
+_SW_RESET = const(0x12)
+_TEMP_SENSOR = const(0x18)
+_MASTER_ACTIVATION = const(0x20)
+_UPDATE_CONTROL_1 = const(0x21)
+_UPDATE_CONTROL_2 = const(0x22)
+_WRITE_RAM_BW = const(0x24)
+_WRITE_RAM_OLD = const(0x26)
+_VCOM = const(0x2C)
+_WRITE_LUT = const(0x32)
+_DISPLAY_OPTION = const(0x37)
+_BORDER = const(0x3C)
+_END_OPTION = const(0x3F)
+_RAM_X_WINDOW = const(0x44)
+_RAM_Y_WINDOW = const(0x45)
+_RAM_X_COUNTER = const(0x4E)
+_RAM_Y_COUNTER = const(0x4F)
 
 # 0x22 bits: 0x80 clock on, 0x40 analog on, 0x20 load temperature, 0x10 load
 # LUT, 0x08 display mode 2, 0x04 display, 0x02 analog off, 0x01 clock off.
-SEQ_FULL = b"\xf7"  # on, load temperature + OTP waveform, display (mode 1), off
-SEQ_POWER_ON = b"\xc0"  # clock + analog on
-SEQ_FAST = b"\x0f"  # display mode 2 (the loaded waveform), analog + clock off
+_SEQ_FULL = const(b"\xf7")  # on, load temperature + OTP waveform, display (mode 1), off
+_SEQ_POWER_ON = const(b"\xc0")  # clock + analog on
+_SEQ_FAST = const(b"\x0f")  # display mode 2 (the loaded waveform), analog + clock off
 
-DATA_ENTRY_Y_FIRST = b"\x07"  # AM=1 (Y counter first), X increment, Y increment
+_DATA_ENTRY_Y_FIRST = const(b"\x07")  # AM=1 (Y counter first), X increment, Y increment
 
 # Waveshare WF_PARTIAL_2IN9 (153 bytes), as (index, value) byte pairs; every
 # other byte is 0: voltage levels per phase, phase timing/repeat groups,
 # frame rate. Bytes, not tuples: a board keeps them in flash.
-_PARTIAL_LUT_NONZERO = (
+_PARTIAL_LUT_NONZERO = const(
     b"\x01\x40\x0c\x80\x0d\x80\x18\x40\x19\x40\x25\x80"
     b"\x3c\x0a\x42\x01\x43\x01\x4a\x01"
     b"\x90\x22\x91\x22\x92\x22\x93\x22\x94\x22\x95\x22"
 )
-LUT_BYTES = 153
+_LUT_BYTES = const(153)
 # The voltages Waveshare sends with that waveform.
-PARTIAL_END_OPTION = b"\x22"
-PARTIAL_GATE = b"\x17"
-PARTIAL_SOURCE = b"\x41\xb0\x32"
-PARTIAL_VCOM = b"\x36"
-PARTIAL_DISPLAY_OPTION = b"\x00\x00\x00\x00\x00\x40\x00\x00\x00\x00"
+_PARTIAL_END_OPTION = const(b"\x22")
+_PARTIAL_GATE = const(b"\x17")
+_PARTIAL_SOURCE = const(b"\x41\xb0\x32")
+_PARTIAL_VCOM = const(b"\x36")
+_PARTIAL_DISPLAY_OPTION = const(b"\x00\x00\x00\x00\x00\x40\x00\x00\x00\x00")
 
 
 def partial_lut():
-    lut = bytearray(LUT_BYTES)
+    lut = bytearray(_LUT_BYTES)
     pairs = _PARTIAL_LUT_NONZERO
     for j in range(0, len(pairs), 2):
         lut[pairs[j]] = pairs[j + 1]
@@ -114,32 +126,6 @@ def partial_lut():
 
 class PanelTimeout(Exception):
     """The panel's BUSY line did not fall in time."""
-
-
-class _SleepClock:
-    """Fallback clock when none is given (MicroPython time, or CPython)."""
-
-    def __init__(self):
-        try:
-            from time import sleep_ms, ticks_diff, ticks_ms
-        except ImportError:
-            import time
-
-            def ticks_ms():
-                return int(time.monotonic() * 1000)
-
-            def ticks_diff(a, b):
-                return a - b
-
-            def sleep_ms(ms):
-                time.sleep(ms / 1000)
-        self.ticks_ms = ticks_ms
-        self.ticks_diff = ticks_diff
-        self._sleep = sleep_ms
-
-    def sleep_ms(self, ms):
-        if ms > 0:
-            self._sleep(ms)
 
 
 class SSD1680:
@@ -163,18 +149,19 @@ class SSD1680:
         self.dc = dc
         self.rst = rst
         self.busy_pin = busy
-        self.clock = clock if clock is not None else _SleepClock()
+        if clock is None:  # the boards pass theirs; this one is MicroPython's time (or CPython's)
+            from boards.usbserial import Clock
+
+            clock = Clock()
+        self.clock = clock
         self.idle = idle
         cs.value(1)
         rst.value(1)
-        # What the glass shows, in RAM order (MONO_VLSB bands, 1 = white).
-        self.buf = bytearray(b"\xff" * FRAME_BYTES)
-        mv = memoryview(self.buf)
-        self._bands = [mv[b * WIDTH:(b + 1) * WIDTH] for b in range(BANDS - 1, -1, -1)]
         self._one = bytearray(1)
         self._lut = partial_lut()
-        self._conv = HlsbToVlsb(self.buf, WIDTH, HEIGHT, ink=0)
         self._canvas = None  # see canvas()
+        self._from_canvas = None  # its Inverter, made with it
+        self._from_landscape = None  # (HlsbToVlsb, Inverter) over a buffer made on first use
         self.updating = None  # "full update" / "fast update" while one runs
         self.started = 0
         self.ended = None
@@ -214,14 +201,15 @@ class SSD1680:
             self.spi.write(data)
         self.cs.value(1)
 
-    def _write_ram(self, cmd):
-        self.command(RAM_X_COUNTER, b"\x00")
-        self.command(RAM_Y_COUNTER, b"\x00\x00")
+    def _write_ram(self, cmd, src):
+        """A frame into RAM ``cmd``: src is its Inverter (source())."""
+        self.command(_RAM_X_COUNTER, b"\x00")
+        self.command(_RAM_Y_COUNTER, b"\x00\x00")
         self.command(cmd)
         self.cs.value(0)
         self.dc.value(1)
-        for band in self._bands:  # bottom band first (see the module notes)
-            self.spi.write(band)
+        for b in range(BANDS - 1, -1, -1):  # bottom band first (see the module notes)
+            self.spi.write(src.band(b * WIDTH))
         self.cs.value(1)
 
     def reset(self):
@@ -234,22 +222,22 @@ class SSD1680:
 
     def init(self):
         self.reset()
-        self.command(SW_RESET)
+        self.command(_SW_RESET)
         self.clock.sleep_ms(self.RESET_WAIT_MS)
         self.wait("software reset")
-        self.command(DRIVER_OUTPUT, b"\x27\x01\x00")  # 296 gates
-        self.command(DATA_ENTRY, DATA_ENTRY_Y_FIRST)
-        self.command(RAM_X_WINDOW, b"\x00\x0f")  # bytes 0..15 = sources 0..127
-        self.command(RAM_Y_WINDOW, b"\x00\x00\x27\x01")  # gates 0..295
-        self.command(BORDER, b"\x05")
-        self.command(UPDATE_CONTROL_1, b"\x00\x80")
-        self.command(TEMP_SENSOR, b"\x80")
+        self.command(_DRIVER_OUTPUT, b"\x27\x01\x00")  # 296 gates
+        self.command(_DATA_ENTRY, _DATA_ENTRY_Y_FIRST)
+        self.command(_RAM_X_WINDOW, b"\x00\x0f")  # bytes 0..15 = sources 0..127
+        self.command(_RAM_Y_WINDOW, b"\x00\x00\x27\x01")  # gates 0..295
+        self.command(_BORDER, b"\x05")
+        self.command(_UPDATE_CONTROL_1, b"\x00\x80")
+        self.command(_TEMP_SENSOR, b"\x80")
         self.asleep = False
 
     def sleep(self):
         """Deep sleep (RAM kept); only a hardware reset wakes it."""
         if not self.asleep:
-            self.command(DEEP_SLEEP, b"\x01")
+            self.command(_DEEP_SLEEP, b"\x01")
             self.asleep = True
 
     # -- frames --------------------------------------------------------------
@@ -261,18 +249,23 @@ class SSD1680:
             from render import Canvas
 
             self._canvas = Canvas(bytearray(FRAME_BYTES), framebuf.MONO_VLSB)
-            self._inverter = Inverter(self._canvas.buf, self.buf)
+            self._from_canvas = Inverter(self._canvas.buf, WIDTH)
         return self._canvas
 
-    def convert(self, frame):
-        """Our landscape MONO_HLSB frame (1 = black), or the canvas(), into
-        self.buf."""
+    def source(self, frame):
+        """What the RAM writes read a frame through: an Inverter (band(i):
+        a band of the panel's bytes) over the MONO_VLSB bytes (ink 1) of
+        the canvas(), or of our landscape MONO_HLSB frame (1 = black)
+        converted into a buffer of its own."""
         if frame is not None and frame is self._canvas:
-            self._inverter.convert()
-            return
+            return self._from_canvas
         if len(frame) != FRAME_BYTES:
             raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
-        self._conv.convert(frame)
+        if self._from_landscape is None:
+            buf = bytearray(FRAME_BYTES)
+            self._from_landscape = (HlsbToVlsb(buf, WIDTH, HEIGHT), Inverter(buf, WIDTH))
+        self._from_landscape[0].convert(frame)
+        return self._from_landscape[1]
 
     # -- updates -------------------------------------------------------------
     def poll(self):
@@ -302,8 +295,7 @@ class SSD1680:
         waveform only drives changed pixels); returns the mode used."""
         if mode not in ("full", "fast", "partial"):
             raise ValueError("update mode must be full, fast or partial, not %r" % (mode,))
-        if frame is not self._canvas and len(frame) != FRAME_BYTES:
-            raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
+        src = self.source(frame)
         self.finish()
         if self.MIN_INTERVAL_MS and self.ended is not None:
             left = self.MIN_INTERVAL_MS - self.clock.ticks_diff(self.clock.ticks_ms(), self.ended)
@@ -311,29 +303,26 @@ class SSD1680:
                 self._pause(left)
         self.init()
         if mode == "full":
-            self.convert(frame)
-            self._write_ram(WRITE_RAM_OLD)
-            self._write_ram(WRITE_RAM_BW)
-            self.command(UPDATE_CONTROL_2, SEQ_FULL)
-            self.command(MASTER_ACTIVATION)
+            self._write_ram(_WRITE_RAM_OLD, src)
+            self._write_ram(_WRITE_RAM_BW, src)
+            self.command(_UPDATE_CONTROL_2, _SEQ_FULL)
+            self.command(_MASTER_ACTIVATION)
             self.updating = "full update"
             self.counts["full"] += 1
         else:
-            self._write_ram(WRITE_RAM_OLD)  # what the glass shows now
-            self.convert(frame)
-            self._write_ram(WRITE_RAM_BW)
-            self.command(WRITE_LUT, self._lut)
-            self.command(END_OPTION, PARTIAL_END_OPTION)
-            self.command(GATE_VOLTAGE, PARTIAL_GATE)
-            self.command(SOURCE_VOLTAGE, PARTIAL_SOURCE)
-            self.command(VCOM, PARTIAL_VCOM)
-            self.command(DISPLAY_OPTION, PARTIAL_DISPLAY_OPTION)
-            self.command(BORDER, b"\x80")
-            self.command(UPDATE_CONTROL_2, SEQ_POWER_ON)
-            self.command(MASTER_ACTIVATION)
+            self._write_ram(_WRITE_RAM_BW, src)  # 0x26 holds the glass already (module notes)
+            self.command(_WRITE_LUT, self._lut)
+            self.command(_END_OPTION, _PARTIAL_END_OPTION)
+            self.command(_GATE_VOLTAGE, _PARTIAL_GATE)
+            self.command(_SOURCE_VOLTAGE, _PARTIAL_SOURCE)
+            self.command(_VCOM, _PARTIAL_VCOM)
+            self.command(_DISPLAY_OPTION, _PARTIAL_DISPLAY_OPTION)
+            self.command(_BORDER, b"\x80")
+            self.command(_UPDATE_CONTROL_2, _SEQ_POWER_ON)
+            self.command(_MASTER_ACTIVATION)
             self.wait("power on")
-            self.command(UPDATE_CONTROL_2, SEQ_FAST)
-            self.command(MASTER_ACTIVATION)
+            self.command(_UPDATE_CONTROL_2, _SEQ_FAST)
+            self.command(_MASTER_ACTIVATION)
             self.updating = "fast update"
             self.counts["fast"] += 1
             mode = "fast"

@@ -40,11 +40,14 @@ GxEPD2_290_T5 uses it on the same controller family):
 Orientation: Pimoroni's rotation 0 (gates scan down, sources shift right),
 so the RAM is their "1BitY" layout: landscape (x, y) is gate x, byte
 x * 16 + y // 8, bit 7 - y % 8, 1 = white. Our frames are 296 x 128
-landscape MONO_HLSB, bit 1 = black. A frame goes there in two C passes, no
-per-pixel Python and no allocation: one framebuf blit to MONO_VLSB (bands
-of 8 rows, top row in bit 0), then 16 GS8 column blits (stride 16) that put
-band b at byte b of every gate through a 256-entry palette that reverses
-and inverts each byte (three FrameBuffer objects, made once).
+landscape MONO_HLSB, bit 1 = black. The renderer draws on a board in
+MONO_VLSB (bands of 8 rows, top row in bit 0, 1 = black) itself: canvas(),
+a render.Canvas over a buffer of ours, the frame show() takes. From there 16
+GS8 column blits (stride 16) put band b at byte b of every gate through a
+256-entry palette that reverses and inverts each byte: no per-pixel Python
+and no allocation. A landscape MONO_HLSB frame given instead (tests, other
+renderers) is first converted into a staging buffer made on first use (one
+framebuf blit).
 
 Waits are bounded: a BUSY line that never rises raises PanelTimeout with
 what was being waited for, instead of hanging. Updates do not block: show()
@@ -110,18 +113,6 @@ class PanelTimeout(Exception):
     """The panel's BUSY line did not rise in time."""
 
 
-class _SleepClock:
-    """Fallback clock when none is given (MicroPython time, or CPython)."""
-
-    def __init__(self):
-        from boards.usbserial import Clock
-
-        self._c = Clock()
-        self.ticks_ms = self._c.ticks_ms
-        self.ticks_diff = self._c.ticks_diff
-        self.sleep_ms = self._c.sleep_ms
-
-
 class UC8151:
     """One panel on an SPI bus. spi: a machine.SPI (only write() is used);
     cs, dc, rst: output Pins; busy: input Pin (low = busy). idle(ms), when
@@ -143,15 +134,21 @@ class UC8151:
         self.dc = dc
         self.rst = rst
         self.busy_pin = busy
-        self.clock = clock if clock is not None else _SleepClock()
+        if clock is None:  # the boards pass theirs; this one is MicroPython's time (or CPython's)
+            from boards.usbserial import Clock
+
+            clock = Clock()
+        self.clock = clock
         self.idle = idle
         cs.value(1)
         rst.value(1)
         # What the glass shows, in the panel's RAM layout (1 = white), and
-        # the new frame as MONO_VLSB bands (1 = black) on the way there.
+        # the new frame as MONO_VLSB bands (1 = black): the canvas()'s
+        # buffer, or the staging buffer of a landscape frame (see _take).
         self.buf = bytearray(b"\xff" * FRAME_BYTES)
-        self.vlsb = bytearray(FRAME_BYTES)
-        self._conv = HlsbToVlsb(self.vlsb, WIDTH, HEIGHT, ink=1)
+        self.vlsb = None
+        self._canvas = None
+        self._staging = None  # (buffer, HlsbToVlsb), made for the first landscape frame
         t = bytearray(256)  # each byte bit-reversed and inverted
         for v in range(256):
             r = 0
@@ -162,11 +159,11 @@ class UC8151:
         self._rev = t
         self._fbs = None
         if framebuf is not None:
-            # The bands as one column of bytes, the RAM as 16 columns of 296:
-            # blitting the first at (b, -296 b) copies band b into column b.
-            self._fbs = (framebuf.FrameBuffer(self.buf, BANDS, WIDTH, framebuf.GS8),
-                         framebuf.FrameBuffer(self.vlsb, 1, FRAME_BYTES, framebuf.GS8),
-                         framebuf.FrameBuffer(t, 256, 1, framebuf.GS8))
+            # The RAM as 16 columns of 296 and the bands as one column of
+            # bytes (made in _take): blitting the second at (b, -296 b)
+            # copies band b into column b.
+            self._fbs = [framebuf.FrameBuffer(self.buf, BANDS, WIDTH, framebuf.GS8), None,
+                         framebuf.FrameBuffer(t, 256, 1, framebuf.GS8)]
         self._one = bytearray(1)
         self._lut = bytearray(_LUT_VCOM_BYTES)
         self._window = bytearray(7)
@@ -288,11 +285,34 @@ class UC8151:
             self.asleep = True
 
     # -- frames --------------------------------------------------------------
-    def convert(self, frame):
-        """Our landscape MONO_HLSB frame (1 = black) into self.vlsb."""
-        if len(frame) != FRAME_BYTES:
-            raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
-        self._conv.convert(frame)
+    def canvas(self):
+        """A drawing target in the panel's column-byte layout (a render.Canvas
+        over a MONO_VLSB buffer, ink 1) for the renderer, made once; None
+        where there is no framebuf. show() takes it instead of a frame."""
+        if self._canvas is None and framebuf is not None:
+            from render import Canvas
+
+            self._canvas = Canvas(bytearray(FRAME_BYTES), framebuf.MONO_VLSB)
+        return self._canvas
+
+    def _take(self, frame):
+        """The frame's MONO_VLSB bands as self.vlsb: the canvas()'s own
+        buffer, or our landscape MONO_HLSB frame (1 = black) converted into
+        the staging buffer."""
+        if frame is not None and frame is self._canvas:
+            vlsb = frame.buf
+        else:
+            if len(frame) != FRAME_BYTES:
+                raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
+            if self._staging is None:
+                buf = bytearray(FRAME_BYTES)
+                self._staging = (buf, HlsbToVlsb(buf, WIDTH, HEIGHT, ink=1))
+            self._staging[1].convert(frame)
+            vlsb = self._staging[0]
+        if vlsb is not self.vlsb:
+            self.vlsb = vlsb
+            if self._fbs is not None:
+                self._fbs[1] = framebuf.FrameBuffer(vlsb, 1, FRAME_BYTES, framebuf.GS8)
 
     def _to_ram(self):
         """self.vlsb into self.buf: band b to byte b of each gate, each byte
@@ -379,10 +399,8 @@ class UC8151:
         PARTIAL_MAX of the panel changed, and "skipped" when nothing did."""
         if mode not in ("full", "fast", "partial"):
             raise ValueError("update mode must be full, fast or partial, not %r" % (mode,))
-        if len(frame) != FRAME_BYTES:
-            raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
+        self._take(frame)
         self.finish()
-        self.convert(frame)
         box = None
         if mode == "partial":
             if self.known:

@@ -5,7 +5,8 @@ the SSD1680) want 8 vertical pixels per byte, while the renderer draws
 MONO_HLSB rows. On a board it is one framebuf blit; the pure-Python path is
 for CPython tests (and gives the same bytes). That blit goes pixel by pixel
 (~58 ms on a Pico): a board that lets the renderer draw in MONO_VLSB
-(render.Canvas) needs only Inverter, one byte at a time (~5 ms).
+(render.Canvas) needs only Inverter, one byte at a time (~5 ms), a band at
+a time on its way to the panel.
 """
 
 try:
@@ -65,15 +66,28 @@ class HlsbToVlsb:
 
 
 class Inverter:
-    """``dst`` = ``src`` with every bit flipped (ink 1 -> the SSD1680's 0):
-    one framebuf blit of the buffers seen as 8-bit pixels through a palette
-    that maps v to 255 - v, so the loop runs in C, per byte."""
+    """Bytes of ``src`` with every bit flipped (ink 1 -> the SSD1680's 0),
+    ``n`` at a time into one small buffer (a panel RAM band on its way out:
+    no second frame buffer). On a board one framebuf blit of the bytes seen
+    as 8-bit pixels through a palette that maps v to 255 - v, so the loop
+    runs in C; a plain loop on CPython."""
 
-    def __init__(self, src, dst):
-        n = len(dst)
-        self._src = framebuf.FrameBuffer(src, n, 1, framebuf.GS8)
-        self._dst = framebuf.FrameBuffer(dst, n, 1, framebuf.GS8)
-        self._palette = framebuf.FrameBuffer(bytearray(range(255, -1, -1)), 256, 1, framebuf.GS8)
+    def __init__(self, src, n):
+        self.src = src
+        self.out = bytearray(n)
+        self._src = None
+        if framebuf is not None:
+            self._src = framebuf.FrameBuffer(src, len(src), 1, framebuf.GS8)
+            self._dst = framebuf.FrameBuffer(self.out, n, 1, framebuf.GS8)
+            self._palette = framebuf.FrameBuffer(bytearray(range(255, -1, -1)), 256, 1, framebuf.GS8)
 
-    def convert(self):
-        self._dst.blit(self._src, 0, 0, -1, self._palette)
+    def band(self, start):
+        """src[start:start + n] inverted, in self.out (returned)."""
+        out = self.out
+        if self._src is not None:
+            self._dst.blit(self._src, -start, 0, -1, self._palette)  # clipped to out: n pixels
+        else:
+            src = self.src
+            for i in range(len(out)):
+                out[i] = src[start + i] ^ 0xFF
+        return out

@@ -311,10 +311,10 @@ def test_the_press_that_powered_the_board_up_acts_once(fx):
 def test_a_press_let_go_before_the_module_started_acts_from_mains_latch(fx):
     """main.py reads every GPIO right after taking the latch (Pimoroni's
     pressed_to_wake); the board module starts later, the button already up."""
-    import main
+    import start
 
     fx.machine.set_input(BTN["UP"], 1)
-    levels = main._hold(LATCH)
+    levels = start._hold(LATCH)
     fx.machine.set_input(BTN["UP"], 0)
     board, panel = make(fx)
     assert board.woke is None and levels >> BTN["UP"] & 1
@@ -508,7 +508,7 @@ def test_the_app_flips_by_buttons_end_to_end(fx):
     app = flip_with_buttons(fx, board, BTN["B"], BTN["A"])
     assert panel.kinds() == ["full", "fast", "fast"] and panel.errors == []
     assert app.refresh.counts == {"full": 1, "fast": 2, "partial": 0}
-    assert first_difference(panel.landscape(), app.renderer.buf) is None
+    assert first_difference(panel.landscape(), app.renderer.frame_bytes()) is None
     events = [support.P.decode(line) for line in board.serial.sent]
     assert [e[2]["op"] for e in events if e[0] == "E"] == ["flip", "end_flip"]
     settle(board, fx, 1500)
@@ -538,7 +538,7 @@ def test_the_app_menu_moves_by_partial_updates(fx):
         for _ in range(20):
             app.poll()
         assert app.ui.view()["screen"] == screen
-        assert first_difference(panel.landscape(), app.renderer.buf) is None, button
+        assert first_difference(panel.landscape(), app.renderer.frame_bytes()) is None, button
     assert app.refresh.counts["partial"] == 3 and panel.errors == []
     if real:
         last = panel.updates[-1]

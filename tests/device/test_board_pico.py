@@ -476,14 +476,14 @@ def test_the_app_flips_by_buttons_end_to_end(fx):
 def test_a_and_c_held_at_power_on_keep_the_app_from_starting(fx):
     """The way in for mpremote on a board whose app does not answer:
     main.py starts no app while A and C are both held."""
-    import main
+    import start
 
     board, _ = make(fx)
-    assert not main._escape_held(board)
+    assert not start._escape_held(board)
     fx.machine.set_input(BTN["A"], 0)  # pressed: pulled to GND
-    assert not main._escape_held(board)
+    assert not start._escape_held(board)
     fx.machine.set_input(BTN["C"], 0)
-    assert main._escape_held(board) and board.held("C") and not board.held("B")
+    assert start._escape_held(board) and board.held("C") and not board.held("B")
 
 
 @faked
@@ -494,7 +494,7 @@ def test_a_firmware_error_in_play_mode_goes_to_the_crash_log_and_resets_the_boar
     import os
 
     import app as A
-    import main
+    import start
     from shared_rules import protocol as P
 
     board, _ = make(fx)
@@ -511,7 +511,7 @@ def test_a_firmware_error_in_play_mode_goes_to_the_crash_log_and_resets_the_boar
     show = A.App.show
     A.App.show = lambda self: None  # drawing is not what this test is about
     try:
-        main._play(board, "dev1", 7)
+        start._play(board, "dev1", 7)
     except fx.machine.MachineReset as e:
         assert "machine.reset()" in str(e)
     else:
@@ -531,7 +531,7 @@ def test_the_repl_op_stops_the_watchdog_before_leaving_the_app(fx):
     board under mpremote: leaving for the REPL clears the watchdog's enable
     bit (RP2040 WATCHDOG CTRL, through its atomic clear alias)."""
     import app as A
-    import main
+    import start
     from shared_rules import protocol as P
 
     class Mem32:  # records writes; reads: a USB host attached
@@ -550,7 +550,7 @@ def test_the_repl_op_stops_the_watchdog_before_leaving_the_app(fx):
     show = A.App.show
     A.App.show = lambda self: None
     try:
-        main._play(board, "dev1", 7)  # returns: the REPL is next
+        start._play(board, "dev1", 7)  # returns: the REPL is next
     finally:
         A.App.show = show
     assert mem.writes == {0x40058000 + 0x3000: 1 << 30} and board.wdt is None

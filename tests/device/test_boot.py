@@ -2,20 +2,20 @@
 
 from tests.device import support  # puts firmware/ on the path
 from tests import fakes
-import main  # noqa: E402
+import start  # noqa: E402
 
 
 def test_config_names_the_board():
     path = support.fresh_dir() + "/deckahedron.cfg"
     with open(path, "w") as f:
         f.write("# written by deckahedron flash\nboard=pico-epaper29\n")
-    assert main.configured(path) == "pico-epaper29"
-    assert main.configured(path + ".missing") is None
+    assert start.configured(path) == "pico-epaper29"
+    assert start.configured(path + ".missing") is None
 
 
 def test_detection_on_this_runtime():
     """Not an rp2: the unix port is the simulator."""
-    assert main.detect() == "sim"
+    assert start.detect() == "sim"
 
 
 @fakes.faked
@@ -25,23 +25,23 @@ def test_a_hold_line_drives_the_power_latch_high_first(fx):
     before reading the registry or importing the app."""
     import machine
 
-    main._hold("10")
+    start._hold("10")
     assert machine.pin_state(10).level() == 1
-    main._hold(None)  # boards without a latch
-    main._hold("GP10")  # not a pin number: ignored, no crash
+    start._hold(None)  # boards without a latch
+    start._hold("GP10")  # not a pin number: ignored, no crash
 
 
 def test_the_config_gives_every_key_line():
     path = support.fresh_dir() + "/deckahedron.cfg"
     with open(path, "w") as f:
         f.write("hold=10\nboard=badger2040\nseed=7\n")
-    cfg = main.config(path)
+    cfg = start.config(path)
     assert cfg["hold"] == "10" and cfg["board"] == "badger2040" and cfg["seed"] == "7"
 
 
 def test_unknown_board_is_a_clear_error():
     try:
-        main.make_board("abacus")
+        start.make_board("abacus")
     except SystemExit as e:
         assert "unknown board 'abacus'" in str(e) and "sim" in str(e)
     else:

@@ -378,10 +378,10 @@ def test_repl_op_answers_then_leaves_the_app():
 
 
 def test_play_mode_logs_a_crash_restarts_from_the_save_and_leaves_for_the_repl():
-    """main._play: an uncaught error goes to crash.log and the board's log,
+    """start._play: an uncaught error goes to crash.log and the board's log,
     never the serial link; the app starts again from its save."""
     import app as A
-    import main
+    import start
 
     class Board(FakeBoard):
         reads = 0
@@ -403,7 +403,7 @@ def test_play_mode_logs_a_crash_restarts_from_the_save_and_leaves_for_the_repl()
     show = A.App.show
     A.App.show = lambda self: None  # no renderer on CPython
     try:
-        main._play(board, "dev1", 7)
+        start._play(board, "dev1", 7)
     finally:
         A.App.show = show
     import saves
@@ -417,14 +417,14 @@ def test_play_mode_logs_a_crash_restarts_from_the_save_and_leaves_for_the_repl()
 
 
 def test_a_and_c_held_at_power_on_start_no_app():
-    import main
+    import start
 
     class Board(FakeBoard):
         def held(self, name):
             return name in ("A", "C")
 
-    assert main._escape_held(Board())
-    assert not main._escape_held(FakeBoard())
+    assert start._escape_held(Board())
+    assert not start._escape_held(FakeBoard())
 
 
 def test_play_mode_turns_ctrl_c_off_and_goes_on_after_a_keyboard_interrupt():
@@ -433,7 +433,7 @@ def test_play_mode_turns_ctrl_c_off_and_goes_on_after_a_keyboard_interrupt():
     and a KeyboardInterrupt that still gets through restarts the app from its
     save instead of ending main.py."""
     import app as A
-    import main
+    import start
 
     class Board(FakeBoard):
         reads = 0
@@ -447,13 +447,13 @@ def test_play_mode_turns_ctrl_c_off_and_goes_on_after_a_keyboard_interrupt():
             return b""
 
     calls = []
-    keyboard, show = main._keyboard, A.App.show
-    main._keyboard = calls.append
+    keyboard, show = start._keyboard, A.App.show
+    start._keyboard = calls.append
     A.App.show = lambda self: None
     try:
-        main._play(Board(), "dev1", 7)
+        start._play(Board(), "dev1", 7)
     finally:
-        main._keyboard, A.App.show = keyboard, show
+        start._keyboard, A.App.show = keyboard, show
     assert calls == [False, False, True]  # off, off again after the restart, on for the REPL
 
 

@@ -57,7 +57,7 @@ if FIRMWARE not in sys.path:  # the firmware imports its modules flat, as on a b
 
 from app import App, LeaveApp  # noqa: E402
 from boards.sim import Board  # noqa: E402
-from firmware.main import _crashed, _play  # noqa: E402
+from firmware.start import _crashed, _play  # noqa: E402
 from firmware.surface import Surface  # noqa: E402
 from shared_rules import protocol as P  # noqa: E402
 
@@ -235,7 +235,7 @@ class DeviceDouble:
         return self
 
     def _run_app(self):
-        """The App's life on the board, as firmware/main.py's _play runs it:
+        """The App's life on the board, as firmware/start.py's _play runs it:
         an uncaught error is logged and the App starts again from its save;
         the port closing (SystemExit from the sim board) ends it."""
         while True:
@@ -438,7 +438,7 @@ def main(argv=None):
     board = DoubleBoard(args.dir, (open(0, "rb", buffering=0, closefd=False), sys.stdout.buffer))
     sys.stderr.write("device double %s: the App on CPython, serving stdin/stdout\n" % args.id)
     sys.stderr.flush()
-    _play(board, args.id, args.seed)  # firmware/main.py's play mode
+    _play(board, args.id, args.seed)  # firmware/start.py's play mode
     return 0
 
 

@@ -60,3 +60,14 @@ def test_a_facets_board_never_imports_the_deckahedron(tmp_path):
     for deck in ("ui", "gear_menus", "shared_rules.game", "shared_rules.flips", "shared_rules.odds", "shared_rules.combat",
                  "shared_rules.recovery", "shared_rules.facets_words"):
         assert deck not in modules, deck
+
+
+def test_a_deckahedron_board_that_flips_loads_no_combat_recovery_or_advancement(tmp_path):
+    """Those rules join the game when first used (shared_rules/game.py
+    MIXINS): a board that boots and flips pays no heap for them, nor for
+    the main menu or the editions it does not play."""
+    system, modules = booted_modules(tmp_path, "deck")
+    assert system == "deck" and "shared_rules.game" in modules
+    for lazy in ("shared_rules.combat", "shared_rules.recovery", "shared_rules.advancement", "menus",
+                 "shared_rules.edition_changes"):
+        assert lazy not in modules, lazy

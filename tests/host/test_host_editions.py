@@ -4,7 +4,7 @@
 import io
 
 from host_tools import console, odds_cmd
-from shared_rules.editions import EDITIONS
+from shared_rules.editions import edition
 
 
 class _Player:
@@ -35,10 +35,10 @@ def _table_text(hub):
 
 def test_the_table_shows_each_players_edition_label_and_its_level_glyph():
     text = _table_text(_Hub({"Ann": _Player("md", 3), "Bo": _Player("dw-lucky", 3)}))
-    assert EDITIONS["md"]["label"] in text and EDITIONS["dw-lucky"]["label"] in text
-    assert "SUCCESS " + EDITIONS["md"]["level_glyphs"][2] in text
-    assert "SUCCESS " + EDITIONS["dw-lucky"]["level_glyphs"][2] in text  # DW ticks differ from MD's
+    assert edition("md")["label"] in text and edition("dw-lucky")["label"] in text
+    assert "SUCCESS " + edition("md")["level_glyphs"][2] in text
+    assert "SUCCESS " + edition("dw-lucky")["level_glyphs"][2] in text  # DW ticks differ from MD's
 
 
 def test_the_odds_table_heads_its_columns_with_the_editions_glyphs():
-    assert tuple(odds_cmd.LEVEL_HEADERS) == tuple(EDITIONS["md"]["level_glyphs"])
+    assert tuple(odds_cmd.LEVEL_HEADERS) == tuple(edition("md")["level_glyphs"])

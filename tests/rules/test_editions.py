@@ -1,7 +1,7 @@
 """Editions as data: every row of the reference's §7 table is a switch here
 or a rule the seed editions share, and a test pins it for every edition."""
 
-from shared_rules.editions import EDITION_KEYS, EDITIONS, edition
+from shared_rules.editions import EDITION_KEYS, edition
 from shared_rules.errors import RulesError
 from tests.rules.support import do, raises, refused, stacked
 
@@ -38,7 +38,7 @@ def test_every_section7_row_has_a_switch_or_a_test():
         switches, tests = SECTION7[row]
         for key in switches:
             for ed in EDITION_KEYS:
-                assert key in EDITIONS[ed], (row, key, ed)
+                assert key in edition(ed), (row, key, ed)
         for name in tests:
             modname, fn = name.split(".")
             mod = __import__("tests.rules." + modname, None, None, [fn])
@@ -116,3 +116,14 @@ def test_edition_labels_fit_a_device_line():
     assert len(set(labels)) == len(labels)
     for s in labels:
         assert 0 < len(s) <= 22, s
+
+
+def test_every_edition_sets_the_base_switches_and_no_others():
+    """The other editions are changes to the base (shared_rules/
+    edition_changes.py): a change naming a switch the base lacks is a typo
+    no rule would ever read."""
+    base = sorted(edition("md"))
+    for key in EDITION_KEYS:
+        assert sorted(edition(key)) == base, key
+    assert edition("dw-heroic")["suit_names"] == edition("dw-lucky")["suit_names"]  # built on Lucky mode
+    assert raises(RulesError, edition, "md2").code == "bad_edition"

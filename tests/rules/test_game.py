@@ -44,3 +44,28 @@ def test_every_command_has_its_code():
             assert fn is getattr(minigames, op), op
     assert len(set(Game.COMMANDS)) == len(Game.COMMANDS)
     assert raises(RulesError, Game.command_function, "bogus").code == "bad_op"
+
+
+def test_each_rules_mixin_lists_its_public_methods():
+    """Game loads combat, recovery and advancement on first use of a method
+    named in MIXINS: a public method missing from its list would be found
+    only once another one had loaded the mixin."""
+    from shared_rules.game import MIXINS, Game
+
+    for module, cls, methods in MIXINS:
+        mixin = getattr(__import__("shared_rules." + module, None, None, [cls]), cls)
+        public = sorted(k for k in mixin.__dict__ if not k.startswith("_"))
+        assert public == sorted(methods), (module, public)
+        g = stacked([])
+        for name in methods:
+            assert callable(getattr(g, name)), name
+            assert callable(getattr(Game, name)), name  # loaded into the class, for every game
+
+
+def test_an_unknown_attribute_of_a_game_is_still_an_attribute_error():
+    g = stacked([])
+    try:
+        g.no_such_rule
+    except AttributeError:
+        return
+    raise AssertionError("a game answered an attribute no mixin has")
