@@ -373,7 +373,12 @@ def _runs(bm):
 def blit(fb, bm, x, y, c=1, scale=1):
     """Draw a bitmap's ink pixels in colour c (paper pixels are left alone),
     each as a scale x scale block. At scale 1 one framebuf blit; scaled, one
-    fill_rect per rectangle of ink runs."""
+    fill_rect per rectangle of ink runs; a canvas with native ink (the
+    panels' layout, drivers/ink.py) draws it there."""
+    ink = getattr(fb, "ink", None)
+    if ink is not None:
+        ink.bitmap(fb.buf, bm, x, y, c, scale)
+        return
     if scale == 1:
         src = (bm[2], bm[0], bm[1], 3)  # MONO_HLSB
         if c:

