@@ -358,7 +358,7 @@ def rows(pico, unix, session):
         ("save_ops", "littlefs save: erase + program operations (median)",
          "%d" % median(pico["save_ops"]) if pico["save_ops"] else "n/a", "", ""),
         ("session%d" % session, "%d-command firmware session over the link" % session,
-         "%.1f s (%.0f ms/command)" % (pico["session_emu"], pico["session_emu"] * 1000 / session),
+         "%.1f s (%.0f ms/command)" % (pico["session_emu"], pico["session_emu"] * 1000 / max(1, session)),
          "%.1f s wall" % unix["session"], ""),
     ]
     for name, st in (("stats", pico.get("stats")),):

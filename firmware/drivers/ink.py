@@ -16,6 +16,7 @@ The .mpy of this module holds machine code (mpy-cross -march=armv6m on the
 RP2040 boards), which a board loads into its heap: ~1.2 KB.
 """
 
+import framebuf
 import micropython
 from micropython import const
 
@@ -177,38 +178,17 @@ _COLUMNS_OF = {}
 _KEEP = const(24)
 
 
-@micropython.viper
-def bitmap(frame, bm, x: int, y: int, c: int, scale: int):
-    """A glyphs.py bitmap (w, h, rows) at (x, y)."""
+def bitmap(frame, bm, x, y, c=1, scale=1):
+    """A glyphs.py bitmap (w, h, rows: (w + 7) // 8 bytes a row, most
+    significant bit leftmost) at (x, y). Turned into column bytes once
+    (one framebuf blit: plain Python here, so no machine code in the heap)."""
+    w, h = bm[0], bm[1]
+    bands = (h + 7) >> 3
     img = _COLUMNS_OF.get(bm)
-    if not img:  # (viper cannot compare with None; an image is never empty)
-        img = columns(bm)
-        if int(len(_COLUMNS_OF)) >= _KEEP:  # a bound on the heap: those in use come back
+    if img is None:
+        img = bytearray(w * bands)
+        framebuf.FrameBuffer(img, w, bands << 3, framebuf.MONO_VLSB).blit((bm[2], w, h, framebuf.MONO_HLSB), 0, 0)
+        if len(_COLUMNS_OF) >= _KEEP:  # a bound on the heap: those in use come back
             _COLUMNS_OF.clear()
         _COLUMNS_OF[bm] = img
-    h = int(bm[1])
-    blit(frame, img, int(bm[0]), (h + 7) >> 3, x, y, c, scale)
-
-
-@micropython.viper
-def columns(bm):
-    """A glyphs.py bitmap (w, h, rows: (w + 7) // 8 bytes a row, most
-    significant bit leftmost) as column bytes ((h + 7) // 8 bands of w)."""
-    w = int(bm[0])
-    h = int(bm[1])
-    r = ptr8(bm[2])
-    img = bytearray(w * ((h + 7) >> 3))
-    o = ptr8(img)
-    bpr = (w + 7) >> 3
-    y = 0
-    while y < h:
-        at = (y >> 3) * w
-        bit = 1 << (y & 7)
-        src = y * bpr
-        x = 0
-        while x < w:
-            if r[src + (x >> 3)] & (0x80 >> (x & 7)):
-                o[at + x] = o[at + x] | bit
-            x += 1
-        y += 1
-    return img
+    blit(frame, img, w, bands, x, y, c, scale)
