@@ -166,10 +166,10 @@ MONO_HLSB = 3  # framebuf.MONO_HLSB: the value is part of MicroPython's API
 
 _INVERT = (b"\x80", 2, 1, MONO_HLSB)  # palette: paper -> 1, ink -> 0
 # Made on first use, as the glyphs are drawn (dicts, not lists of 96
-# slots: a panel whose canvas draws text in native code, drivers/ink.py,
-# never asks, and keeps ~0.8 KB of heap)
-_SRC = {}  # blit sources
-_BMP = {}  # (w, h, rows) bitmaps for glyphs.blit
+# slots, and none at all until then: a panel whose canvas draws text in
+# native code, drivers/ink.py, never asks, and keeps ~0.8 KB of heap)
+_SRC = None  # glyph index -> blit source
+_BMP = None  # glyph index -> (w, h, rows) bitmap for glyphs.blit
 
 
 def index(ch):
@@ -180,6 +180,9 @@ def index(ch):
 
 def source(k):
     """Glyph k as a framebuf blit source: (rows, 8, 8, MONO_HLSB)."""
+    global _SRC
+    if _SRC is None:
+        _SRC = {}
     t = _SRC.get(k)
     if t is None:
         o = k * 8
@@ -189,6 +192,9 @@ def source(k):
 
 def bitmap(k):
     """Glyph k as a glyphs.py bitmap (8, 8, rows), for scaled text."""
+    global _BMP
+    if _BMP is None:
+        _BMP = {}
     b = _BMP.get(k)
     if b is None:
         b = _BMP[k] = (8, 8, source(k)[0])
@@ -206,9 +212,7 @@ def text(fb, s, x, y, c=1):
             k = ord(ch) - FIRST
             if not 0 <= k < COUNT:
                 k = COUNT
-            t = _SRC.get(k)
-            if t is None:
-                t = source(k)
+            t = source(k)
             if c:
                 blit(t, x, y, 0)  # key 0: paper pixels are not drawn
             else:

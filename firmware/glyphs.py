@@ -397,8 +397,8 @@ def mini_width(s):
     return n * (MINI_W + 1) - 1 if n else 0
 
 
-_MINI = ({}, {})  # short mini-font lines (the zodiac labels) as images, made once: at 1x, at 2x
-_MINI_KEEP = 20  # at most this many lines of at most 4 characters kept at each (12 zodiac labels)
+_MINI = {}  # short mini-font lines (the zodiac labels) as images, made once: (line, scale) -> bitmap
+_MINI_KEEP = 40  # at most this many lines of at most 4 characters kept (12 zodiac labels at 1x and 2x)
 
 
 def _mini_image(s, scale=1):
@@ -432,12 +432,12 @@ def mini_text(fb, s, x, y, c=1, scale=1):
     more, so short lines (the corner labels, drawn on every flip screen)
     are kept as one image and drawn with one blit; longer ones draw a blit
     per character."""
-    kept = _MINI[scale - 1] if 1 <= scale <= 2 else {}
-    got = kept.get(s)
+    key = (s, scale)  # a tuple, not a formatted name: making a str costs a board a search of every interned name
+    got = _MINI.get(key)
     if got is None and 0 < len(s) <= 4:
         got = _mini_image(s, scale)
-        if len(kept) < _MINI_KEEP:
-            kept[s] = got
+        if len(_MINI) < _MINI_KEEP:
+            _MINI[key] = got
     if got is not None:
         blit(fb, got, x, y, c)
         return

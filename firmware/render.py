@@ -112,7 +112,6 @@ def _wrap(s, n, lines):
     return out
 
 
-_INVERT = (b"\x80", 2, 1, 3)  # blit palette (MONO_HLSB): paper -> 1 = key, ink -> 0
 _COLUMNS = None  # see _columns()
 
 
@@ -191,7 +190,7 @@ if framebuf is not None:
             if c:
                 self.blit((strip, n << 3, 8, framebuf.MONO_VLSB), x, y, 0)
             else:
-                self.blit((strip, n << 3, 8, framebuf.MONO_VLSB), x, y, 1, _INVERT)
+                self.blit((strip, n << 3, 8, framebuf.MONO_VLSB), x, y, 1, F._INVERT)  # ink -> 0, paper -> 1 = key
 
         def to_bytes(self):
             """The picture as our MONO_HLSB frame (bit 1 = ink)."""

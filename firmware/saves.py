@@ -97,6 +97,9 @@ def on_littlefs(folder):
     return isinstance(fs, lfs)
 
 
+_UNFINISHED = None  # in-place writers a failure left open on purpose (Storage.save), listed when one is
+
+
 class Storage:
     def __init__(self, folder):
         self.folder = folder
@@ -202,21 +205,29 @@ class Storage:
 
     # -- writing -------------------------------------------------------
     def save(self, pieces):
-        """Write the text pieces (str) as the new save, then its end line.
-        The pieces may read the save being replaced (the link's kept lines):
-        on littlefs a reader opened on it sees the old content until the
-        writer closes."""
+        """Write the pieces (str, or bytes and views copied from the old save) as the
+        new save, then its end line. The pieces may read the save being
+        replaced (the link's kept lines): on littlefs a reader opened on it
+        sees the old content until the writer closes."""
         crc = 0
-        with open(self.path if self.in_place else self.tmp, "wb") as f:
+        f = open(self.path if self.in_place else self.tmp, "wb")
+        try:
             for piece in pieces:
-                data = piece.encode()
+                data = piece.encode() if isinstance(piece, str) else piece
                 crc = crc32(data, crc)
                 f.write(data)
-            f.write(("end %08x\n" % (crc & 0xFFFFFFFF)).encode())
-            try:
-                f.flush()
-            except AttributeError:
-                pass
+            f.write(b"end %08x\n" % (crc & 0xFFFFFFFF))
+        except BaseException:
+            if self.in_place:
+                # littlefs would make the half-written save the file's at
+                # close: the file stays open (the crash resets the board),
+                # and the save before it stays whole
+                global _UNFINISHED
+                _UNFINISHED = (_UNFINISHED or []) + [f]
+            else:
+                f.close()
+            raise
+        f.close()  # littlefs: the new content becomes the file's here, whole
         if not self.in_place:
             try:
                 os.rename(self.tmp, self.path)

@@ -21,9 +21,6 @@ from shared_rules.state import ATTRS, PlayerState, text_digest
 TEAM_ROLES = (None, "lead", "support")
 
 
-_NESTED = (list, dict)
-
-
 def _copy(v):
     """v with every list and dict inside it copied (strings, numbers and
     tuples are shared: nothing changes them in place). Each list of the
@@ -34,9 +31,9 @@ def _copy(v):
     flip's record."""
     t = type(v)
     if t is list:
-        if v and type(v[0]) in _NESTED:
+        if v and type(v[0]) in (list, dict):
             x = v[0]
-            if type(x) is list and not (x and type(x[0]) in _NESTED):
+            if type(x) is list and not (x and type(x[0]) in (list, dict)):
                 return [x[:] for x in v]  # lists of flat lists (exhaustion's pairs): no call per item
             return [_copy(x) for x in v]
         return v[:]
@@ -44,7 +41,7 @@ def _copy(v):
         out = v.copy()
         for k in out:
             x = out[k]
-            if type(x) in _NESTED:
+            if type(x) in (list, dict):
                 out[k] = _copy(x)
         return out
     return v

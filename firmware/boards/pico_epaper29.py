@@ -50,17 +50,6 @@ PANEL_SPI = _PINS["panel"]["spi"]
 PANEL_PINS = dict((k, v) for k, v in _PINS["panel"].items() if k != "spi")
 
 
-def native_ink():
-    """drivers/ink.py: text and bitmaps drawn in native code on the panel's
-    column-byte canvas; None on CPython (the tests' fakes), where framebuf
-    draws."""
-    try:
-        from drivers import ink
-    except SyntaxError:  # CPython's micropython module refuses viper
-        return None
-    return ink
-
-
 class PicoEpaper29Board(BoardBase):
     name = "pico-epaper29"
     can_partial = False  # the SSD1680's fast update already drives only changed pixels
@@ -96,7 +85,12 @@ class PicoEpaper29Board(BoardBase):
         # per-pixel conversion of a landscape frame (see drivers/ssd1680.py).
         self.surface = self.epd.canvas()
         if self.surface is not None:
-            self.surface.ink = native_ink()
+            try:  # text and bitmaps drawn in native code (drivers/ink.py)
+                from drivers import ink
+
+                self.surface.ink = ink
+            except SyntaxError:  # CPython (the tests' fakes) refuses viper: framebuf draws
+                pass
         self.adc = None
         self.vsys_select = None  # GPIO25 (Pico W: the wireless chip's CS) high while reading GPIO29
         if self.BATTERY is not None:
