@@ -166,14 +166,16 @@ def encode(kind, num, body, checked=False):
         raise FrameError("bad_frame", "unknown frame type %r" % (kind,))
     if not isinstance(num, int) or num < 0 or num > MAX_ID:
         raise FrameError("bad_frame", "frame number out of range")
-    head = "%s %d %s" % (kind, num, body)
-    data = head.encode()  # once, for the check and the CRC
+    # The CRC and the checks on bytes, and the line made as one str: on a
+    # board every new str costs a search of every interned name.
+    pre = b"%s %d " % (kind.encode(), num)
+    data = body.encode()
     if not checked:
-        _check_bytes(data, head)
-    line = "%s %08x\n" % (head, crc32(data) & 0xFFFFFFFF)
-    if len(line) > MAX_LINE:
-        raise FrameError("too_long", "frame of %d bytes is over the %d-byte limit" % (len(line), MAX_LINE))
-    return line
+        _check_bytes(data, body)
+    n = len(pre) + len(data) + 10  # the line's bytes (printable ASCII: one a character)
+    if n > MAX_LINE:
+        raise FrameError("too_long", "frame of %d bytes is over the %d-byte limit" % (n, MAX_LINE))
+    return "%s %d %s %08x\n" % (kind, num, body, crc32(data, crc32(pre)) & 0xFFFFFFFF)
 
 
 def request(rid, op, args=None):
