@@ -94,6 +94,15 @@ def press(board, button, quiet=4.0):
     raise EmuError("no update and no quiet after pressing %s" % button)
 
 
+def idle(board, until):
+    """Wait for the emulated board's clock to pass ``until`` (seconds)."""
+    end = time.monotonic() + WALL
+    while board.time() < until:
+        if time.monotonic() > end:
+            raise EmuError("the emulated clock stopped")
+        time.sleep(0.05)
+
+
 def settle_flash(board, quiet=0.5):
     """Flash counters once no erase/program came for `quiet` emulated s."""
     last, since = board.flash_ops(), board.time()
@@ -165,6 +174,7 @@ def bench_pico(base, presses, session, flips):
             to_cmd.append(update["t"] * NS - edge)
             to_pixels.append(update["until"] * NS - edge)
             settle_flash(board)
+            idle(board, update["until"] * NS + 0.3)  # the next press finds the panel done and asleep, as in play
             log = board.flash_ops(log=True)["log"]
             ops = [op for op in log if op[0] * NS >= edge]
             if ops:

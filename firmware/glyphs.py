@@ -334,13 +334,16 @@ def suit_bitmap(name):
 
 
 _INVERT = (b"\x80", 2, 1, 3)  # blit palette (MONO_HLSB = 3): paper -> 1 = key, ink -> 0
-_RUNS = {}  # runs of ink per bitmap rows, for scaled blits
+_RUNS = None  # runs of ink per bitmap rows, for scaled blits: made on first use (never on a panel with native ink)
 
 
 def _runs(bm):
     """The ink of a bitmap as rectangles of whole runs, bytes of (row,
     column, length, rows) quads: a run that repeats on the next row grows
     its rectangle instead of starting a new one (letter stems, bars)."""
+    global _RUNS
+    if _RUNS is None:
+        _RUNS = {}
     runs = _RUNS.get(bm)
     if runs is None:
         w, h, data = bm
