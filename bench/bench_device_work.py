@@ -146,6 +146,9 @@ def press(n):
     canvas = getattr(epd, "canvas", None)  # as boards/pico_epaper29.py draws: in the panel's layout
     if canvas is not None:
         board.surface = canvas()
+        from drivers import ink
+
+        board.surface.ink = ink  # as boards/pico_epaper29.py draws: in native code
     app = App(board, "bench", 1)
     app.boot()
     app.render()

@@ -6,8 +6,11 @@ events kept as on a board played without a host.
     python bench/bench_pico_press.py [--presses N] [--session N]
 
 Presses alternate B (flip) and A (end the flip): a rules command and an
-event each. Prints medians per press kind and the heap figures; skips
-(exit 0) without the base image, the bootrom or Node.js.
+event each. Only presses that ran a command count (the firmware's save
+count grew); when two in a row ran none (the character knocked out, a
+critical success's menu) a new character, seeded, is started over the link.
+Prints medians per press kind and the heap figures; skips (exit 0) without
+the base image, the bootrom or Node.js.
 """
 
 import argparse
@@ -38,13 +41,33 @@ def run(presses, session, seed=7):
             out["heap_boot"] = heap(wait_hello(board.port))
             settle_flash(board)
             with DeviceLink(board.port, timeout=30.0) as link:
-                for i in range(presses):
+                saves = link.request("stats")["saves"]
+                idle = 0  # presses in a row that ran no command
+                i = 0
+                for _ in range(presses * 3):
+                    if len(out["B"]) + len(out["A"]) >= presses:
+                        break
                     button = "BA"[i % 2]
+                    i += 1
                     since = board.event_count()
                     board.press(button)
                     board.wait_event(lambda e: e.get("ev") == "update", timeout=120, since=since)
                     settle_flash(board, quiet=0.3)
-                    out[button].append(link.request("stats"))
+                    st = link.request("stats")
+                    if st["saves"] > saves:  # the press ran a command (and saved it)
+                        out[button].append(st)
+                        idle = 0
+                    else:
+                        idle += 1
+                    saves = st["saves"]
+                    if idle >= 2:
+                        # knocked out, or a menu or notice on the panel: a new
+                        # character (seeded) keeps the presses flipping
+                        link.request("new_game", confirm=True, seed=seed + i)
+                        out["new_games"] = out.get("new_games", 0) + 1
+                        saves = link.request("stats")["saves"]
+                        idle, i = 0, 0
+                        settle_flash(board, quiet=0.3)
                 out["heap_presses"] = heap(link.hello())
                 session_commands(link, session)
                 out["heap_session"] = heap(link.hello())
@@ -70,6 +93,8 @@ def main(argv=None):
         rows = out[button][len(out[button]) // 2:]  # once events pile up
         med = [statistics.median(r.get(k) or 0 for r in rows) / 1000 for k in KEYS]
         print("%-10s %s" % (name, "  ".join("%7.1f ms" % m for m in med + [sum(med)])))
+    print("presses counted: B %d, A %d (new characters started: %d)" % (
+        len(out["B"]), len(out["A"]), out.get("new_games", 0)))
     for key in ("heap_boot", "heap_presses", "heap_session"):
         h = out[key]
         print("%s: used %.1f KB, free %.1f KB, lowest free %.1f KB" % (

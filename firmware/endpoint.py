@@ -49,30 +49,59 @@ class Endpoint:
     # -- persistence (see app.py for the save's layout) -------------------
     def save_pieces(self, at):
         """The link memory as save lines, one piece at a time; ``at`` is the
-        byte offset in the new save where they begin. A kept line is read
-        from the save being replaced; one that cannot be read is left out
-        (dropped and counted in ``damaged`` by stored())."""
+        byte offset in the new save where they begin. Kept lines come from
+        the save being replaced: those that lie one after the other there
+        (a board played alone keeps up to MAX_EVENTS) are copied as one run
+        of bytes, a block at a time (a read and two writes for every line
+        cost a Pico ~1.5 ms each), once the run's first line is where its
+        offset says; one that cannot be found is left out (dropped and
+        counted in ``damaged`` by stored())."""
         head = "seq %d %d\n" % (self.seq, self.dropped)
         yield head
         at += len(head)
         self._moved = moved = []
         f = None
+        run = None  # [start, end] of kept lines to copy from the old save
         try:
-            for kind, items in (("reply ", self.replies), ("event ", self.events)):
+            for kind, items in ((b"reply ", self.replies), (b"event ", self.events)):
                 for item in items:
+                    # the record's head as bytes: making a str searches every
+                    # interned name (~0.1 ms on a Pico)
+                    head = b"%s%d " % (kind, item[0])
                     line = item[1]
                     if line is None:
+                        start = item[2] - len(head)
+                        if run is not None and run[1] == start:  # right after the run's last line
+                            run[1] = item[2] + item[3]
+                            moved.append(at + len(head))
+                            at += len(head) + item[3]
+                            continue
                         if f is None:
                             f = self._open()
-                        line = _read_kept(f, kind, item)
-                    if line is None:
-                        moved.append(None)
-                        continue
-                    head = "%s%d " % (kind, item[0])
+                        if run is not None:
+                            for piece in _copy(f, run):
+                                yield piece
+                            run = None
+                        if _starts(f, start, head, item):
+                            run = [start, item[2] + item[3]]
+                            moved.append(at + len(head))
+                            at += len(head) + item[3]
+                            continue
+                        line = _read_kept(f, kind, item)  # not where it should be: look for it
+                        if line is None:
+                            moved.append(None)
+                            continue
+                    elif run is not None:
+                        for piece in _copy(f, run):
+                            yield piece
+                        run = None
                     moved.append(at + len(head))
                     yield head
                     yield line
                     at += len(head) + len(line)
+            if run is not None:
+                for piece in _copy(f, run):
+                    yield piece
         finally:
             if f is not None:
                 f.close()
@@ -104,7 +133,7 @@ class Endpoint:
     def event_frames(self):
         """[(seq, frame line)] of the kept events, read back where saved."""
         out = []
-        self._each_kept(self.events, "event ", lambda num, line: out.append((num, line)))
+        self._each_kept(self.events, b"event ", lambda num, line: out.append((num, line)))
         return out
 
     def _each_kept(self, items, kind, do):
@@ -208,7 +237,7 @@ class Endpoint:
         for r in self.replies:
             if r[0] == rid:
                 got = []
-                self._each_kept([r], "reply ", lambda num, line: got.append(line))
+                self._each_kept([r], b"reply ", lambda num, line: got.append(line))
                 # unreadable (the flash failed): say so rather than act twice
                 return got[0] if got else P.reply_err(rid, "busy", "the remembered reply cannot be read back")
         return None
@@ -254,12 +283,45 @@ class Endpoint:
 
     def send_events(self):
         """Every kept event again, each read back and sent before the next."""
-        self._each_kept(self.events, "event ", lambda num, line: self.write(line))
+        self._each_kept(self.events, b"event ", lambda num, line: self.write(line))
 
     def acknowledge(self, seq):
         before = len(self.events)
         self.events = [e for e in self.events if e[0] > seq]
         return len(self.events) != before
+
+
+
+
+def _starts(f, start, head, item):
+    """True when the save ``f`` holds the kept line of ``item`` where its
+    offset says: its record's head at ``start``, a newline at its end."""
+    if f is None:
+        return False
+    try:
+        f.seek(start)
+        if f.read(len(head)) != head:
+            return False
+        f.seek(item[2] + item[3] - 1)
+        return f.read(1) == b"\n"
+    except OSError:
+        return False
+
+
+def _copy(f, run):
+    """The bytes run[0] .. run[1] of the save ``f``, a block at a time, each
+    a view of one buffer (read into, not allocated per block: ~4x faster on
+    a Pico) that the next block overwrites."""
+    f.seek(run[0])
+    left = run[1] - run[0]
+    buf = bytearray(min(512, left))  # a save's pieces stay small
+    view = memoryview(buf)
+    while left > 0:
+        n = f.readinto(view[:min(len(buf), left)])
+        if not n:  # the save changed under us: fail the save, the old one stays
+            raise OSError(5)  # EIO
+        left -= n
+        yield view[:n]
 
 
 def _read_kept(f, kind, item):
@@ -271,9 +333,9 @@ def _read_kept(f, kind, item):
     try:
         f.seek(item[2])
         line = f.read(item[3]).decode()
-        if line.startswith("%s %d " % ("R" if kind == "reply " else "E", item[0])) and line.endswith("\n"):
+        if line.startswith("%s %d " % ("R" if kind == b"reply " else "E", item[0])) and line.endswith("\n"):
             return line
-        head = ("%s%d " % (kind, item[0])).encode()
+        head = b"%s%d " % (kind, item[0])
         f.seek(0)
         while True:
             line = f.readline()

@@ -165,8 +165,11 @@ ADVANCE = 8  # pixels per character
 MONO_HLSB = 3  # framebuf.MONO_HLSB: the value is part of MicroPython's API
 
 _INVERT = (b"\x80", 2, 1, MONO_HLSB)  # palette: paper -> 1, ink -> 0
-_SRC = [None] * (COUNT + 1)  # blit sources, made on first use
-_BMP = [None] * (COUNT + 1)  # (w, h, rows) bitmaps for glyphs.blit
+# Made on first use, as the glyphs are drawn (dicts, not lists of 96
+# slots, and none at all until then: a panel whose canvas draws text in
+# native code, drivers/ink.py, never asks, and keeps ~0.8 KB of heap)
+_SRC = None  # glyph index -> blit source
+_BMP = None  # glyph index -> (w, h, rows) bitmap for glyphs.blit
 
 
 def index(ch):
@@ -177,7 +180,10 @@ def index(ch):
 
 def source(k):
     """Glyph k as a framebuf blit source: (rows, 8, 8, MONO_HLSB)."""
-    t = _SRC[k]
+    global _SRC
+    if _SRC is None:
+        _SRC = {}
+    t = _SRC.get(k)
     if t is None:
         o = k * 8
         t = _SRC[k] = (FONT[o:o + 8], 8, 8, MONO_HLSB)
@@ -186,7 +192,10 @@ def source(k):
 
 def bitmap(k):
     """Glyph k as a glyphs.py bitmap (8, 8, rows), for scaled text."""
-    b = _BMP[k]
+    global _BMP
+    if _BMP is None:
+        _BMP = {}
+    b = _BMP.get(k)
     if b is None:
         b = _BMP[k] = (8, 8, source(k)[0])
     return b
@@ -203,9 +212,7 @@ def text(fb, s, x, y, c=1):
             k = ord(ch) - FIRST
             if not 0 <= k < COUNT:
                 k = COUNT
-            t = _SRC[k]
-            if t is None:
-                t = source(k)
+            t = source(k)
             if c:
                 blit(t, x, y, 0)  # key 0: paper pixels are not drawn
             else:

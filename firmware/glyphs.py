@@ -334,13 +334,16 @@ def suit_bitmap(name):
 
 
 _INVERT = (b"\x80", 2, 1, 3)  # blit palette (MONO_HLSB = 3): paper -> 1 = key, ink -> 0
-_RUNS = {}  # runs of ink per bitmap rows, for scaled blits
+_RUNS = None  # runs of ink per bitmap rows, for scaled blits: made on first use (never on a panel with native ink)
 
 
 def _runs(bm):
     """The ink of a bitmap as rectangles of whole runs, bytes of (row,
     column, length, rows) quads: a run that repeats on the next row grows
     its rectangle instead of starting a new one (letter stems, bars)."""
+    global _RUNS
+    if _RUNS is None:
+        _RUNS = {}
     runs = _RUNS.get(bm)
     if runs is None:
         w, h, data = bm
@@ -373,7 +376,12 @@ def _runs(bm):
 def blit(fb, bm, x, y, c=1, scale=1):
     """Draw a bitmap's ink pixels in colour c (paper pixels are left alone),
     each as a scale x scale block. At scale 1 one framebuf blit; scaled, one
-    fill_rect per rectangle of ink runs."""
+    fill_rect per rectangle of ink runs; a canvas with native ink (the
+    panels' layout, drivers/ink.py) draws it there."""
+    ink = getattr(fb, "ink", None)
+    if ink is not None:
+        ink.bitmap(fb.buf, bm, x, y, c, scale)
+        return
     if scale == 1:
         src = (bm[2], bm[0], bm[1], 3)  # MONO_HLSB
         if c:
@@ -392,13 +400,13 @@ def mini_width(s):
     return n * (MINI_W + 1) - 1 if n else 0
 
 
-_MINI = {}  # short mini-font lines (the zodiac labels) as images, made once
+_MINI = {}  # short mini-font lines (the zodiac labels) as images, made once: (line, scale) -> bitmap
 _MINI_KEEP = 40  # at most this many lines of at most 4 characters kept (12 zodiac labels at 1x and 2x)
 
 
 def _mini_image(s, scale=1):
-    """s in the mini font as one MONO_HLSB image (bytes, stride), each
-    pixel ``scale`` x ``scale``. Made once per label (see mini_text)."""
+    """s in the mini font as one bitmap (w, h, rows), each pixel ``scale``
+    x ``scale``. Made once per label (see mini_text)."""
     adv = (MINI_W + 1) * scale
     stride = (len(s) * adv + 7) >> 3
     img = bytearray(stride * MINI_H * scale)
@@ -417,7 +425,7 @@ def _mini_image(s, scale=1):
                                 x = px + b * scale + dx
                                 img[row + (x >> 3)] |= 0x80 >> (x & 7)
         px += adv
-    return img, stride
+    return stride << 3, MINI_H * scale, bytes(img)
 
 
 def mini_text(fb, s, x, y, c=1, scale=1):
@@ -427,16 +435,16 @@ def mini_text(fb, s, x, y, c=1, scale=1):
     more, so short lines (the corner labels, drawn on every flip screen)
     are kept as one image and drawn with one blit; longer ones draw a blit
     per character."""
-    key, pal = (0, None) if c else (1, _INVERT)
-    name = s if scale == 1 else "%d%s" % (scale, s)
-    got = _MINI.get(name)
+    key = (s, scale)  # a tuple, not a formatted name: making a str costs a board a search of every interned name
+    got = _MINI.get(key)
     if got is None and 0 < len(s) <= 4:
         got = _mini_image(s, scale)
         if len(_MINI) < _MINI_KEEP:
-            _MINI[name] = got
+            _MINI[key] = got
     if got is not None:
-        fb.blit((got[0], got[1] << 3, MINI_H * scale, 3), x, y, key, pal)
+        blit(fb, got, x, y, c)
         return
+    key, pal = (0, None) if c else (1, _INVERT)
     for ch in s:
         k = MINI_CHARS.find(ch.upper()) if ch != " " else -1
         if k >= 0:
@@ -527,14 +535,23 @@ def _ticks(n):
     return bm
 
 
-def level_marks(fb, level, x, y, c=1, scale=1):
-    """The result marks of one suit: level 1 an X, levels 2, 3, 4 one, two,
-    three ticks (the single check, the double and the triple). Any other
-    level draws a small '?' box."""
+def level_bitmap(level):
+    """The result marks of one suit as one bitmap: level 1 an X, levels 2,
+    3, 4 one, two, three ticks (the single check, the double and the
+    triple); None for any other level. Its width is level_width(level)."""
     if level == 1:
-        blit(fb, MISS, x, y, c, scale)
-    elif 2 <= level <= 4:
-        blit(fb, _ticks(level - 1), x, y, c, scale)
+        return MISS
+    if 2 <= level <= 4:
+        return _ticks(level - 1)
+    return None
+
+
+def level_marks(fb, level, x, y, c=1, scale=1):
+    """level_bitmap(level) at (x, y); any other level draws a small '?'
+    box."""
+    bm = level_bitmap(level)
+    if bm is not None:
+        blit(fb, bm, x, y, c, scale)
     else:
         fb.rect(x, y, MARK_W * scale, MARK_W * scale, c)
         mini_text(fb, "?", x + 2, y + 1, c)

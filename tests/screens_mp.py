@@ -8,6 +8,7 @@ Run from the repo root under the MicroPython unix port:
     micropython tests/screens_mp.py --fuzz              junk in every view key: defaults, never an error page
     micropython tests/screens_mp.py --bench             render time and heap figures
     micropython tests/screens_mp.py --vlsb              every view drawn in the panel layout (MONO_VLSB) too
+    micropython tests/screens_mp.py --ink               random drawings: native ink (drivers/ink.py) = framebuf
 
 Each .bin is the 4736-byte frame buffer (MONO_HLSB, bit 1 = black).
 tests/host/test_screens.py runs this and checks pixels; host_tools/screens.py
@@ -246,7 +247,10 @@ def vlsb():
     r = _renderer()
     from firmware import render as R
 
+    from firmware.drivers import ink
+
     canvas = R.Canvas(bytearray(len(r.buf)), framebuf.MONO_VLSB)
+    canvas.ink = ink  # as the Pico board draws
     rv = R.Renderer(fb=canvas)
     bad = []
     for name, view in VIEWS:
@@ -257,6 +261,60 @@ def vlsb():
     if not bad:
         print("vlsb ok %d" % len(VIEWS))
     return 1 if bad else 0
+
+
+def ink(trials=300, seed=1):
+    """Random text (ASCII and not), scaled text and glyphs.py bitmaps, in
+    both colours, at scales 1-6, at positions in and off every edge, over
+    random rectangles: drawn on a MONO_VLSB Canvas in native code
+    (drivers/ink.py) and with framebuf (the same Canvas with its ink
+    taken away) they must leave the same bytes. Prints "ink ok N"."""
+    import framebuf
+    import random
+
+    _renderer()
+    from firmware import glyphs as G
+    from firmware import render as R
+    from firmware.drivers import ink as native
+
+    random.seed(seed)
+    bitmaps = [v for v in (getattr(G, k) for k in dir(G))
+               if isinstance(v, tuple) and len(v) == 3 and isinstance(v[2], bytes)]
+    chars = "AZaz09 +-!~\u00e9\u20ac\U0001f600\t"
+    for trial in range(trials):
+        pair = []
+        for with_ink in (True, False):
+            canvas = R.Canvas(bytearray(L_BUF), framebuf.MONO_VLSB)
+            if with_ink:
+                canvas.ink = native
+            pair.append((canvas, R.Renderer(fb=canvas)))
+        ops = []
+        for _ in range(6):
+            x, y = random.randint(-60, 310), random.randint(-50, 140)
+            c, scale, what = random.randint(0, 1), random.randint(1, 6), random.randint(0, 3)
+            if what < 2:
+                s = "".join(random.choice(chars) for _ in range(random.randint(0, 12)))
+                ops.append(("text", s, x, y, c, scale if what else 1))
+            elif what == 2:
+                ops.append(("bitmap", random.choice(bitmaps), x, y, c, scale))
+            else:
+                ops.append(("rect", random.randint(1, 90), random.randint(1, 50), x, y, c))
+        for canvas, r in pair:
+            for op in ops:
+                if op[0] == "text":
+                    r.text_big(op[1], op[2], op[3], op[5], op[4])
+                elif op[0] == "bitmap":
+                    G.blit(canvas, op[1], op[2], op[3], op[4], op[5])
+                else:
+                    canvas.fill_rect(op[3], op[4], op[1], op[2], op[5])
+        if pair[0][0].buf != pair[1][0].buf:
+            print("FAIL trial %d: %r" % (trial, ops))
+            return 1
+    print("ink ok %d" % trials)
+    return 0
+
+
+L_BUF = 296 * 128 // 8
 
 
 def load_json(path):
@@ -275,6 +333,8 @@ def main(args):
         return fuzz()
     if args and args[0] == "--vlsb":
         return vlsb()
+    if args and args[0] == "--ink":
+        return ink()
     if args and args[0] == "--bench":
         bench()
         return 0

@@ -45,7 +45,7 @@ changed gates only (0.26 s): can_partial is True, refresh.py picks the mode.
 """
 
 from boards import spec
-from boards.usbserial import BoardBase
+from boards.usbserial import BoardBase, peripheral_clock_from_sys
 
 RTC_ADDR = 0x51  # the PCF85063A's fixed I2C address
 
@@ -96,6 +96,7 @@ class Badger2040Board(BoardBase):
         self.button_gpios = tuple(b[1] for b in pins["buttons"])
         self.button_pins = [Pin(b[1], Pin.IN, Pin.PULL_DOWN) for b in pins["buttons"]]
         p = pins["panel"]
+        peripheral_clock_from_sys(machine)
         spi = machine.SPI(p["spi"], baudrate=self.SPI_BAUD, polarity=0, phase=0,
                           sck=Pin(p["sck"]), mosi=Pin(p["mosi"]), miso=Pin(p["miso"]))
         cs = Pin(p["cs"], Pin.OUT, value=1)

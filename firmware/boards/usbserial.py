@@ -235,6 +235,20 @@ class Debouncer:
         return out
 
 
+def peripheral_clock_from_sys(machine):
+    """Run clk_peri (the SPI's clock) from clk_sys, as a lightsleep leaves
+    it. rp2 MicroPython v1.28 boots with clk_peri on the 48 MHz USB PLL (a
+    side effect of setting the system clock: micropython#13677), and
+    lightsleep() brings the clocks back as pico-sdk makes them, clk_peri =
+    clk_sys = 125 MHz, without telling the SPI: a bus made before the first
+    sleep then runs 2.6 times faster than asked, the Pico's panel at 31 MHz
+    (the SSD1680 takes 20) and the Badger's at 31 MHz where 12 was asked.
+    Called before any SPI is made; the emulated Pico's panel refuses a
+    clock over 20 MHz (host_tools/emu/ssd1680.mjs)."""
+    f = machine.freq()
+    machine.freq(f, f)
+
+
 class BoardBase:
     """What the rp2 boards share: serial, buttons, watchdog, idle, entropy,
     and sleeping between presses.

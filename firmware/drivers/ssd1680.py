@@ -99,29 +99,26 @@ _SEQ_FAST = const(b"\x0f")  # display mode 2 (the loaded waveform), analog + clo
 
 _DATA_ENTRY_Y_FIRST = const(b"\x07")  # AM=1 (Y counter first), X increment, Y increment
 
-# Waveshare WF_PARTIAL_2IN9 (153 bytes), as (index, value) byte pairs; every
-# other byte is 0: voltage levels per phase, phase timing/repeat groups,
-# frame rate. Bytes, not tuples: a board keeps them in flash.
-_PARTIAL_LUT_NONZERO = const(
-    b"\x01\x40\x0c\x80\x0d\x80\x18\x40\x19\x40\x25\x80"
-    b"\x3c\x0a\x42\x01\x43\x01\x4a\x01"
-    b"\x90\x22\x91\x22\x92\x22\x93\x22\x94\x22\x95\x22"
+# Waveshare WF_PARTIAL_2IN9 (153 bytes): voltage levels per phase, phase
+# timing/repeat groups, frame rate. One bytes literal: a board reads it from
+# flash (made at run time it took ~180 B of heap).
+_PARTIAL_LUT = const(
+    b"\x00\x40\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x80\x80\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x40\x40\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x80\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x0a\x00\x00\x00\x00\x00\x01\x01"
+    b"\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x22\x22\x22\x22\x22\x22\x00\x00\x00"
 )
-_LUT_BYTES = const(153)
 # The voltages Waveshare sends with that waveform.
 _PARTIAL_END_OPTION = const(b"\x22")
 _PARTIAL_GATE = const(b"\x17")
 _PARTIAL_SOURCE = const(b"\x41\xb0\x32")
 _PARTIAL_VCOM = const(b"\x36")
 _PARTIAL_DISPLAY_OPTION = const(b"\x00\x00\x00\x00\x00\x40\x00\x00\x00\x00")
-
-
-def partial_lut():
-    lut = bytearray(_LUT_BYTES)
-    pairs = _PARTIAL_LUT_NONZERO
-    for j in range(0, len(pairs), 2):
-        lut[pairs[j]] = pairs[j + 1]
-    return bytes(lut)
 
 
 class PanelTimeout(Exception):
@@ -158,7 +155,6 @@ class SSD1680:
         cs.value(1)
         rst.value(1)
         self._one = bytearray(1)
-        self._lut = partial_lut()
         self._canvas = None  # see canvas()
         self._from_canvas = None  # its Inverter, made with it
         self._from_landscape = None  # (HlsbToVlsb, Inverter) over a buffer made on first use
@@ -166,6 +162,7 @@ class SSD1680:
         self.started = 0
         self.ended = None
         self.asleep = True  # unknown after power-up: always reset first
+        self.powered = False  # wake() readied a fast update: its waveform loaded, analog power on
         self.counts = {"full": 0, "fast": 0}
 
     # -- low level -------------------------------------------------------
@@ -188,6 +185,7 @@ class SSD1680:
             if waited >= timeout_ms:
                 self.updating = None
                 self.asleep = True  # force a hardware reset next time
+                self.powered = False
                 raise PanelTimeout("SSD1680 stayed busy for %d ms during %s" % (timeout_ms, what))
             self._pause(min(self.POLL_MS, timeout_ms - waited))
 
@@ -279,11 +277,45 @@ class SSD1680:
         return True
 
     def finish(self):
-        """Wait (bounded) for a running update, then deep sleep."""
+        """Wait (bounded) for a running update, then deep sleep; a panel
+        woken for an update that never came goes back to sleep too."""
         if self.updating is not None:
             spent = self.clock.ticks_diff(self.clock.ticks_ms(), self.started)
             self.wait(self.updating, max(0, self.TIMEOUT_MS[self.updating] - spent))
             self._finished()
+        elif self.powered:
+            self.wait("power on")
+            self.powered = False
+            self.sleep()
+
+    def wake(self):
+        """Ready the fast update a button press is about to make, at the
+        press's edge: out of deep sleep, the fast waveform loaded, and the
+        analog power switched on, whose BUSY (~0.1 s) then runs while the
+        firmware works the press out (rules, save, render) instead of after
+        it; show() only sends the frame. The analog power is on no longer
+        than before: its wait was always there. Nothing while an update
+        runs (show() waits for it, as before)."""
+        if self.powered or (self.updating is not None and self.busy()):
+            return
+        if self.updating is not None:
+            self._finished()  # ended: a fresh start from deep sleep, as show() makes
+        self.init()
+        self._fast_settings()
+        self.command(_UPDATE_CONTROL_2, _SEQ_POWER_ON)
+        self.command(_MASTER_ACTIVATION)
+        self.powered = True
+
+    def _fast_settings(self):
+        """The fast update's waveform and voltages (Waveshare's, loaded
+        before the analog power goes on, as their partial update does)."""
+        self.command(_WRITE_LUT, _PARTIAL_LUT)
+        self.command(_END_OPTION, _PARTIAL_END_OPTION)
+        self.command(_GATE_VOLTAGE, _PARTIAL_GATE)
+        self.command(_SOURCE_VOLTAGE, _PARTIAL_SOURCE)
+        self.command(_VCOM, _PARTIAL_VCOM)
+        self.command(_DISPLAY_OPTION, _PARTIAL_DISPLAY_OPTION)
+        self.command(_BORDER, b"\x80")
 
     def _finished(self):
         self.updating = None
@@ -296,12 +328,18 @@ class SSD1680:
         if mode not in ("full", "fast", "partial"):
             raise ValueError("update mode must be full, fast or partial, not %r" % (mode,))
         src = self.source(frame)
-        self.finish()
+        if self.updating is not None:
+            self.finish()
         if self.MIN_INTERVAL_MS and self.ended is not None:
             left = self.MIN_INTERVAL_MS - self.clock.ticks_diff(self.clock.ticks_ms(), self.ended)
             if left > 0:
                 self._pause(left)
-        self.init()
+        if self.powered:
+            self.wait("power on")  # RAM writes wait for BUSY; mostly over by now
+            if mode == "full":  # a full update starts from a reset: the fast waveform's settings are not its
+                self.powered = False
+        if not self.powered:
+            self.init()
         if mode == "full":
             self._write_ram(_WRITE_RAM_OLD, src)
             self._write_ram(_WRITE_RAM_BW, src)
@@ -311,20 +349,16 @@ class SSD1680:
             self.counts["full"] += 1
         else:
             self._write_ram(_WRITE_RAM_BW, src)  # 0x26 holds the glass already (module notes)
-            self.command(_WRITE_LUT, self._lut)
-            self.command(_END_OPTION, _PARTIAL_END_OPTION)
-            self.command(_GATE_VOLTAGE, _PARTIAL_GATE)
-            self.command(_SOURCE_VOLTAGE, _PARTIAL_SOURCE)
-            self.command(_VCOM, _PARTIAL_VCOM)
-            self.command(_DISPLAY_OPTION, _PARTIAL_DISPLAY_OPTION)
-            self.command(_BORDER, b"\x80")
-            self.command(_UPDATE_CONTROL_2, _SEQ_POWER_ON)
-            self.command(_MASTER_ACTIVATION)
-            self.wait("power on")
+            if not self.powered:
+                self._fast_settings()
+                self.command(_UPDATE_CONTROL_2, _SEQ_POWER_ON)
+                self.command(_MASTER_ACTIVATION)
+                self.wait("power on")
             self.command(_UPDATE_CONTROL_2, _SEQ_FAST)
             self.command(_MASTER_ACTIVATION)
             self.updating = "fast update"
             self.counts["fast"] += 1
             mode = "fast"
+        self.powered = False
         self.started = self.clock.ticks_ms()
         return mode

@@ -25,6 +25,7 @@ export class SSD1680 {
   static FULL_MS = 3000; // Waveshare: full refresh 3 s
   static FAST_MS = 600; // Waveshare: partial refresh 0.6 s
   static POWER_ON_MS = 100;
+  static MAX_SPI_HZ = 20e6; // the fastest serial clock for writes (a cycle of at least 50 ns)
   static RESET_MS = 3;
   static SWRESET_MS = 5;
 
@@ -80,6 +81,10 @@ export class SSD1680 {
     // completing it inside onTransmit stalls MicroPython's DMA writes.
     const done = clock.createAlarm(() => spi.completeTransmit(0xff)); // MISO idles high
     spi.onTransmit = (value) => {
+      if (spi.clockFrequency > SSD1680.MAX_SPI_HZ) {
+        this.violation(`SPI clock ${(spi.clockFrequency / 1e6).toFixed(1)} MHz, over the SSD1680's ` +
+          `${SSD1680.MAX_SPI_HZ / 1e6} MHz for writes`);
+      }
       this.byte(value, gpio[pins.dc].outputValue ? 1 : 0, gpio[pins.cs].outputValue ? 1 : 0);
       done.schedule(Math.max(1, Math.round(8e9 / (spi.clockFrequency || 4e6))));
     };

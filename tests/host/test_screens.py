@@ -92,6 +92,26 @@ def test_every_screen_drawn_in_the_panel_layout_has_the_same_pixels():
     assert proc.stdout.strip().splitlines()[-1] == "vlsb ok %d" % len(S.VIEWS), proc.stdout
 
 
+def test_native_ink_draws_what_framebuf_draws():
+    """drivers/ink.py draws text, scaled text and bitmaps on the panels'
+    canvas in native code: random drawings, every scale, colour and edge,
+    must leave the bytes framebuf leaves."""
+    proc = subprocess.run([find_tool("micropython"), "tests/screens_mp.py", "--ink"], cwd=str(ROOT),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().splitlines()[-1].startswith("ink ok "), proc.stdout
+
+
+def test_native_inks_font_columns_are_the_font():
+    from firmware import font8
+    from host_tools.screens import font_columns
+
+    src = (ROOT / "firmware" / "drivers" / "ink.py").read_text()
+    body = src[src.index("COLUMNS = (\n") + len("COLUMNS = (\n"):]
+    assert body.startswith(font_columns(font8.FONT) + ")"), (
+        "drivers/ink.py COLUMNS is not font8.FONT as columns: paste host_tools.screens.font_columns(font8.FONT)")
+
+
 # ---------------------------------------------------------------- flip screens
 
 

@@ -17,6 +17,47 @@ def test_rollback_copies_every_field_commands_change_in_place():
         assert k in MUTABLE_FIELDS, k
 
 
+def _containers(v, out):
+    if isinstance(v, (list, dict)):
+        out.append(v)
+        for x in (v.values() if isinstance(v, dict) else v):
+            _containers(x, out)
+    return out
+
+
+def test_the_rollback_shares_no_list_or_dict_with_the_state():
+    """FLAT_FIELDS are copied one level deep: in states of every kind (a
+    random walk of commands, gear, a pursuit) they hold no list or dict, and
+    nothing the snapshot keeps is a list or dict the state still holds, so
+    a refused command cannot leave it changed."""
+    from shared_rules.errors import RulesError
+    from shared_rules.game import FLAT_FIELDS, Game, _snapshot
+    from shared_rules.prng import Rng
+    from shared_rules.walk import random_command
+
+    g = Game.new(seed=5, campaign="9h")
+    do(g, "gear_add", name="Sword", kind="weapon")
+    do(g, "pursuit_start")
+    do(g, "pursuit_round", won=True)
+    r = Rng(9)
+    kinds = set()
+    for _ in range(300):
+        op, args = random_command(g, r)
+        try:
+            g.do(op, args)
+        except RulesError:
+            pass
+        fields, _ = _snapshot(g.s)
+        for k in FLAT_FIELDS:
+            v = getattr(g.s, k)
+            assert len(_containers(v, [])) == 1, (k, v)
+        live = [id(c) for k in MUTABLE_FIELDS for c in _containers(getattr(g.s, k), [])]
+        kept = [id(c) for k in MUTABLE_FIELDS for c in _containers(fields[k], [])]
+        assert not set(live) & set(kept), op
+        kinds.update(k for k in MUTABLE_FIELDS if getattr(g.s, k))
+    assert {"exhaustion", "flip", "gear", "pursuit", "discard", "moves"} <= kinds, kinds
+
+
 def test_a_refused_command_mid_flip_leaves_the_state_as_it_was():
     g = stacked(["11", "2", "3"], exhaustion=["^12", "4"], xp=3)
     do(g, "flip", suit="dragon", net=1)
