@@ -149,6 +149,7 @@ def press(n):
         from drivers import ink
 
         board.surface.ink = ink  # as boards/pico_epaper29.py draws: in native code
+        epd.native_ink(ink)  # ...and inverts the bands on their way out
     app = App(board, "bench", 1)
     app.boot()
     app.render()

@@ -268,7 +268,8 @@ def ink(trials=300, seed=1):
     both colours, at scales 1-6, at positions in and off every edge, over
     random rectangles: drawn on a MONO_VLSB Canvas in native code
     (drivers/ink.py) and with framebuf (the same Canvas with its ink
-    taken away) they must leave the same bytes. Prints "ink ok N"."""
+    taken away) they must leave the same bytes, and the bands ink.invert
+    sends the SSD1680 must be framebuf's. Prints "ink ok N"."""
     import framebuf
     import random
 
@@ -310,6 +311,15 @@ def ink(trials=300, seed=1):
         if pair[0][0].buf != pair[1][0].buf:
             print("FAIL trial %d: %r" % (trial, ops))
             return 1
+        # the frame's way to the SSD1680: each band inverted, natively as by framebuf
+        from firmware.drivers.vlsb import Inverter
+
+        ways = [Inverter(pair[0][0].buf, 296), Inverter(pair[0][0].buf, 296)]
+        ways[0].native = native.invert
+        for start in [b * 296 for b in range(16)] + [trial % 3 + 1]:  # and one not word-aligned
+            if ways[0].band(start) != ways[1].band(start):
+                print("FAIL trial %d: the band at %d inverted differently" % (trial, start))
+                return 1
     print("ink ok %d" % trials)
     return 0
 

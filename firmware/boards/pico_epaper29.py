@@ -98,6 +98,7 @@ class PicoEpaper29Board(BoardBase):
                 from drivers import ink
 
                 self.surface.ink = ink
+                self.epd.native_ink(ink)
             except SyntaxError:  # CPython (the tests' fakes) refuses viper: framebuf draws
                 pass
         self.adc = None

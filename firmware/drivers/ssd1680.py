@@ -250,6 +250,12 @@ class SSD1680:
             self._from_canvas = Inverter(self._canvas.buf, WIDTH)
         return self._canvas
 
+    def native_ink(self, ink):
+        """The canvas's bands inverted on their way out by drivers/ink.invert
+        (native code) instead of framebuf: a board that draws with ink."""
+        if self.canvas() is not None:
+            self._from_canvas.native = ink.invert
+
     def source(self, frame):
         """What the RAM writes read a frame through: an Inverter (band(i):
         a band of the panel's bytes) over the MONO_VLSB bytes (ink 1) of

@@ -5,8 +5,9 @@ the SSD1680) want 8 vertical pixels per byte, while the renderer draws
 MONO_HLSB rows. On a board it is one framebuf blit; the pure-Python path is
 for CPython tests (and gives the same bytes). That blit goes pixel by pixel
 (~58 ms on a Pico): a board that lets the renderer draw in MONO_VLSB
-(render.Canvas) needs only Inverter, one byte at a time (~5 ms), a band at
-a time on its way to the panel.
+(render.Canvas) needs only Inverter, a band at a time on its way to the panel: framebuf
+a pixel at a time (~6.7 ms a frame), or drivers/ink.invert in native code
+where the board has it.
 """
 
 try:
@@ -75,6 +76,7 @@ class Inverter:
     def __init__(self, src, n):
         self.src = src
         self.out = bytearray(n)
+        self.native = None  # drivers/ink.invert where the board runs native code
         self._src = None
         if framebuf is not None:
             self._src = framebuf.FrameBuffer(src, len(src), 1, framebuf.GS8)
@@ -84,7 +86,9 @@ class Inverter:
     def band(self, start):
         """src[start:start + n] inverted, in self.out (returned)."""
         out = self.out
-        if self._src is not None:
+        if self.native is not None:
+            self.native(out, self.src, start, len(out))
+        elif self._src is not None:
             self._dst.blit(self._src, -start, 0, -1, self._palette)  # clipped to out: n pixels
         else:
             src = self.src
