@@ -181,9 +181,24 @@ def press(n):
     for k in ("rules", "save", "render", "convert", "total"):
         xs = stages[k]
         print("press_%s: %.2f ms (max %.2f)" % (k, _median(xs) / 1000, max(xs) / 1000))
+    new_str()
     gc.collect()
     print("press_heap_in_use: %d B" % gc.mem_alloc())
     print("press ok")
+
+
+def new_str(n=200):
+    """What a new str costs with the device modules loaded, beside new
+    bytes of the same length: MicroPython looks every new str up among the
+    interned names (py/objstr.c, qstr_find_strn), one by one in the heap's
+    name pools, which the device modules' names fill."""
+    spent = []
+    for make in (lambda i: "name %010d" % i, lambda i: b"name %010d" % i, lambda i: None):
+        a = ticks_us()
+        for i in range(n):
+            make(i)
+        spent.append(ticks_diff(ticks_us(), a) / n)
+    print("new_str_us: %.1f us (new bytes %.1f us, the loop %.1f us)" % tuple(spent))
 
 
 def main(argv):
