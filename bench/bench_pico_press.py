@@ -31,10 +31,10 @@ from host_tools.link import DeviceLink  # noqa: E402
 KEYS = ("rules_us", "save_us", "render_us", "show_us")
 
 
-def run(presses, session, seed=7):
+def run(presses, session, seed=7, flash_timing=False):
     out = {"B": [], "A": []}
     with tempfile.TemporaryDirectory(prefix="deckahedron-press-") as base:
-        board = EmuBoard("p1", str(Path(base) / "p1"), seed=seed)
+        board = EmuBoard("p1", str(Path(base) / "p1"), seed=seed, flash_timing=flash_timing)
         try:
             board.start()
             board.wait_event(lambda e: e.get("ev") == "update", timeout=120)
@@ -81,13 +81,15 @@ def main(argv=None):
     parser.add_argument("--presses", type=int, default=20)
     parser.add_argument("--session", type=int, default=200)
     parser.add_argument("--raw", action="store_true", help="print every press's stats")
+    parser.add_argument("--flash-timing", action="store_true",
+                        help="charge the flash chip's erase and program times (a board's pace)")
     args = parser.parse_args(argv)
     why = unavailable()
     if why:
         print("skipped: %s" % why)
         return 0
     t0 = time.monotonic()
-    out = run(args.presses, args.session)
+    out = run(args.presses, args.session, flash_timing=args.flash_timing)
     print("%-10s %s" % ("press", "  ".join("%9s" % k[:-3] for k in KEYS + ("total_us",))))
     for button, name in (("B", "B flip"), ("A", "A end")):
         rows = out[button][len(out[button]) // 2:]  # once events pile up

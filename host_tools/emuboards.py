@@ -218,9 +218,12 @@ class EmuBoard(PtyBoard):
     outlives it."""
 
     def __init__(self, name, flash_dir, seed=None, board="pico-epaper29", device_id=None, battery_volts=3.9,
-                 settings=None):
+                 settings=None, flash_timing=False):
         self.name = name
         self.board = board
+        # the flash chip's erase and program times charged (host_tools/emu/flash.mjs):
+        # a board's pace, for figures; off, the tests run faster
+        self.flash_timing = flash_timing
         self.settings = settings  # the player's choices in deckahedron.cfg: {"sleep": "dormant"}
         self.flash_dir = os.path.abspath(flash_dir)
         self.seed = seed
@@ -301,6 +304,7 @@ class EmuBoard(PtyBoard):
                 "pressed": self.pins["pressed"], "latch": self.pins["latch"], "vbus": self.pins["vbus"],
                 "battery": self.pins["battery"] and dict(self.pins["battery"], volts=self.battery_volts),
                 "wake": {"button": wake[0], "ms": wake[1]} if wake else None,
+                "flashTiming": self.flash_timing,
             }
             self._log.write(("--- %s start %d: %s %s\n" % (time.strftime("%H:%M:%S"), self.starts + 1,
                                                            self.name, self.board)).encode())

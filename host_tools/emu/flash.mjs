@@ -18,17 +18,27 @@
 // partition's file) shows what `mpremote romfs deploy` wrote there. Every erase and program is counted and
 // logged with its emulated time; cutAfter(n) cuts the power right after
 // the n-th operation from now (nothing after it reaches the chip).
+//
+// With timing on, the chip is busy after each operation for the typical
+// time of the Pico's W25Q16JV (Winbond's datasheet, AC characteristics:
+// page program 0.4 ms, 4 KiB sector erase 45 ms, 32 / 64 KiB block erase
+// 120 / 150 ms, chip erase 5 s): its status register (0x05) reads BUSY
+// meanwhile, and the bootrom's flash_range_erase / _program poll it, so
+// the core waits as on a board. Off, it is ready at once (the tests' pace).
 import fs from 'fs';
 import { BasePeripheral } from 'rp2040js';
 
 const SS_CTRL = 0x0c, SD1_CTRL = 0x1c; // IO_QSPI
 const SSIENR = 0x08, TXFLR = 0x20, RXFLR = 0x24, DR0 = 0x60; // SSI
 const ERASE_BYTES = { 0x20: 4096, 0x52: 32768, 0xd8: 65536 };
+const MS = 1e6; // ns
+const BUSY_NS = { p: 0.4 * MS, 4096: 45 * MS, 32768: 120 * MS, 65536: 150 * MS, chip: 5000 * MS };
+const READ_STATUS = 0x05;
 const LOG_LIMIT = 100000;
 
 export class FlashChip {
   constructor(mcu, clock, { backingPath = null, backingOffset = 0, romfsPath = null, romfsOffset = 0, romfsEnd = 0,
-    onPowerCut = () => {} } = {}) {
+    onPowerCut = () => {}, timing = false } = {}) {
     this.mcu = mcu;
     this.clock = clock;
     this.mem = mcu.flash;
@@ -45,6 +55,9 @@ export class FlashChip {
     this.frame = [];
     this.csLow = false;
     this.rx = 0; // bytes waiting in the SSI RX FIFO
+    this.timing = timing;
+    this.busyUntil = 0; // emulated ns: the status register reads BUSY until then (timing)
+    this.busyNs = 0; // the time spent busy, summed
     this.attach();
   }
 
@@ -84,7 +97,11 @@ export class FlashChip {
     ssi.readUint32 = (offset) => {
       if (offset === RXFLR) return this.rx;
       if (offset === TXFLR) return 0;
-      if (offset === DR0) { if (this.rx) this.rx--; return 0; } // status "ready", zero IDs
+      if (offset === DR0) {
+        if (this.rx) this.rx--;
+        // status BUSY (bit 0) while an operation runs (timing); else ready, zero IDs
+        return this.csLow && this.frame[0] === READ_STATUS && this.clock.nanos < this.busyUntil ? 1 : 0;
+      }
       return read(offset);
     };
   }
@@ -108,22 +125,26 @@ export class FlashChip {
         if (a < this.mem.length) this.mem[a] &= f[i];
       }
       this.programs++;
-      this.done('p', page, 256);
+      this.done('p', page, 256, BUSY_NS.p);
     } else if (op in ERASE_BYTES && f.length >= 4) {
       const size = ERASE_BYTES[op];
       const start = ((f[1] << 16) | (f[2] << 8) | f[3]) & ~(size - 1);
       this.mem.fill(0xff, start, Math.min(start + size, this.mem.length));
       this.erases++;
-      this.done('e', start, size);
+      this.done('e', start, size, BUSY_NS[size]);
     } else if ((op === 0xc7 || op === 0x60) && f.length === 1) {
       this.mem.fill(0xff);
       this.erases++;
-      this.done('e', 0, this.mem.length);
+      this.done('e', 0, this.mem.length, BUSY_NS.chip);
     }
   }
 
-  done(kind, start, size) {
+  done(kind, start, size, busyNs) {
     this.ops++;
+    if (this.timing) {
+      this.busyUntil = this.clock.nanos + busyNs;
+      this.busyNs += busyNs;
+    }
     if (this.log.length < LOG_LIMIT) this.log.push([this.clock.nanos, kind, start, size]);
     this.writeThrough(start, size);
     if (this.cutAt !== null && this.ops >= this.cutAt) {

@@ -68,6 +68,7 @@ function powerOff() {
 const flash = new FlashChip(mcu, clock, {
   backingPath: config.fs, backingOffset: config.fsOffset, onPowerCut: powerOff,
   romfsPath: config.romfs, romfsOffset: config.romfsOffset, romfsEnd: config.fsOffset,
+  timing: Boolean(config.flashTiming),
 });
 flash.loadBacking();
 
@@ -96,7 +97,7 @@ const OPS = {
   panel: () => ({ image: Buffer.from(panel.landscape()).toString('base64'), ...panel.summary(),
     updates: panel.updates }),
   flash: (r) => {
-    const out = { ops: flash.ops, erases: flash.erases, programs: flash.programs };
+    const out = { ops: flash.ops, erases: flash.erases, programs: flash.programs, busy_ns: flash.busyNs };
     if (r.log) { out.log = flash.log; flash.log = []; }
     return out;
   },
