@@ -19,7 +19,10 @@ Asleep on the battery (``--dormant N``, 0: none): the USB cable unplugged,
 the Pico DORMANT between presses (the Badger 2040 too, with sleep=dormant):
 per press, the button edge to the crystal running again, to the panel's
 update command and to the pixels, and the update's end to the next DORMANT
-(host_tools/emu/dormant.mjs). The power model's press_s is this press.
+(host_tools/emu/dormant.mjs), with the events of 32 earlier presses kept
+(a long session with no host: each save rewrites them). The power model's
+press_s is this press, measured with --flash-timing (the flash chip's
+erase and program times charged, as on a board).
 
 Prints a table, then ``pico.NAME: value unit`` / ``unix.NAME: ...`` /
 ``badger2040.NAME: ...`` lines.
@@ -56,6 +59,8 @@ HEAP_GOAL = 64 * 1024
 BOOT_GOAL_MS = 1000
 PRESS_GOAL_MS = 15
 WALL = 120.0  # wall seconds any one step may take
+BOARD_OPTIONS = {"flash_timing": False}
+KEPT_EVENTS = 32  # firmware/endpoint.py MAX_EVENTS: what a board played long without a host keeps  # --flash-timing: the flash chip's erase and program times charged
 
 
 def ms(seconds):
@@ -158,7 +163,7 @@ def stats(link):
 
 def bench_pico(base, presses, session, flips):
     out = {}
-    board = EmuBoard("p1", str(Path(base) / "pico"), seed=SEED)
+    board = EmuBoard("p1", str(Path(base) / "pico"), seed=SEED, **BOARD_OPTIONS)
     try:
         wall = time.monotonic()
         board.start()
@@ -226,7 +231,7 @@ def bench_badger(base, presses):
     """The Badger 2040: boot, then presses once the home screen's full
     update (4.5 s of OTP waveform) is over."""
     out = {}
-    board = EmuBoard("b1", str(Path(base) / "badger"), seed=SEED, board="badger2040")
+    board = EmuBoard("b1", str(Path(base) / "badger"), seed=SEED, board="badger2040", **BOARD_OPTIONS)
     try:
         wall = time.monotonic()
         board.start()
@@ -263,12 +268,18 @@ def bench_badger(base, presses):
 def bench_badger_wake(base, button="B", hold_ms=None):
     """The Badger 2040 switched off between presses (sleep=off): power-on
     with `button` held for hold_ms, the press that powers it up, to the
-    panel update that shows that press's result: boot-to-result."""
+    panel update that shows that press's result: boot-to-result; the
+    events of KEPT_EVENTS earlier presses kept, as in a long session with no
+    host (that press's save rewrites them)."""
     hold_ms = WAKE_HOLD_MS if hold_ms is None else hold_ms
-    board = EmuBoard("b2", str(Path(base) / "badger-wake"), seed=SEED, board="badger2040")
+    board = EmuBoard("b2", str(Path(base) / "badger-wake"), seed=SEED, board="badger2040", **BOARD_OPTIONS)
     try:
         board.start()  # the first power-on: a new game, saved
         board.wait_event(is_update, timeout=WALL)
+        wait_hello(board.port)
+        settle_flash(board)
+        with DeviceLink(board.port, timeout=30.0) as link:
+            keep_events(board, link, KEPT_EVENTS)
         before = wait_hello(board.port)["count"]
         settle_flash(board)
         board.stop()
@@ -318,12 +329,38 @@ def badger_rows(b):
     ]
 
 
+def keep_events(board, link, n):
+    """n events kept on the board, as after a while played with no host:
+    presses (B, A) that run commands while the host acknowledges nothing;
+    a new character when two in a row ran none (a menu, knocked out); then
+    the seeded character the board booted with, so the timed presses that
+    follow flip as on a fresh board. Every save then rewrites them."""
+    kept, i, idle = 0, 0, 0
+    saves = link.request("stats")["saves"]
+    while kept < n:
+        since = board.event_count()
+        board.press("BA"[i % 2])
+        i += 1
+        board.wait_event(is_update, timeout=WALL, since=since)
+        settle_flash(board, quiet=0.3)
+        now = link.request("stats")["saves"]
+        kept, idle = (kept + 1, 0) if now > saves else (kept, idle + 1)
+        saves = now
+        if idle >= 2:
+            link.request("new_game", confirm=True, seed=SEED + i)
+            saves, idle, i = link.request("stats")["saves"], 0, 0
+    link.request("new_game", confirm=True, seed=SEED)
+    settle_flash(board)
+
+
 def bench_dormant(base, presses, board_name="pico-epaper29"):
     """Presses on a board asleep on its battery (the cable unplugged:
-    DORMANT between presses; the Badger with sleep=dormant)."""
+    DORMANT between presses; the Badger with sleep=dormant), the events of
+    KEPT_EVENTS earlier presses kept (a long session with no host: each
+    save rewrites them)."""
     settings = {"sleep": "dormant"} if board_name.startswith("badger") else None
     board = EmuBoard("d1", str(Path(base) / ("dormant-" + board_name)), seed=SEED, board=board_name,
-                     settings=settings)
+                     settings=settings, **BOARD_OPTIONS)
 
     def ev(name):
         return lambda e: e.get("ev") == name
@@ -335,6 +372,8 @@ def bench_dormant(base, presses, board_name="pico-epaper29"):
         while board.time() < first["until"] * NS:
             time.sleep(0.1)
         settle_flash(board)
+        with DeviceLink(board.port, timeout=30.0) as link:
+            keep_events(board, link, KEPT_EVENTS)
         since = board.event_count()
         board.host_away("unplugged")
         board.wait_event(ev("dormant"), timeout=WALL, since=since)
@@ -507,7 +546,10 @@ def main(argv=None):
                         help="presses timed on the emulated Badger 2040 (0: no Badger)")
     parser.add_argument("--dormant", type=int, default=DORMANT_PRESSES,
                         help="presses timed on boards asleep on their battery, DORMANT (0: none)")
+    parser.add_argument("--flash-timing", action="store_true",
+                        help="charge the flash chip's erase and program times (W25Q16JV typical): a board's pace")
     args = parser.parse_args(argv)
+    BOARD_OPTIONS["flash_timing"] = args.flash_timing
     try:
         table_rows, why = run(args.presses, args.session, args.flips, args.badger, args.dormant)
     except (EmuError, LinkError) as e:
