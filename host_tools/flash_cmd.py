@@ -1,6 +1,7 @@
 """`deckahedron flash` and `deckahedron image`: put the game on a board.
 
     deckahedron image --board pico-epaper29|badger2040|badger2040w [--sleep MODE] [--out FILE]
+    deckahedron image --base-names FILE
     deckahedron flash --board NAME [--port P | --drive PATH] [--sleep MODE] [--wipe --yes] [--dry-run]
 
 An RP2040 board in BOOTSEL mode (its RPI-RP2 drive mounted, or picotool
@@ -250,15 +251,23 @@ def run(args):
 
 def add_image_arguments(parser):
     rp2 = sorted(k for k, v in registry.real_boards().items() if v.get("image") == "rp2040-romfs")
-    parser.add_argument("--board", required=True, choices=rp2, metavar="BOARD", help=", ".join(rp2))
+    parser.add_argument("--board", choices=rp2, metavar="BOARD", help=", ".join(rp2))
     parser.add_argument("--out", metavar="FILE",
                         help="where to write the UF2 (default build/images/deckahedron-BOARD.uf2)")
+    parser.add_argument("--base-names", metavar="FILE",
+                        help="instead, write the module of the device code's names that the base image freezes "
+                             "(docs/rp2040.md, 'The base image')")
     _add_sleep(parser)
     parser.error = reporter("deckahedron image", EXIT_USAGE)[1]
 
 
 def run_image(args):
     complain, fail = reporter("deckahedron image", EXIT_USAGE)
+    if args.base_names:
+        return _base_names(args.base_names, complain)
+    if not args.board:
+        fail("say which board: --board " + "|".join(
+            sorted(k for k, v in registry.real_boards().items() if v.get("image") == "rp2040-romfs")))
     settings = _sleep(args.board, args.sleep, fail)
     try:
         path = image.write(args.board, args.out, settings=settings)
@@ -272,3 +281,19 @@ def run_image(args):
                      "drive\n" % (path, path.stat().st_size, registry.board(args.board)["bootsel"]))
     return EXIT_OK
 
+
+def _base_names(path, complain):
+    try:
+        text = rp2040.names_module()
+    except rp2040.ImageError as e:
+        complain(str(e))
+        return EXIT_FLASH
+    try:
+        with open(path, "w") as f:
+            f.write(text)
+    except OSError as e:
+        complain("cannot write %s: %s" % (path, e.strerror or e))
+        return EXIT_USAGE
+    sys.stdout.write("%s: %d names; freeze it into the base image (docs/rp2040.md, 'The base image')\n"
+                     % (path, text.count("\n        ")))
+    return EXIT_OK

