@@ -288,3 +288,23 @@ def names_module(names=None):
     lines += ["        %r," % n for n in rest]
     lines += ["    ]", ""]
     return "\n".join(lines)
+
+
+NAME_CHECK_BYTES = 8  # shorter names turn up in any image by chance
+
+
+def checkable_names(names=None):
+    """The device names (device_names) names_module freezes that are long
+    enough to look for in an image."""
+    names = device_names() if names is None else names
+    return [n for n in names if len(n.encode()) >= NAME_CHECK_BYTES
+            and (n.isidentifier() or len(n.encode()) <= INTERNED_LITERAL_BYTES)]
+
+
+def unfrozen_names(flash, names=None):
+    """Those of checkable_names(names) the base image `flash` ({address:
+    bytes}) does not hold: each costs a heap slot at load. Names are looked
+    for as the C strings the image keeps them as (a shorter one may share
+    another's tail)."""
+    data = image_bytes(flash)
+    return [n for n in checkable_names(names) if n.encode() + b"\0" not in data]

@@ -95,3 +95,20 @@ def test_the_panel_never_got_a_command_it_would_refuse(pico):
     panel = pico.panel()
     assert panel["full"] + panel["fast"] >= 1
     assert pico.violations() == []
+
+
+STALE_NAMES = 0.05  # names added since the base image was built: a few cost a little heap
+
+
+def test_the_base_image_holds_the_device_codes_names(emulator):
+    # Each name the image lacks takes heap at boot (~1,100 of them: ~8 KB,
+    # and new strings slow down): docs/rp2040.md, "The base image".
+    from host_tools import rp2040
+
+    flash = rp2040.uf2_to_flash(rp2040.base_image_path().read_bytes())
+    checked = rp2040.checkable_names()
+    missing = rp2040.unfrozen_names(flash)
+    assert len(missing) <= STALE_NAMES * len(checked), (
+        "the base image %s lacks %d of the device code's %d names (%s, ...): rebuild it with the names module "
+        "`deckahedron image --base-names FILE` writes (docs/rp2040.md, 'The base image')"
+        % (rp2040.base_image_path(), len(missing), len(checked), ", ".join(missing[:5])))

@@ -158,3 +158,13 @@ def test_base_names_cli_mistakes_are_one_line_and_exit_2(argv, words, capsys):
     err = capsys.readouterr().err
     assert code == 2
     assert words in err and err.count("\n") == 1
+
+
+def test_unfrozen_names_are_those_the_image_lacks():
+    names = ["reshuffle_deck", "exhaustion", "flip", "/rom/app.mpy"]
+    base = fake_base()
+    body = bytearray(base[R.FLASH_BASE])
+    body[1000:1000 + 27] = b"\0reshuffle_deck\0exhaustionX"  # no terminator: not the C string
+    assert R.unfrozen_names({R.FLASH_BASE: bytes(body)}, names) == ["exhaustion"]
+    body[1026] = 0
+    assert R.unfrozen_names({R.FLASH_BASE: bytes(body)}, names) == []  # flip: too short to tell
