@@ -23,6 +23,8 @@ The renderer draws as on the Pico: into the SSD1680 driver's canvas().
 import gc
 import sys
 
+import micropython
+
 try:
     from time import ticks_diff, ticks_us
 except ImportError:  # CPython: not a target, but keep the script readable there
@@ -76,6 +78,11 @@ def heap():
     lazy = _imports(LAZY, prev)
     print("heap_lazy_imports: %d B" % (lazy - prev))
     print("heap_free_after_imports: %d B" % gc.mem_free())
+    # Names interned at run time, in the heap's pools: a few dozen on a base
+    # image that freezes the device code's names (docs/rp2040.md), ~1,200
+    # on one that does not (or on the unix port).
+    print("heap_names_interned:")
+    micropython.qstr_info()
 
 
 class _Board:

@@ -13,7 +13,9 @@ screen and random drawings with framebuf's pixels). Not on the MagTag:
 CircuitPython draws on its own surface and has no viper.
 
 The .mpy of this module holds machine code (mpy-cross -march=armv6m on the
-RP2040 boards), which a board loads into its heap: ~1.2 KB.
+RP2040 boards), which a board copies into its heap even from ROMFS: the
+module keeps 3.8 KB there (measured on the emulated Pico), the price of
+drawing a flip screen in ~1/10 of framebuf's time.
 """
 
 import framebuf
