@@ -165,22 +165,53 @@ def config_text(board, seed, device_id, settings=None):
     return "\n".join(lines) + "\n"
 
 
+def _littlefs(blocks):
+    import littlefs
+
+    return littlefs.LittleFS(block_size=LFS_BLOCK, block_count=blocks, prog_size=LFS_PROG, mount=False)
+
+
+def _mounted(path):
+    """The littlefs image at `path`, mounted with the block count its size
+    gives: a board folder made before the flash map changed (1408 KiB of
+    littlefs until 2026-11-27) keeps working."""
+    with open(path, "rb") as f:
+        data = f.read()
+    fs = _littlefs(len(data) // LFS_BLOCK)
+    fs.context.buffer[:] = data
+    fs.mount()
+    return fs
+
+
+def _moved(old):
+    """A fresh littlefs of the current size holding every file of `old`."""
+    fs = _littlefs(rp2040.FS_BYTES // LFS_BLOCK)
+    fs.format()
+    fs.mount()
+    for root, dirs, names in old.walk("/"):
+        for d in dirs:
+            fs.makedirs(root.rstrip("/") + "/" + d, exist_ok=True)
+        for name in names:
+            path = root.rstrip("/") + "/" + name
+            with old.open(path, "rb") as f, fs.open(path, "wb") as g:
+                g.write(f.read())
+    return fs
+
+
 def prepare_littlefs(path, files):
     """Make the littlefs image at `path` (rp2's geometry) or, when it exists,
     mount it and rewrite those of `files` ({name: bytes}) that differ; the
-    player's save and everything else stay."""
-    import littlefs
-
-    count = rp2040.FS_BYTES // LFS_BLOCK
-    fs = littlefs.LittleFS(block_size=LFS_BLOCK, block_count=count, prog_size=LFS_PROG, mount=False)
-    if os.path.exists(path):
-        with open(path, "rb") as f:
-            fs.context.buffer[:] = f.read()
-        fs.mount()
-    else:
+    player's save and everything else stay (moved into a partition of the
+    current size if the image is of an older flash map)."""
+    changed = not os.path.exists(path)
+    if changed:
+        fs = _littlefs(rp2040.FS_BYTES // LFS_BLOCK)
         fs.format()
         fs.mount()
-    changed = not os.path.exists(path)
+    else:
+        fs = _mounted(path)
+        if len(fs.context.buffer) != rp2040.FS_BYTES:
+            fs, changed = _moved(fs), True
     for name, data in files.items():
         try:
             with fs.open(name, "rb") as f:
@@ -199,13 +230,7 @@ def prepare_littlefs(path, files):
 
 def read_littlefs(path, name):
     """A file's bytes from a board's littlefs image (None if absent)."""
-    import littlefs
-
-    fs = littlefs.LittleFS(block_size=LFS_BLOCK, block_count=rp2040.FS_BYTES // LFS_BLOCK,
-                           prog_size=LFS_PROG, mount=False)
-    with open(path, "rb") as f:
-        fs.context.buffer[:] = f.read()
-    fs.mount()
+    fs = _mounted(path)
     try:
         with fs.open(name, "rb") as f:
             return f.read()

@@ -255,7 +255,7 @@ def add_image_arguments(parser):
     parser.add_argument("--out", metavar="FILE",
                         help="where to write the UF2 (default build/images/deckahedron-BOARD.uf2)")
     parser.add_argument("--base-names", metavar="FILE",
-                        help="instead, write the module of the device code's names that the base image freezes "
+                        help="instead, write the .mpy of the device code's names and strings that the base image freezes "
                              "(docs/rp2040.md, 'The base image')")
     _add_sleep(parser)
     parser.error = reporter("deckahedron image", EXIT_USAGE)[1]
@@ -284,16 +284,17 @@ def run_image(args):
 
 def _base_names(path, complain):
     try:
-        text = rp2040.names_module()
+        names = rp2040.device_names()
+        data = rp2040.names_mpy(names)
     except rp2040.ImageError as e:
         complain(str(e))
         return EXIT_FLASH
     try:
-        with open(path, "w") as f:
-            f.write(text)
+        with open(path, "wb") as f:
+            f.write(data)
     except OSError as e:
         complain("cannot write %s: %s" % (path, e.strerror or e))
         return EXIT_USAGE
-    sys.stdout.write("%s: %d names; freeze it into the base image (docs/rp2040.md, 'The base image')\n"
-                     % (path, text.count("\n        ")))
+    sys.stdout.write("%s: %d names and strings; freeze it into the base image (docs/rp2040.md, 'The base image')\n"
+                     % (path, len(names)))
     return EXIT_OK

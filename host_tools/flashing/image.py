@@ -1,8 +1,8 @@
 """The full UF2 of an RP2040 board, for a hobbyist to drag onto RPI-RP2:
 
     base image (from the cache, host_tools/rp2040.py)      0x10000000..
-    ROMFS image of the current device code                 0x10060000 (256 KiB)
-    a fresh littlefs: main.py and deckahedron.cfg          0x100A0000 (1408 KiB)
+    ROMFS image of the current device code                 0x10080000 (384 KiB)
+    a fresh littlefs: main.py and deckahedron.cfg          0x100E0000 (1152 KiB)
 
 so the board starts the game at once. The littlefs is the whole filesystem
 region, written out in full: a first install has no saved game (later
@@ -23,7 +23,7 @@ from host_tools import rp2040
 from host_tools.flashing import files
 
 FS_BLOCK = 4096
-FS_BLOCKS = rp2040.FS_BYTES // FS_BLOCK  # 352
+FS_BLOCKS = rp2040.FS_BYTES // FS_BLOCK  # 288
 LFS = {"read_size": 32, "prog_size": 256, "lookahead_size": 32, "block_cycles": 100,
        "cache_size": min(FS_BLOCK, 4 * max(32, 256)), "name_max": 255, "disk_version": 0x00020001}
 

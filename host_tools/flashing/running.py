@@ -340,8 +340,10 @@ def make_plan(board, info, wipe=False, romfs_builder=None, sleep=None):
     if info.get("romfs"):
         romfs = (romfs_builder or rp2040.build_romfs)(board)
         if len(romfs) > info["romfs"]:
-            raise FlashError("the device code is %d bytes as ROMFS; the board's partition holds %d"
-                             % (len(romfs), info["romfs"]))
+            raise FlashError("the device code is %d bytes as ROMFS; the board's partition holds %d (an older "
+                             "base image): put the current image on it in BOOTSEL mode (deckahedron flash "
+                             "--board %s --drive ...; a first install: back up the save first)"
+                             % (len(romfs), info["romfs"], board))
         # Our modules on the filesystem come before /rom on sys.path: they go.
         deletes = [p for p in _installed_paths(board) if p in on_board and p not in copies]
         rmdirs = [d for d in package_dirs(board) if d in (info.get("dirs") or ())]

@@ -687,3 +687,13 @@ def test_a_foreign_file_in_our_folder_is_a_plain_error(board_fs):
     with pytest.raises(FlashError, match="the folder boards .* hides the game's code in ROMFS"):
         flash_running(FakeBoard(board_fs, romfs=rp2040.ROMFS_BYTES))
     assert (board_fs / "boards" / "mine.py").is_file()
+
+
+def test_a_board_whose_romfs_partition_is_too_small_is_told_to_take_the_image(board_fs):
+    # A board on the base image of the older flash map (256 KiB of ROMFS)
+    # once the device code outgrows it: nothing is written.
+    (board_fs / "deck.sav").write_bytes(b"the save")
+    before = sorted(p.name for p in board_fs.iterdir())
+    with pytest.raises(FlashError, match="partition holds 4096 .*BOOTSEL mode .*--board pico-epaper29"):
+        flash_running(FakeBoard(board_fs, romfs=4096))
+    assert sorted(p.name for p in board_fs.iterdir()) == before

@@ -55,6 +55,7 @@ def test_the_base_image_check_accepts_ours():
 @pytest.mark.parametrize("kwargs, words", [
     ({"romfs": None}, "no ROMFS partition"),
     ({"romfs": (R.ROMFS_START, 128 * 1024)}, "no ROMFS partition"),
+    ({"romfs": (0x10060000, 256 * 1024)}, "flash map before 2026-11-27; build the Deckahedron base"),
     ({"version": b"MicroPython v1.27.0"}, "not MicroPython v1.28.0"),
     ({"size": R.ROMFS_START - R.FLASH_BASE + 4}, "runs into the ROMFS partition"),
 ])
@@ -108,29 +109,46 @@ def test_mpy_names_are_what_a_module_interns_when_it_loads(tmp_path):
     assert "a much longer sentence" not in names  # over 10 bytes: a str object, not a name
 
 
-def test_mpy_names_refuse_what_is_not_an_mpy_of_format_6():
-    with pytest.raises(R.ImageError, match="format 6"):
-        R.mpy_names(b"M\x05\x02\x1f\x00\x00")
-    with pytest.raises(R.ImageError, match="format 6"):
-        R.mpy_names(b"def f(): pass\n")
+def test_mpy_strings_are_the_str_constants_tuples_included(tmp_path):
+    data = compile_mpy(tmp_path, "X = ('ab', ('nested words here', b'raw bytes too', 3, None), 2.5)\n"
+                                 "def f():\n    return 'a much longer sentence', 12345678901234567890\n")
+    strings = R.mpy_strings(data)
+    assert {"ab", "nested words here", "a much longer sentence"} <= set(strings)
+    assert "raw bytes too" not in strings  # bytes stay bytes
 
 
-def test_the_names_module_makes_every_device_name_static(tmp_path):
-    # The base image freezes this module: a name it does not intern as
-    # static costs a heap slot on every board (docs/rp2040.md).
+def test_mpy_tables_refuse_what_is_not_an_mpy_of_format_6():
+    for bad in (b"M\x05\x02\x1f\x00\x00", b"def f(): pass\n"):
+        with pytest.raises(R.ImageError, match="format 6"):
+            R.mpy_names(bad)
+        with pytest.raises(R.ImageError, match="format 6"):
+            R.mpy_strings(bad)
+
+
+def test_the_names_mpy_makes_every_device_name_and_string_static():
+    # The base image freezes it: a name or string it lacks costs heap on
+    # every board (docs/rp2040.md, "The base image").
     device = R.device_names()
     assert {"flip", "reshuffle", "kbd_intr", " vs %d: %s"} <= set(device)
-    frozen = set(R.mpy_names(compile_mpy(tmp_path, R.names_module(), R.NAMES_MODULE)))
-    kept = {n for n in device if n.isidentifier() or len(n.encode()) <= R.INTERNED_LITERAL_BYTES}
-    assert kept <= frozen
-    assert len(kept) > 0.95 * len(device)  # only long file names like /rom/app.mpy stay out
+    assert any(len(n) > 40 for n in device)  # the long messages, not only names
+    assert set(device) <= set(R.mpy_names(R.names_mpy(device)))
+    assert all(len(n.encode()) <= R.NAME_MAX_BYTES for n in device)  # a longer one cannot be a name
 
 
-def test_the_names_module_takes_any_text_as_a_literal(tmp_path):
-    text = R.names_module(["ok", "pass", "a b", "x'y\"z", "é", "/rom/app.mpy"])
-    frozen = set(R.mpy_names(compile_mpy(tmp_path, text, R.NAMES_MODULE)))
-    assert {"ok", "pass", "a b", "x'y\"z", "é"} <= frozen
-    assert "/rom/app.mpy" not in frozen  # 12 bytes: mpy-cross would not intern it
+def test_the_names_mpy_is_an_mpy_that_mpy_cross_tools_read(tmp_path):
+    # The splice must leave a well-formed file: MicroPython's unix port
+    # imports it (an empty module) and its names are then interned.
+    odd = ["ok", "pass", "a b", "x'y\"z", "é", "line\nbreak", "%d %s of %d: " * 5]
+    data = R.names_mpy(odd)
+    assert R.mpy_names(data)[-len(odd):] == odd
+    (tmp_path / "_deckahedron_names.mpy").write_bytes(data)
+    import subprocess
+
+    from host_tools.simboards import find_micropython
+
+    out = subprocess.run([find_micropython(), "-c", "import sys; sys.path.insert(0, %r); import _deckahedron_names; "
+                          "print('ok')" % str(tmp_path)], capture_output=True, text=True, timeout=30)
+    assert out.stdout.strip() == "ok", out.stderr
 
 
 def test_base_names_cli_writes_the_module_and_says_how_many(tmp_path, capsys):
@@ -140,8 +158,8 @@ def test_base_names_cli_writes_the_module_and_says_how_many(tmp_path, capsys):
     assert cli.main(["image", "--base-names", str(out)]) == 0
     said = capsys.readouterr().out
     assert str(out) in said and "docs/rp2040.md" in said
-    assert out.read_text() == R.names_module()
-    assert "%d names" % out.read_text().count("\n        ") in said
+    assert out.read_bytes() == R.names_mpy()
+    assert "%d names and strings" % len(R.device_names()) in said
 
 
 @pytest.mark.parametrize("argv, words", [
@@ -161,10 +179,34 @@ def test_base_names_cli_mistakes_are_one_line_and_exit_2(argv, words, capsys):
 
 
 def test_unfrozen_names_are_those_the_image_lacks():
-    names = ["reshuffle_deck", "exhaustion", "flip", "/rom/app.mpy"]
+    names = ["reshuffle_deck", "exhaustion", "flip"]
     base = fake_base()
     body = bytearray(base[R.FLASH_BASE])
     body[1000:1000 + 27] = b"\0reshuffle_deck\0exhaustionX"  # no terminator: not the C string
     assert R.unfrozen_names({R.FLASH_BASE: bytes(body)}, names) == ["exhaustion"]
     body[1026] = 0
     assert R.unfrozen_names({R.FLASH_BASE: bytes(body)}, names) == []  # flip: too short to tell
+
+
+def test_an_emulated_boards_littlefs_of_the_older_flash_map_keeps_its_save(tmp_path):
+    # Board folders made before the map changed (1408 KiB of littlefs) hold
+    # a player's save: `deckahedron sim --dir` must not lose it.
+    from host_tools import emuboards
+
+    old = emuboards._littlefs(1408 * 1024 // emuboards.LFS_BLOCK)
+    old.format()
+    old.mount()
+    with old.open("deck.sav", "wb") as f:
+        f.write(b"the save")
+    old.makedirs("logs", exist_ok=True)
+    with old.open("logs/crash.txt", "wb") as f:
+        f.write(b"a crash")
+    with old.open("main.py", "wb") as f:
+        f.write(b"old main")
+    path = tmp_path / "littlefs.img"
+    path.write_bytes(bytes(old.context.buffer))
+    emuboards.prepare_littlefs(str(path), {"main.py": b"new main"})
+    assert path.stat().st_size == R.FS_BYTES
+    assert emuboards.read_littlefs(str(path), "deck.sav") == b"the save"
+    assert emuboards.read_littlefs(str(path), "logs/crash.txt") == b"a crash"
+    assert emuboards.read_littlefs(str(path), "main.py") == b"new main"
