@@ -129,7 +129,10 @@ def compile_rules(mpy_cross, dest):
         rel = src.relative_to(ROOT).as_posix()
         out = Path(dest) / (rel[:-3] + ".mpy")
         out.parent.mkdir(parents=True, exist_ok=True)
-        proc = subprocess.run([mpy_cross, "-o", str(out), rel], cwd=str(ROOT), capture_output=True, text=True)
+        # -march=host: drivers/ink.py is viper (native code), which needs the
+        # unix port's own architecture
+        proc = subprocess.run([mpy_cross, "-march=host", "-o", str(out), rel], cwd=str(ROOT), capture_output=True,
+                              text=True)
         if proc.returncode:
             errors.append("mpy-cross %s: %s" % (rel, proc.stderr.strip()))
             return False
