@@ -233,8 +233,9 @@ NAME_CHECK_BYTES = 8  # shorter names turn up in any image by chance
 STR, TUPLE = 5, 10  # .mpy constant objects (py/persistentcode.h MP_PERSISTENT_OBJ_*)
 
 
-def _uint(data, i):
-    """A .mpy variable-length unsigned int at data[i]: (value, next index)."""
+def read_uint(data, i):
+    """A variable-length unsigned int at data[i] as .mpy and ROMFS files
+    write them (7 bits a byte, most significant first): (value, next index)."""
     value = 0
     while True:
         byte = data[i]
@@ -259,11 +260,11 @@ def _mpy_tables(data):
     file) are left out."""
     if data[:2] != b"M\x06":
         raise ImageError("not a MicroPython .mpy of format 6 (header %r)" % bytes(data[:4]))
-    n_names, i = _uint(data, 4)
-    n_objects, i = _uint(data, i)
+    n_names, i = read_uint(data, 4)
+    n_objects, i = read_uint(data, i)
     names = []
     for _ in range(n_names):
-        size, i = _uint(data, i)
+        size, i = read_uint(data, i)
         if size & 1:  # a static name: its number in the firmware's table
             continue
         size >>= 1
@@ -290,7 +291,7 @@ def mpy_strings(data):
         i += 1
         if kind <= 4:  # the native function table, None, False, True, Ellipsis
             return i
-        size, i = _uint(data, i)
+        size, i = read_uint(data, i)
         if kind == TUPLE:
             for _ in range(size):
                 i = load(i)
@@ -340,14 +341,11 @@ def names_mpy(names=None):
         if proc.returncode:
             raise ImageError("mpy-cross cannot compile the names module: %s" % said)
         data = dest.read_bytes()
-    n_own, i = _uint(data, 4)
-    _, objects = _uint(data, i)
-    own, start, _ = _mpy_tables(data)
-    table_end = start
+    n_own, counts = read_uint(data, 4)  # the count of names, then of constants from `counts` on
+    own, table_end, _ = _mpy_tables(data)
     extra = [n for n in names if n not in own]
     entries = b"".join(_put_uint(len(n.encode()) << 1) + n.encode() + b"\0" for n in extra)
-    return (data[:4] + _put_uint(n_own + len(extra)) + data[i:objects]
-            + data[objects:table_end] + entries + data[table_end:])
+    return data[:4] + _put_uint(n_own + len(extra)) + data[counts:table_end] + entries + data[table_end:]
 
 
 def checkable_names(names=None):

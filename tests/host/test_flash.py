@@ -49,16 +49,7 @@ def base_cache(tmp_path, monkeypatch):
 def parse_romfs(data):
     """{path: bytes} of a ROMFS image (the format mpremote.romfs writes)."""
     assert data[:3] == b"\xd2\xcd\x31", "no ROMFS header"
-
-    def uint(buf, i):
-        v = 0
-        while True:
-            b = buf[i]
-            i += 1
-            v = (v << 7) | (b & 0x7F)
-            if not b & 0x80:
-                return v, i
-
+    uint = rp2040.read_uint
     size, i = uint(data, 3)
     out = {}
 
