@@ -249,8 +249,12 @@ def run(args):
 
 # -- deckahedron image ------------------------------------------------------
 
+def _image_boards():
+    return sorted(k for k, v in registry.real_boards().items() if v.get("image") == "rp2040-romfs")
+
+
 def add_image_arguments(parser):
-    rp2 = sorted(k for k, v in registry.real_boards().items() if v.get("image") == "rp2040-romfs")
+    rp2 = _image_boards()
     parser.add_argument("--board", choices=rp2, metavar="BOARD", help=", ".join(rp2))
     parser.add_argument("--out", metavar="FILE",
                         help="where to write the UF2 (default build/images/deckahedron-BOARD.uf2)")
@@ -264,10 +268,11 @@ def add_image_arguments(parser):
 def run_image(args):
     complain, fail = reporter("deckahedron image", EXIT_USAGE)
     if args.base_names:
+        if args.board or args.out or args.sleep:
+            fail("--base-names writes one file for every RP2040 board's code: leave out --board, --out and --sleep")
         return _base_names(args.base_names, complain)
     if not args.board:
-        fail("say which board: --board " + "|".join(
-            sorted(k for k, v in registry.real_boards().items() if v.get("image") == "rp2040-romfs")))
+        fail("say which board: --board " + "|".join(_image_boards()))
     settings = _sleep(args.board, args.sleep, fail)
     try:
         path = image.write(args.board, args.out, settings=settings)

@@ -165,6 +165,7 @@ def test_base_names_cli_writes_the_module_and_says_how_many(tmp_path, capsys):
 @pytest.mark.parametrize("argv, words", [
     (["image"], "say which board: --board"),
     (["image", "--base-names", "/proc/no/such/dir/names.py"], "cannot write /proc/no/such/dir/names.py"),
+    (["image", "--base-names", "n.mpy", "--board", "badger2040"], "leave out --board, --out and --sleep"),
 ])
 def test_base_names_cli_mistakes_are_one_line_and_exit_2(argv, words, capsys):
     from host_tools import cli
