@@ -249,12 +249,8 @@ def run(args):
 
 # -- deckahedron image ------------------------------------------------------
 
-def _image_boards():
-    return sorted(k for k, v in registry.real_boards().items() if v.get("image") == "rp2040-romfs")
-
-
 def add_image_arguments(parser):
-    rp2 = _image_boards()
+    rp2 = rp2040.image_boards()
     parser.add_argument("--board", choices=rp2, metavar="BOARD", help=", ".join(rp2))
     parser.add_argument("--out", metavar="FILE",
                         help="where to write the UF2 (default build/images/deckahedron-BOARD.uf2)")
@@ -272,7 +268,7 @@ def run_image(args):
             fail("--base-names writes one file for every RP2040 board's code: leave out --board, --out and --sleep")
         return _base_names(args.base_names, complain)
     if not args.board:
-        fail("say which board: --board " + "|".join(_image_boards()))
+        fail("say which board: --board " + "|".join(rp2040.image_boards()))
     settings = _sleep(args.board, args.sleep, fail)
     try:
         path = image.write(args.board, args.out, settings=settings)

@@ -30,6 +30,7 @@ MICROPYTHON_VERSION = "v1.28.0"
 # functions (firmware/drivers/ink.py) compile to; bytecode is the same with it.
 MPY_ARCH = "-march=armv6m"
 BASE_IMAGE = "micropython-%s-rp2-pico-romfs.uf2" % MICROPYTHON_VERSION
+IMAGE_KIND = "rp2040-romfs"  # a registry entry's "image" for the boards this module builds for
 BOOTROM = "bootrom-b1.bin"
 
 # The 2 MiB flash of a Pico, a Badger 2040 and a Badger 2040 W (XIP addresses).
@@ -305,16 +306,21 @@ def mpy_strings(data):
     return out
 
 
+def image_boards():
+    """The registry's boards that run this base image with the device code
+    in ROMFS, sorted."""
+    from host_tools import boards as registry
+
+    return sorted(k for k, v in registry.real_boards().items() if v.get("image") == IMAGE_KIND)
+
+
 def device_names():
     """Every name and string constant the device code of the RP2040 boards
     would put in the heap, that can be a name (up to 255 bytes, no zero
     byte), sorted."""
-    from host_tools import boards as registry
-
     sources = set()  # the boards share most of their modules: each compiled once
-    for name, entry in registry.real_boards().items():
-        if entry.get("image") == "rp2040-romfs":
-            sources.update(p for p in device_sources(name) if p[0].endswith(".py"))
+    for name in image_boards():
+        sources.update(p for p in device_sources(name) if p[0].endswith(".py"))
     names = set()
     for board_path, local in sources:
         data = _compiled(board_path, local)

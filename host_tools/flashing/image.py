@@ -60,7 +60,7 @@ def check_board(board):
     from host_tools import boards as registry
 
     entry = registry.board(board)
-    if entry.get("image") != "rp2040-romfs":
+    if entry.get("image") != rp2040.IMAGE_KIND:
         raise rp2040.ImageError("%s has no RP2040 image: %s" % (
             board, "it runs CircuitPython; `deckahedron flash --board magtag` copies the game onto its "
                    "CIRCUITPY drive" if entry["runtime"] == "circuitpython" else "it is not a real board"))

