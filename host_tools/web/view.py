@@ -34,9 +34,10 @@ def connection(p):
     return "ok", "connected on %s" % p.port
 
 
-def flip_entry(name, source, suit, net, cards, level, resolving, undone=False):
+def flip_entry(fid, source, suit, net, cards, level, resolving, undone=False):
+    """One flip as the page shows it; ``id`` tells two alike flips apart."""
     cards = [c for c in (cards or "").split(",") if c] if isinstance(cards, str) else list(cards or [])
-    return {"suit": suit, "net": net or 0, "cards": cards, "resolving": resolving, "level": level,
+    return {"id": fid, "suit": suit, "net": net or 0, "cards": cards, "resolving": resolving, "level": level,
             "word": replies.WORDS.get(level, ""), "source": source, "undone": undone,
             "text": "%s %+d (%s): %s from card %s%s" % (replies.title(suit), net or 0, replies.cards(cards),
                                                          replies.level_words(level), resolving,
@@ -57,13 +58,13 @@ def undone_entries(hub):
 def last_flips(hub, n=FLIPS_SHOWN):
     """player -> their last ``n`` flips of this session, newest first (an undone one says so)."""
     undone = undone_entries(hub)
-    rows = hub.db.execute("SELECT player, source, suit, net, cards, level, resolving, event FROM flips"
+    rows = hub.db.execute("SELECT player, id, source, suit, net, cards, level, resolving, event FROM flips"
                           " WHERE session = ? ORDER BY id DESC", (hub.session,)).fetchall()
     out = {}
     for row in rows:
         mine = out.setdefault(row[0], [])
         if len(mine) < n:
-            mine.append(flip_entry(*row[:7], undone=row[7] in undone))
+            mine.append(flip_entry(*row[1:8], undone=row[8] in undone))
     return out
 
 

@@ -26,6 +26,7 @@ if not (CHROMIUM and CHROMEDRIVER):
                 "(Debian/Ubuntu; .ci/run does it)", allow_module_level=True)
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="pip install selenium (make setup does it)")
+from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -52,7 +53,8 @@ def browser(table):
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     try:
         driver.get(table.url)
-        WebDriverWait(driver, 20).until(lambda d: d.execute_script("return window.deckahedron.views") > 0)
+        # app.js may not have run yet when the page has loaded: no window.deckahedron then
+        WebDriverWait(driver, 20).until(lambda d: d.execute_script("return (window.deckahedron || {}).views || 0") > 0)
         yield driver
     finally:
         driver.quit()
@@ -183,17 +185,36 @@ def _confirm_box(browser, name):
     return card(browser, name).find_element(By.CSS_SELECTOR, ".confirm")
 
 
+def _until_flip_shown(browser, name, count):
+    """Wait for the page to show ``name``'s flip after ``count`` shown: its
+    card grows a line then, and a click aimed at a button below that line
+    while it grows lands on something else (a person, too, waits for it)."""
+    WebDriverWait(browser, 20).until(lambda d: len(seen(d, name)) > count)
+
+
+def _until_asked(browser, box, words):
+    """Wait for the undo box to show ``words``; a timeout says what it showed."""
+    try:
+        WebDriverWait(browser, 20).until(lambda d: box.is_displayed() and words in box.find_element(
+            By.CSS_SELECTOR, ".ask").text)
+    except TimeoutException:
+        raise AssertionError("the undo box did not say %r within 20 s; it showed %r (displayed: %s), the answer %r"
+                             % (words, box.find_element(By.CSS_SELECTOR, ".ask").text, box.is_displayed(),
+                                browser.find_element(By.ID, "answer").text)) from None
+
+
 def test_undo_from_the_page_asks_first_then_puts_the_device_back(browser, table):
-    before = _digest(table, "Ann")
+    before, shown = _digest(table, "Ann"), len(seen(browser, "Ann"))
     c = card(browser, "Ann")
     click(browser, c.find_element(By.CSS_SELECTOR, "form.flip select option[value='str']"))
     click(browser, c.find_element(By.CSS_SELECTOR, "form.flip button"))
     WebDriverWait(browser, 20).until(lambda d: "Ann flips Str" in d.find_element(By.ID, "answer").text)
     flipped = _digest(table, "Ann")
     assert flipped != before
+    _until_flip_shown(browser, "Ann", shown)
     click(browser, c.find_element(By.CSS_SELECTOR, "button.undo"))
     box = _confirm_box(browser, "Ann")
-    WebDriverWait(browser, 20).until(lambda d: box.is_displayed() and box.find_element(By.CSS_SELECTOR, ".ask").text)
+    _until_asked(browser, box, "this would put Ann back to before flip")
     asked = box.find_element(By.CSS_SELECTOR, ".ask").text
     # the console's words for `undo Ann`, and nothing changed yet
     assert asked.startswith("this would put Ann back to before flip (entry ") and asked.endswith(
@@ -213,12 +234,13 @@ def test_undo_from_the_page_asks_first_then_puts_the_device_back(browser, table)
 
 
 def test_an_undo_the_page_cannot_do_is_refused_in_a_sentence(browser, table):
+    shown = len(seen(browser, "Bo"))
     table.on_hub(lambda hub: hub.flip("Bo", attr="str"))
+    _until_flip_shown(browser, "Bo", shown)
     c = card(browser, "Bo")
     click(browser, c.find_element(By.CSS_SELECTOR, "button.undo"))
     box = _confirm_box(browser, "Bo")
-    WebDriverWait(browser, 20).until(lambda d: box.is_displayed() and "this would put Bo back to before flip"
-                                     in box.find_element(By.CSS_SELECTOR, ".ask").text)
+    _until_asked(browser, box, "this would put Bo back to before flip")
     entry = box.get_attribute("data-entry")
     assert table.on_hub(lambda hub: press_flip(hub, "Bo"))[0] == "home"  # Bo flips with the buttons meanwhile
     table.on_hub(lambda hub: hub.poll(0))

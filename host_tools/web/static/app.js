@@ -160,7 +160,7 @@ function renderPlayer(node, p, now) {
   }
   if (!items.length) items.push(el("li", "no flips yet"));
   ol.replaceChildren(...items);
-  const key = p.flips.length ? p.flips[0].text + "|" + p.flips.length : "";
+  const key = p.flips.length ? String(p.flips[0].id) : "";  // two alike flips in a row are two flips
   if (node.dataset.newest !== key) {
     node.dataset.newest = key;
     node.dataset.flipCount = String(p.flips.length);
