@@ -33,7 +33,7 @@ except ImportError:  # installed flat on a board (lib/layout.py, lib/glyphs.py)
     import glyphs as G
     import layout as L
 
-from shared_rules.cards import CARDS, SUITS
+from shared_rules.cards import ALL_IDS, CARDS, SUITS
 from shared_rules.editions import DEFAULT_EDITION, EDITION_KEYS, edition
 from shared_rules.systems import KEYS
 
@@ -226,6 +226,7 @@ class Renderer:
         # passed it on cost a board a call a line)
         self.text = self.fb.text
         self._symbols = self._symbols_of = None  # see symbols()
+        self.faces = None  # see _face()
 
     def frame_bytes(self):
         """The screen as a MONO_HLSB buffer (bit 1 = ink), whatever it was
@@ -366,7 +367,12 @@ class Renderer:
         four zodiac corners. ``suit``: the chosen suit, whose edge box is
         inverted. ``resolving``: 3-pixel frame. ``highlight``: the cursor,
         a dotted inner frame. ``clear``: paper the box first (not needed
-        on a screen just cleared; ~0.7 ms a card on a Pico)."""
+        on a screen just cleared; ~0.7 ms a card on a Pico).
+
+        With native ink and the faces made at build time (card_faces, see
+        printed_face), a full-size face is one blit of its printed parts
+        and only the edition's suit symbols (and the chosen suit's edge) are
+        drawn: ~1 ms a card on a Pico instead of ~3.6."""
         fb = self.fb
         w = _int(w, L.CARD_W)
         h = _int(h, L.CARD_H)
@@ -374,7 +380,14 @@ class Renderer:
             return
         if clear:
             fb.fill_rect(x, y, w, h, 0)
-        self._frame(x, y, w, h, 3 if resolving else 1)
+        card = CARDS.get(_str(cid)) if cid is not None else None
+        face = self._face(card) if w == L.CARD_W and h == L.CARD_H else None
+        if face is not None:
+            fb.ink.blit(fb.buf, face, w, (h + 7) >> 3, x, y, 1, 1)
+            if resolving:
+                self._frame(x, y, w, h, 3)
+        else:
+            self._frame(x, y, w, h, 3 if resolving else 1)
         if highlight and not resolving:
             for i in range(x + 2, x + w - 2, 2):
                 fb.pixel(i, y + 2, 1)
@@ -382,16 +395,13 @@ class Renderer:
             for j in range(y + 2, y + h - 2, 2):
                 fb.pixel(x + 2, j, 1)
                 fb.pixel(x + w - 3, j, 1)
-        card = CARDS.get(_str(cid)) if cid is not None else None
         if card is None:
             s = _clip(_str(cid), w - 8)
             self.text("?", x + w // 2 - 4, y + h // 2 - 8, 1)
             self.text(s, x + (w - len(s) * 8) // 2, y + h // 2 + 2, 1)
             return
-        full = w >= L.FULL_FACE_MIN and h >= L.FULL_FACE_MIN
-        edges, corners, nums, mid = self._geometry(w, h)
+        edges = self._geometry(w, h)[0]
         symbols = self.symbols()
-        levels = card.levels
         for k in range(4):
             e = edges[k]
             c = 1
@@ -399,12 +409,27 @@ class Renderer:
                 fb.fill_rect(x + e[0], y + e[1], e[2], e[3], 1)
                 c = 0
             G.blit(fb, symbols[k], x + e[4], y + e[5], c)
-            bm = G.level_bitmap(levels[k])
-            if bm is not None:
-                G.blit(fb, bm, x + e[6] - bm[0] // 2, y + e[7], c)
-            else:
-                G.level_marks(fb, levels[k], x + e[6] - G.level_width(levels[k]) // 2, y + e[7], c)
-        for k in range(4):  # the zodiac corners, 2x where the face is full size
+            if face is None or not c:
+                self._marks(card.levels[k], x + e[6], y + e[7], c)
+        if face is None:
+            self._printed(card, x, y, w, h)
+
+    def _marks(self, level, cx, y, c):
+        """A suit's result marks, centred on cx."""
+        bm = G.level_bitmap(level)
+        if bm is not None:
+            G.blit(self.fb, bm, cx - bm[0] // 2, y, c)
+        else:
+            G.level_marks(self.fb, level, cx - G.level_width(level) // 2, y, c)
+
+    def _printed(self, card, x, y, w, h):
+        """What a face shows whatever the edition, past its frame and edges:
+        the zodiac corners (2x where the face is full size), the numerals,
+        the centre mark."""
+        fb = self.fb
+        full = w >= L.FULL_FACE_MIN and h >= L.FULL_FACE_MIN
+        corners, nums, mid = self._geometry(w, h)[1:]
+        for k in range(4):
             lx, ly = corners[k]
             G.mini_text(fb, G.zodiac_label(card.corners[k]), x + lx, y + ly, 1, 2 if full else 1)
         if full:
@@ -417,6 +442,47 @@ class Renderer:
         else:
             r = min(w, h) // 8
         G.centre_mark(fb, card, x + mid[0], y + mid[1], r)
+
+    def printed_face(self, cid):
+        """Card ``cid``'s full-size face without its suit symbols (which the
+        edition chooses) as MONO_VLSB column bytes (CARD_W x CARD_H, band by
+        band): the frame, every edge's marks, corners, numerals and centre.
+        host_tools/card_faces.py has the unix port make all of them for a
+        board's ROMFS; drawn here, on a cleared canvas in the panel layout,
+        so they are this renderer's pixels."""
+        fb, w, h = self.fb, L.CARD_W, L.CARD_H
+        card = CARDS[cid]
+        fb.fill(0)
+        self._frame(0, 0, w, h, 1)
+        edges = self._geometry(w, h)[0]
+        for k in range(4):
+            self._marks(card.levels[k], edges[k][6], edges[k][7], 1)
+        self._printed(card, 0, 0, w, h)
+        out = bytearray()
+        for band in range((h + 7) >> 3):
+            out += fb.buf[band * L.WIDTH:band * L.WIDTH + w]
+        return bytes(out)
+
+    def _face(self, card):
+        """card's face from card_faces (a memoryview of the board's ROMFS),
+        or None: no card, no native ink, or no faces (a desktop run, a
+        board without them)."""
+        if card is None or getattr(self.fb, "ink", None) is None:
+            return None
+        faces = self.faces
+        if faces is None:
+            try:
+                from card_faces import FACES as faces
+            except ImportError:
+                faces = b""
+            n = L.CARD_W * ((L.CARD_H + 7) >> 3)
+            faces = memoryview(faces) if len(faces) == n * len(ALL_IDS) else b""
+            self.faces = faces
+        if not faces:
+            return None
+        n = L.CARD_W * ((L.CARD_H + 7) >> 3)
+        i = ALL_IDS.index(card.id) * n
+        return faces[i:i + n]
 
     def _corner_card(self, cid, x, y, w, h, selected):
         """A mini-game card: the four zodiac corners big (inverted 1x

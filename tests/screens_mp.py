@@ -9,6 +9,7 @@ Run from the repo root under the MicroPython unix port:
     micropython tests/screens_mp.py --bench             render time and heap figures
     micropython tests/screens_mp.py --vlsb              every view drawn in the panel layout (MONO_VLSB) too
     micropython tests/screens_mp.py --ink               random drawings: native ink (drivers/ink.py) = framebuf
+    micropython tests/screens_mp.py --faces             cards from their prebuilt faces = cards drawn piece by piece
 
 Each .bin is the 4736-byte frame buffer (MONO_HLSB, bit 1 = black).
 tests/host/test_screens.py runs this and checks pixels; host_tools/screens.py
@@ -324,6 +325,67 @@ def ink(trials=300, seed=1):
     return 0
 
 
+def faces():
+    """Every card with its face made at build time (render.printed_face, as
+    host_tools/card_faces.py makes them for a board) equals the card drawn
+    piece by piece: in every flip slot, with no suit and each suit chosen,
+    resolving, under the cursor, over paper and over ink, under each
+    edition's symbols; and every view of VIEWS. Prints "faces ok N"."""
+    import framebuf
+
+    _renderer()
+    from firmware import layout as L
+    from firmware import render as R
+    from firmware.drivers import ink as native
+    from shared_rules.cards import ALL_IDS, SUITS
+    from shared_rules.editions import EDITION_KEYS
+
+    made = R.Canvas(bytearray(L_BUF), framebuf.MONO_VLSB)
+    made.ink = native
+    maker = R.Renderer(fb=made)
+    data = b"".join(maker.printed_face(cid) for cid in ALL_IDS)
+    pair = []
+    for with_faces in (True, False):
+        canvas = R.Canvas(bytearray(L_BUF), framebuf.MONO_VLSB)
+        canvas.ink = native
+        r = R.Renderer(fb=canvas)
+        r.faces = memoryview(data) if with_faces else b""
+        pair.append((canvas, r))
+    n = 0
+    for ed in EDITION_KEYS:
+        for _, r in pair:
+            r.edition = R.edition(ed)
+        for cid in ALL_IDS:
+            for slot in L.FLIP_SLOTS[3]:
+                for suit in (None,) + SUITS:
+                    for resolving, highlight in ((False, False), (True, False), (False, True)):
+                        for under in (0, 1):
+                            for canvas, r in pair:
+                                canvas.fill(under)
+                                r.render_card(cid, slot[0], slot[1], slot[2], slot[3], suit, resolving, highlight,
+                                              under == 1)
+                            n += 1
+                            if pair[0][0].buf != pair[1][0].buf:
+                                print("FAIL card %s at %r, suit %s, resolving %s, cursor %s, over %s, edition %s"
+                                      % (cid, slot, suit, resolving, highlight, under, ed))
+                                return 1
+    for name, view in VIEWS:
+        if bytes(pair[0][1].render(view).buf) != bytes(pair[1][1].render(view).buf):
+            print("FAIL view %s" % name)
+            return 1
+        n += 1
+    # and the faces were drawn from: blank ones leave a card without its marks
+    pair[0][1].faces = memoryview(bytes(len(data)))
+    for canvas, r in pair:
+        canvas.fill(0)
+        r.render_card("11", 0, 0, L.CARD_W, L.CARD_H)
+    if pair[0][0].buf == pair[1][0].buf:
+        print("FAIL the prebuilt faces are not what render_card draws")
+        return 1
+    print("faces ok %d" % n)
+    return 0
+
+
 L_BUF = 296 * 128 // 8
 
 
@@ -345,6 +407,8 @@ def main(args):
         return vlsb()
     if args and args[0] == "--ink":
         return ink()
+    if args and args[0] == "--faces":
+        return faces()
     if args and args[0] == "--bench":
         bench()
         return 0

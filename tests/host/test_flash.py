@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from host_tools import boards as registry
-from host_tools import cli, rp2040
+from host_tools import card_faces, cli, rp2040
 from host_tools.flashing import FlashError, PortBusy, WrongFirmware, bootsel, files, image, magtag, running
 from tests.host.test_micropython_suite import ROOT, find_tool
 
@@ -96,8 +96,8 @@ def test_the_image_is_base_romfs_and_a_fresh_littlefs(base_cache, board):
     assert flat[:len(base_cache)] == base_cache
     rom = parse_romfs(flat[rp2040.ROMFS_START - rp2040.FLASH_BASE:rp2040.FS_START - rp2040.FLASH_BASE])
     code = [s for s in files.device_files(board) if not s.entry]
-    assert sorted(rom) == sorted(s.board_path[:-3] + ".mpy" if s.board_path.endswith(".py") else s.board_path
-                                 for s in code)
+    assert sorted(rom) == sorted([s.board_path[:-3] + ".mpy" if s.board_path.endswith(".py") else s.board_path
+                                  for s in code] + [card_faces.MODULE[:-3] + ".mpy"])  # made at build time
     assert rom["boards/boards.json"] == (ROOT / "firmware/boards/boards.json").read_bytes()
     assert all(v[:1] == b"M" for k, v in rom.items() if k.endswith(".mpy"))  # compiled, not copied
     fs = mount(flat[rp2040.FS_START - rp2040.FLASH_BASE:])
