@@ -165,60 +165,6 @@ MISS = (7, 7, b"\xc6\xee\x7c\x38\x7c\xee\xc6")
 #   ..##...
 TICK = (7, 7, b"\x06\x06\x0c\xcc\xe8\x78\x30")
 
-# star
-#   ....#....
-#   ....#....
-#   ...###...
-#   #########
-#   .#######.
-#   ..#####..
-#   ..##.##..
-#   .##...##.
-#   .#.....#.
-STAR = (9, 9, b"\x08\x00\x08\x00\x1c\x00\xff\x80\x7f\x00\x3e\x00\x36\x00\x63\x00\x41\x00")
-
-# halo
-#   ..#########..
-#   .#.........#.
-#   #...........#
-#   .#.........#.
-#   ..#########..
-#   .............
-#   .....###.....
-#   ....#####....
-#   ....#####....
-#   ....#####....
-#   .....###.....
-HALO = (13, 11, b"\x3f\xe0\x40\x10\x80\x08\x40\x10\x3f\xe0\x00\x00\x07\x00\x0f\x80\x0f\x80\x0f\x80\x07\x00")
-
-# ret
-#   ....#......
-#   ...##......
-#   ..#######..
-#   .########..
-#   ..##.....#.
-#   ...#.....##
-#   .........##
-#   .........##
-#   ........##.
-#   .#########.
-#   .########..
-RETURN = (11, 11, b"\x08\x00\x18\x00\x3f\x80\x7f\x80\x30\x40\x10\x60\x00\x60\x00\x60\x00\xc0\x7f\xc0\x7f\x80")
-
-# extop
-#   .#######...
-#   .#.....#...
-#   .#..#..#...
-#   .#..#..#...
-#   .#.###.#...
-#   .#..#..#...
-#   .#######...
-#   ...........
-#   #########..
-#   #########..
-#   ...........
-EXHAUST_TOP = (11, 11, b"\x7f\x00\x41\x00\x49\x00\x49\x00\x5d\x00\x49\x00\x7f\x00\x00\x00\xff\x80\xff\x80\x00\x00")
-
 # skull
 #   .#####.
 #   #######
@@ -228,16 +174,6 @@ EXHAUST_TOP = (11, 11, b"\x7f\x00\x41\x00\x49\x00\x49\x00\x5d\x00\x49\x00\x7f\x0
 #   .#####.
 #   .#.#.#.
 SKULL = (7, 7, b"\x7c\xfe\x92\xfe\x6c\x7c\x54")
-
-# minus1
-#   .....##..
-#   ....###..
-#   .....##..
-#   ###..##..
-#   .....##..
-#   .....##..
-#   ....####.
-MINUS_ONE = (9, 7, b"\x06\x00\x0e\x00\x06\x00\xe6\x00\x06\x00\x06\x00\x0f\x00")
 
 # mini font 3x5: char, then its 5 rows
 #   A .#. #.# ### #.# #.#
@@ -296,29 +232,11 @@ SUIT_BITMAPS = {
     "anchor": ANCHOR, "bulb": BULB, "crescent": CRESCENT, "dart": DART,
 }
 
-# Zodiac corners as compact two-letter labels (all twelve distinct).
-ZODIAC_LABELS = {
-    "cow": "CO", "horse": "HO", "rabbit": "RB", "rat": "RT", "dog": "DO",
-    "monkey": "MO", "tiger": "TI", "snake": "SN", "cock": "CK", "pig": "PI",
-    "dragon": "DR", "goat": "GO",
-}
-
 MINI_W = 3  # mini font glyph size; advance = MINI_W + 1
 MINI_H = 5
 MARK_W = 7  # one result mark (X or tick)
 MARK_GAP = 1
-TRI_W, TRI_H = 17, 15  # triangle ("d4") numeral frame
-SQ_W = 13  # square ("d6") numeral frame
-
-_DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 HAS_ELLIPSE = None  # decided on first use (MicroPython >= 1.20 has it)
-
-
-def zodiac_label(name):
-    lab = ZODIAC_LABELS.get(name)
-    if lab is None:
-        return (str(name) + "??")[:2].upper()
-    return lab
 
 
 def suit_bitmap(name):
@@ -487,19 +405,6 @@ def circle(fb, cx, cy, r, c=1, fill=False):
             err += 2 * (y - x) + 1
 
 
-def diamond(fb, cx, cy, r, c=1):
-    """Outline of a square standing on a corner, vertices r from the centre."""
-    fb.line(cx, cy - r, cx + r, cy, c)
-    fb.line(cx + r, cy, cx, cy + r, c)
-    fb.line(cx, cy + r, cx - r, cy, c)
-    fb.line(cx - r, cy, cx, cy - r, c)
-
-
-def thick_line(fb, x0, y0, x1, y1, c=1):
-    fb.line(x0, y0, x1, y1, c)
-    fb.line(x0 + 1, y0, x1 + 1, y1, c)
-
-
 def up_triangle(fb, cx, y, h, c=1):
     """Filled triangle pointing up: apex (cx, y), h rows, base 2h-1 wide."""
     for r in range(h):
@@ -555,58 +460,6 @@ def level_marks(fb, level, x, y, c=1, scale=1):
     else:
         fb.rect(x, y, MARK_W * scale, MARK_W * scale, c)
         mini_text(fb, "?", x + 2, y + 1, c)
-
-
-def triangle_numeral(fb, n, x, y, c=1):
-    """The triangle ("d4") numeral: a TRI_W x TRI_H outline, digit inside."""
-    m = TRI_W >> 1
-    fb.line(x + m, y, x, y + TRI_H - 1, c)
-    fb.line(x + m, y, x + TRI_W - 1, y + TRI_H - 1, c)
-    fb.hline(x, y + TRI_H - 1, TRI_W, c)
-    fb.text(_DIGITS[n % 10], x + 4, y + 7, c)
-
-
-def square_numeral(fb, n, x, y, c=1):
-    """The square ("d6") numeral: a SQ_W square outline, digit inside."""
-    fb.rect(x, y, SQ_W, SQ_W, c)
-    fb.text(_DIGITS[n % 10], x + 2, y + 3, c)
-
-
-def centre_mark(fb, card, cx, cy, r, c=1):
-    """The centre of a face: a diamond frame on Stamina cards, else a
-    circle; inside it the XP star, and around it the critical rings (double
-    thin ring = critical success; bold ring with an X inside = critical
-    failure); blessings and wounds show their centre marker instead."""
-    stamina = card.stamina
-    if stamina:
-        diamond(fb, cx, cy, r + 1, c)
-        diamond(fb, cx, cy, r, c)
-    else:
-        circle(fb, cx, cy, r, c)
-        circle(fb, cx, cy, r - 1, c)
-    if card.crit == "success":
-        circle(fb, cx, cy, r + 3, c)
-        circle(fb, cx, cy, r + 5, c)
-    elif card.crit == "fail":
-        for k in range(3, 6):
-            circle(fb, cx, cy, r + k, c)
-        d = (r * 5) // 10
-        thick_line(fb, cx - d, cy - d, cx + d - 1, cy + d, c)
-        thick_line(fb, cx - d, cy + d, cx + d - 1, cy - d, c)
-    if card.xp:
-        blit(fb, STAR, cx - 4, cy - 4, c)
-    marker = card.marker
-    if marker == "copper":
-        blit(fb, HALO, cx - 6, cy - 5, c)
-    elif marker == "gold":
-        circle(fb, cx, cy, r - 2, c, True)
-        blit(fb, HALO, cx - 6, cy - 5, 1 - c)
-    elif marker == "return":
-        blit(fb, RETURN, cx - 5, cy - 5, c)
-    elif marker == "minus1":
-        blit(fb, MINUS_ONE, cx - 4, cy - 3, c)
-    elif marker == "exhaust_top":
-        blit(fb, EXHAUST_TOP, cx - 5, cy - 5, c)
 
 
 # --------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The Deckahedron's main menu and the flows it opens (damage, rest,
-breather, study, the sheet, pursuit...): imported when the menu first
-opens, so a board that boots and flips does not keep them on its heap
-(ui.py holds the screens every press needs).
+breather, study, the sheet, pursuit and its rounds, the mini-games'
+screen...): imported when the menu first opens (or a pursuit round or a
+mini-game begins), so a board that boots and flips does not keep them on
+its heap (ui.py holds the screens every press needs).
 """
 
 from shared_rules import cards as C
@@ -9,10 +10,10 @@ from shared_rules.editions import EDITION_KEYS, CAMPAIGNS, edition
 from shared_rules.state import ATTRS, MOVE_LEVELS
 
 try:
-    from ui import (ROW_CHARS, Menu, NameEntry, NumberPick, Pick, Shown, _pursuit, _wrap, confirm_new, flip_now,
+    from ui import (ROW_CHARS, Menu, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new, flip_now,
                     help_menu, show_odds)
 except ImportError:  # the host reads the firmware as a package (host_tools/replies.py)
-    from firmware.ui import (ROW_CHARS, Menu, NameEntry, NumberPick, Pick, Shown, _pursuit, _wrap, confirm_new,
+    from firmware.ui import (ROW_CHARS, Menu, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new,
                              flip_now, help_menu, show_odds)
 
 
@@ -300,3 +301,70 @@ class Sheet:
             else:
                 level = (g.s.moves[row] + 3) % 5 - 2  # wild .. master, then round
                 self.ui.run("set_move", {"name": row, "level": MOVE_LEVELS[level + 2]})
+
+
+def _pursuit(u):
+    from shared_rules.minigames import pursuit_view
+
+    return pursuit_view(u.game)
+
+
+class PursuitRound(Menu):
+    """After a pursuit flip: who won the round, and which attribute helped
+    (each once, not in the first or last round). The result suggests it:
+    the cursor starts on "got away" for a success or better."""
+
+    def __init__(self, ui, level):
+        v = _pursuit(ui)
+        items = []
+        for h in [None] + v["helpers"]:
+            tag = "" if h is None else " (%s helped)" % h.upper()
+            items.append(("I got away" + tag, (lambda h=h: self.record(True, h))))
+            items.append(("They gained" + tag, (lambda h=h: self.record(False, h))))
+        Menu.__init__(self, ui, "Round %d: who won it?" % v["next_round"], items)
+        self.cursor = 0 if level >= 3 else 1
+
+    def record(self, won, helper):
+        u = self.ui
+        args = {"won": won}
+        if helper is not None:
+            args["helper"] = helper
+        v = u.run("pursuit_round", args)
+        if v is None:
+            return
+        if v["winner"] is not None:
+            u.run("pursuit_end", {})
+            u.notice("Pursuit over", ["You got away!" if v["winner"] == "rabbit" else "They caught you."])
+            return
+        u.push(PursuitMenu(u))
+        if v["pursuers_move"]:
+            u.notice("Two in a row", ["The pursuers won two", "rounds in a row: the", "GM may make a move."])
+
+
+class MiniGame:
+    def __init__(self, ui):
+        self.ui = ui
+        self.cursor = 0
+
+    def view(self):
+        v = self.ui.game.minigame_view()
+        self.cursor %= len(v["cards"])
+        return {"screen": "minigame", "kind": v["kind"], "cards": v["cards"], "selected": self.cursor,
+                "solvable": v["solution"] is not None,
+                "hint": "UP/DN card C swap B done A quit"}
+
+    def press(self, b):
+        u = self.ui
+        cards = u.game.s.table
+        if b == "UP":
+            self.cursor = (self.cursor - 1) % len(cards)
+        elif b == "DOWN":
+            self.cursor = (self.cursor + 1) % len(cards)
+        elif b == "C":
+            u.run("minigame_exhaust", {"card": cards[self.cursor % len(cards)]})
+        elif b == "B":
+            u.run("minigame_end", {}, lambda r: u.notice("Done!", ["The cards line up:", "read the move as a", "success."]))
+        elif b == "A":
+            u.push(Menu(u, "Give up? Reads as a miss", [
+                ("Keep trying", lambda: None),
+                ("Give up", lambda: u.run("minigame_end", {"abandon": True}))]))

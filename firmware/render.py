@@ -200,6 +200,22 @@ if framebuf is not None:
             return out
 
 
+_ART = None  # see _art()
+
+
+def _art():
+    """card_art, imported on first use: a board that blits prebuilt faces
+    never needs it (see render_card)."""
+    global _ART
+    if _ART is None:
+        try:
+            import card_art  # a board: the firmware's files are on sys.path
+        except ImportError:
+            from firmware import card_art  # the host: firmware/ as a package
+        _ART = card_art
+    return _ART
+
+
 class Renderer:
     WIDTH = L.WIDTH
     HEIGHT = L.HEIGHT
@@ -221,7 +237,7 @@ class Renderer:
             self.buf = buf
             self.fb = Canvas(buf)
         self.edition = edition(DEFAULT_EDITION)
-        self._geom = {}
+        self._geom = (0, None)  # (size, positions): see _geometry()
         # text(s, x, y, c=1): the canvas's own, bound once (a method that
         # passed it on cost a board a call a line)
         self.text = self.fb.text
@@ -338,25 +354,25 @@ class Renderer:
             fb.pixel(px + dx * t, py + dy * t, 1)
 
     def _geometry(self, w, h):
-        """Card-face positions for a w x h card, from layout.py, computed once
-        per size: per suit (box, symbol xy, marks centre-x/top), corners,
-        numerals, centre."""
+        """Card-face positions for a w x h card, from layout.py, made once
+        per size as one bytes (tuples of tuples kept ~0.4 KB of a board's
+        heap): at 8k suit k's box (x, y, w, h), symbol (x, y) and marks
+        (centre x, top); at 32 + 2k corner label k; at 40 the triangle
+        numeral, 42 the square one, 44 the centre."""
         key = w * 1000 + h
-        g = self._geom.get(key)
-        if g is None:
-            edges = []
+        if self._geom[0] != key:
+            out = []
             for k in range(4):
                 sname = SUITS[k]
                 box = L.edge_box(sname, w, h)
                 sym, marks = L.edge_parts(sname, w, h)
-                edges.append((box[0], box[1], box[2], box[3], sym[0], sym[1], marks[0], marks[1]))
+                out += [box[0], box[1], box[2], box[3], sym[0], sym[1], marks[0], marks[1]]
             lw, lh = (14, 10) if w >= L.FULL_FACE_MIN and h >= L.FULL_FACE_MIN else (7, 5)  # 2x labels on full faces
-            corners = tuple(L.corner_label(k, w, h, lw, lh) for k in range(4))
-            g = (tuple(edges), corners, L.numerals(w, h), L.centre(w, h))
-            if len(self._geom) > 8:
-                self._geom = {}
-            self._geom[key] = g
-        return g
+            for k in range(4):
+                out += L.corner_label(k, w, h, lw, lh)
+            tri, sq = L.numerals(w, h)
+            self._geom = (key, bytes(out + list(tri) + list(sq) + list(L.centre(w, h))))
+        return self._geom[1]
 
     def render_card(self, cid, x, y, w, h, suit=None, resolving=False, highlight=False, clear=True):
         """One card face in the box (x, y, w, h), faithful to the printed
@@ -370,9 +386,9 @@ class Renderer:
         on a screen just cleared; ~0.7 ms a card on a Pico).
 
         With native ink and the faces made at build time (card_faces, see
-        printed_face), a full-size face is one blit of its printed parts
+        card_art.printed_face), a full-size face is one blit of its printed parts
         and only the edition's suit symbols (and the chosen suit's edge) are
-        drawn: ~1 ms a card on a Pico instead of ~3.6."""
+        drawn: ~1.7 ms a card on a Pico instead of ~3.6."""
         fb = self.fb
         w = _int(w, L.CARD_W)
         h = _int(h, L.CARD_H)
@@ -400,19 +416,19 @@ class Renderer:
             self.text("?", x + w // 2 - 4, y + h // 2 - 8, 1)
             self.text(s, x + (w - len(s) * 8) // 2, y + h // 2 + 2, 1)
             return
-        edges = self._geometry(w, h)[0]
+        g = self._geometry(w, h)
         symbols = self.symbols()
         for k in range(4):
-            e = edges[k]
+            e = 8 * k
             c = 1
             if SUITS[k] == suit:
-                fb.fill_rect(x + e[0], y + e[1], e[2], e[3], 1)
+                fb.fill_rect(x + g[e], y + g[e + 1], g[e + 2], g[e + 3], 1)
                 c = 0
-            G.blit(fb, symbols[k], x + e[4], y + e[5], c)
+            G.blit(fb, symbols[k], x + g[e + 4], y + g[e + 5], c)
             if face is None or not c:
-                self._marks(card.levels[k], x + e[6], y + e[7], c)
+                self._marks(card.levels[k], x + g[e + 6], y + g[e + 7], c)
         if face is None:
-            self._printed(card, x, y, w, h)
+            _art().printed(self, card, x, y, w, h)
 
     def _marks(self, level, cx, y, c):
         """A suit's result marks, centred on cx."""
@@ -421,47 +437,6 @@ class Renderer:
             G.blit(self.fb, bm, cx - bm[0] // 2, y, c)
         else:
             G.level_marks(self.fb, level, cx - G.level_width(level) // 2, y, c)
-
-    def _printed(self, card, x, y, w, h):
-        """What a face shows whatever the edition, past its frame and edges:
-        the zodiac corners (2x where the face is full size), the numerals,
-        the centre mark."""
-        fb = self.fb
-        full = w >= L.FULL_FACE_MIN and h >= L.FULL_FACE_MIN
-        corners, nums, mid = self._geometry(w, h)[1:]
-        for k in range(4):
-            lx, ly = corners[k]
-            G.mini_text(fb, G.zodiac_label(card.corners[k]), x + lx, y + ly, 1, 2 if full else 1)
-        if full:
-            tri, sq = nums
-            if card.d4:
-                G.triangle_numeral(fb, card.d4, x + tri[0], y + tri[1])
-            if card.d6:
-                G.square_numeral(fb, card.d6, x + sq[0], y + sq[1])
-            r = L.CENTRE_R
-        else:
-            r = min(w, h) // 8
-        G.centre_mark(fb, card, x + mid[0], y + mid[1], r)
-
-    def printed_face(self, cid):
-        """Card ``cid``'s full-size face without its suit symbols (which the
-        edition chooses) as MONO_VLSB column bytes (CARD_W x CARD_H, band by
-        band): the frame, every edge's marks, corners, numerals and centre.
-        host_tools/card_faces.py has the unix port make all of them for a
-        board's ROMFS; drawn here, on a cleared canvas in the panel layout,
-        so they are this renderer's pixels."""
-        fb, w, h = self.fb, L.CARD_W, L.CARD_H
-        card = CARDS[cid]
-        fb.fill(0)
-        self._frame(0, 0, w, h, 1)
-        edges = self._geometry(w, h)[0]
-        for k in range(4):
-            self._marks(card.levels[k], edges[k][6], edges[k][7], 1)
-        self._printed(card, 0, 0, w, h)
-        out = bytearray()
-        for band in range((h + 7) >> 3):
-            out += fb.buf[band * L.WIDTH:band * L.WIDTH + w]
-        return bytes(out)
 
     def _face(self, card):
         """card's face from card_faces (a memoryview of the board's ROMFS),
@@ -502,7 +477,7 @@ class Renderer:
         for k in range(4):
             px, py = pos[k]
             fb.fill_rect(px, py, lw, lh, 1)
-            lab = G.zodiac_label(corners[k])
+            lab = _art().zodiac_label(corners[k])
             if big:
                 for j in range(len(lab[:2])):
                     self.text_big(lab[j], px + j * adv, py + 2, 2, 0)

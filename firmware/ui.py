@@ -83,7 +83,7 @@ class Ui(Screens):
         if g is not None and g.s.flip is not None:
             kind = FlipScreen
         elif g is not None and g.s.minigame:
-            kind = MiniGame
+            kind = _menus().MiniGame  # the mini-games' screen: with the menu's flows, loaded when one starts
         elif g is not None and g.s.incapacitated:
             if self.result is not None:
                 self.last, self.result = ResultScreen(self).view(), None
@@ -247,7 +247,7 @@ def finish_flip(u, again=False, crit=None, extra=None):
         u.notice(f["item"][:24], _wrap("%s. %s" % (r.get("magic") or r["shield"], r.get("cost", ""))))
     if u.game.s.pursuit is not None and u.pursuit_flip:
         u.pursuit_flip = False
-        u.push(PursuitRound(u, r["level"]))
+        u.push(_menus().PursuitRound(u, r["level"]))
     elif again:
         flip_now(u, team=f["team"])
 
@@ -368,71 +368,3 @@ def help_menu(u, settings=()):
         ("Buttons at home", ["A: next attribute", "UP/DOWN: advantage; it", "stays set after a flip", "B: flip  C: menu",
                              "After a flip: A done,", "B again, C more"]),
         MENU_HELP), settings)
-
-
-def _pursuit(u):
-    from shared_rules.minigames import pursuit_view
-
-    return pursuit_view(u.game)
-
-
-class PursuitRound(Menu):
-    """After a pursuit flip: who won the round, and which attribute helped
-    (each once, not in the first or last round). The result suggests it:
-    the cursor starts on "got away" for a success or better."""
-
-    def __init__(self, ui, level):
-        v = _pursuit(ui)
-        items = []
-        for h in [None] + v["helpers"]:
-            tag = "" if h is None else " (%s helped)" % h.upper()
-            items.append(("I got away" + tag, (lambda h=h: self.record(True, h))))
-            items.append(("They gained" + tag, (lambda h=h: self.record(False, h))))
-        Menu.__init__(self, ui, "Round %d: who won it?" % v["next_round"], items)
-        self.cursor = 0 if level >= 3 else 1
-
-    def record(self, won, helper):
-        u = self.ui
-        args = {"won": won}
-        if helper is not None:
-            args["helper"] = helper
-        v = u.run("pursuit_round", args)
-        if v is None:
-            return
-        if v["winner"] is not None:
-            u.run("pursuit_end", {})
-            u.notice("Pursuit over", ["You got away!" if v["winner"] == "rabbit" else "They caught you."])
-            return
-        u.push(_menus().PursuitMenu(u))
-        if v["pursuers_move"]:
-            u.notice("Two in a row", ["The pursuers won two", "rounds in a row: the", "GM may make a move."])
-
-
-class MiniGame:
-    def __init__(self, ui):
-        self.ui = ui
-        self.cursor = 0
-
-    def view(self):
-        v = self.ui.game.minigame_view()
-        self.cursor %= len(v["cards"])
-        return {"screen": "minigame", "kind": v["kind"], "cards": v["cards"], "selected": self.cursor,
-                "solvable": v["solution"] is not None,
-                "hint": "UP/DN card C swap B done A quit"}
-
-    def press(self, b):
-        u = self.ui
-        cards = u.game.s.table
-        if b == "UP":
-            self.cursor = (self.cursor - 1) % len(cards)
-        elif b == "DOWN":
-            self.cursor = (self.cursor + 1) % len(cards)
-        elif b == "C":
-            u.run("minigame_exhaust", {"card": cards[self.cursor % len(cards)]})
-        elif b == "B":
-            u.run("minigame_end", {}, lambda r: u.notice("Done!", ["The cards line up:", "read the move as a", "success."]))
-        elif b == "A":
-            u.push(Menu(u, "Give up? Reads as a miss", [
-                ("Keep trying", lambda: None),
-                ("Give up", lambda: u.run("minigame_end", {"abandon": True}))]))
-

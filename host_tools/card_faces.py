@@ -5,11 +5,11 @@ marks, four zodiac corners, two numerals, the centre mark, four suit
 symbols): ~3.6 ms a card on a Pico, nearly all of it MicroPython's call
 overhead. All but the suit symbols (which the edition chooses) are the same
 on every screen, so they are drawn here once per card by the device's own
-renderer (``render.Renderer.printed_face``) in the MicroPython unix port,
+renderer (``card_art.printed_face``) in the MicroPython unix port,
 with the native ink the Pico draws with, and go into the ROMFS as
 ``card_faces.mpy``: one bytes constant, which stays in flash (28 KB of
 flash, no heap). ``render.py`` blits a face and draws the symbols and the
-chosen suit's edge over it: ~1 ms a card. Without the module (a desktop
+chosen suit's edge over it: ~1.7 ms a card. Without the module (a desktop
 run, the unix-port sim board) it draws every piece as before; the same
 pixels either way (tests/host/test_card_faces.py).
 
@@ -30,14 +30,14 @@ import sys
 sys.path.insert(0, ".")
 import framebuf
 from binascii import hexlify
-from firmware import render
+from firmware import card_art, render
 from firmware.drivers import ink
-from shared_rules.cards import ALL_IDS
+from shared_rules.cards import ALL_IDS, CARDS
 canvas = render.Canvas(bytearray(render.L.BUF_SIZE), framebuf.MONO_VLSB)
 canvas.ink = ink
 r = render.Renderer(fb=canvas)
 for cid in ALL_IDS:
-    print(hexlify(r.printed_face(cid)).decode())
+    print(hexlify(card_art.printed_face(r, CARDS[cid])).decode())
 """
 
 

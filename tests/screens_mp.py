@@ -280,7 +280,9 @@ def ink(trials=300, seed=1):
     from firmware.drivers import ink as native
 
     random.seed(seed)
-    bitmaps = [v for v in (getattr(G, k) for k in dir(G))
+    from firmware import card_art
+
+    bitmaps = [v for m in (G, card_art) for v in (getattr(m, k) for k in dir(m))
                if isinstance(v, tuple) and len(v) == 3 and isinstance(v[2], bytes)]
     chars = "AZaz09 +-!~\u00e9\u20ac\U0001f600\t"
     for trial in range(trials):
@@ -326,7 +328,7 @@ def ink(trials=300, seed=1):
 
 
 def faces():
-    """Every card with its face made at build time (render.printed_face, as
+    """Every card with its face made at build time (card_art.printed_face, as
     host_tools/card_faces.py makes them for a board) equals the card drawn
     piece by piece: in every flip slot, with no suit and each suit chosen,
     resolving, under the cursor, over paper and over ink, under each
@@ -334,16 +336,17 @@ def faces():
     import framebuf
 
     _renderer()
+    from firmware import card_art
     from firmware import layout as L
     from firmware import render as R
     from firmware.drivers import ink as native
-    from shared_rules.cards import ALL_IDS, SUITS
+    from shared_rules.cards import ALL_IDS, CARDS, SUITS
     from shared_rules.editions import EDITION_KEYS
 
     made = R.Canvas(bytearray(L_BUF), framebuf.MONO_VLSB)
     made.ink = native
     maker = R.Renderer(fb=made)
-    data = b"".join(maker.printed_face(cid) for cid in ALL_IDS)
+    data = b"".join(card_art.printed_face(maker, CARDS[cid]) for cid in ALL_IDS)
     pair = []
     for with_faces in (True, False):
         canvas = R.Canvas(bytearray(L_BUF), framebuf.MONO_VLSB)

@@ -77,18 +77,18 @@ class Inverter:
         self.src = src
         self.out = bytearray(n)
         self.native = None  # drivers/ink.invert where the board runs native code
-        self._src = None
-        if framebuf is not None:
-            self._src = framebuf.FrameBuffer(src, len(src), 1, framebuf.GS8)
-            self._dst = framebuf.FrameBuffer(self.out, n, 1, framebuf.GS8)
-            self._palette = framebuf.FrameBuffer(bytearray(range(255, -1, -1)), 256, 1, framebuf.GS8)
+        self._src = None  # framebuf's way, made on first use: a board with native code never needs its ~0.4 KB
 
     def band(self, start):
         """src[start:start + n] inverted, in self.out (returned)."""
         out = self.out
         if self.native is not None:
             self.native(out, self.src, start, len(out))
-        elif self._src is not None:
+        elif framebuf is not None:
+            if self._src is None:
+                self._src = framebuf.FrameBuffer(self.src, len(self.src), 1, framebuf.GS8)
+                self._dst = framebuf.FrameBuffer(out, len(out), 1, framebuf.GS8)
+                self._palette = framebuf.FrameBuffer(bytearray(range(255, -1, -1)), 256, 1, framebuf.GS8)
             self._dst.blit(self._src, -start, 0, -1, self._palette)  # clipped to out: n pixels
         else:
             src = self.src

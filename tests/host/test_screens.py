@@ -14,6 +14,7 @@ import subprocess
 
 import pytest
 
+import firmware.card_art as A
 import firmware.glyphs as G
 import firmware.layout as L
 import tests.screens_mp as S
@@ -358,15 +359,19 @@ def test_minigame_marks_the_selected_card(screens):
 
 
 def test_glyph_art_comments_match_the_bytes():
-    """glyphs.py keeps each bitmap's ASCII art in a comment above it."""
+    """glyphs.py and card_art.py keep each bitmap's ASCII art in a comment above it."""
     from host_tools.screens import pack_art
 
+    found = 0
+    for module in (G, A):
+        src = (ROOT / "firmware" / (module.__name__.split(".")[-1] + ".py")).read_text()
+        blocks = re.findall(r"# (\w+)\n((?:#   [.#]+\n)+)([A-Z_]+) = ", src)
+        found += len(blocks)
+        for key, art, const in blocks:
+            rows = [r[4:] for r in art.strip("\n").split("\n")]
+            assert pack_art(rows) == getattr(module, const), const
+    assert found >= 16
     src = (ROOT / "firmware" / "glyphs.py").read_text()
-    blocks = re.findall(r"# (\w+)\n((?:#   [.#]+\n)+)([A-Z_]+) = ", src)
-    assert len(blocks) >= 15
-    for key, art, const in blocks:
-        rows = [r[4:] for r in art.strip("\n").split("\n")]
-        assert pack_art(rows) == getattr(G, const), const
     mini = re.findall(r"#   (\S) ([.#]{3}) ([.#]{3}) ([.#]{3}) ([.#]{3}) ([.#]{3})\n", src)
     assert "".join(m[0] for m in mini) == G.MINI_CHARS
     for k, m in enumerate(mini):
@@ -376,8 +381,8 @@ def test_glyph_art_comments_match_the_bytes():
 
 
 def test_zodiac_labels_are_distinct():
-    labels = list(G.ZODIAC_LABELS.values())
-    assert len(G.ZODIAC_LABELS) == 12 and len(set(labels)) == 12
+    labels = list(A.ZODIAC_LABELS.values())
+    assert len(A.ZODIAC_LABELS) == 12 and len(set(labels)) == 12
     assert all(ch in G.MINI_CHARS for lab in labels for ch in lab)
 
 
