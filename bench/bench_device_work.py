@@ -42,9 +42,12 @@ MODULES = (
 # ...and those imported only when used: the rules of combat, recovery and
 # advancement (shared_rules/game.py MIXINS), the editions other than the
 # default, the main menu and its flows, the Gear & rings menus, the
-# mini-games, teamwork, the odds, CircuitPython's surface.
+# mini-games, teamwork, the odds, CircuitPython's surface, a card face
+# drawn piece by piece (never on a Pico, which blits the prebuilt faces:
+# card_faces, in its ROMFS only, 48 B when the first flip loads it).
 LAZY = ("shared_rules.combat", "shared_rules.recovery", "shared_rules.advancement", "shared_rules.edition_changes",
-        "menus", "gear_menus", "shared_rules.minigames", "shared_rules.teamwork", "shared_rules.odds", "surface")
+        "menus", "gear_menus", "shared_rules.minigames", "shared_rules.teamwork", "shared_rules.odds", "surface",
+        "card_art", "card_faces")
 
 
 def _paths():
