@@ -42,18 +42,23 @@ so the RAM is their "1BitY" layout: landscape (x, y) is gate x, byte
 x * 16 + y // 8, bit 7 - y % 8, 1 = white. Our frames are 296 x 128
 landscape MONO_HLSB, bit 1 = black. The renderer draws on a board in
 MONO_VLSB (bands of 8 rows, top row in bit 0, 1 = black) itself: canvas(),
-a render.Canvas over a buffer of ours, the frame show() takes. From there 16
-GS8 column blits (stride 16) put band b at byte b of every gate through a
-256-entry palette that reverses and inverts each byte: no per-pixel Python
-and no allocation. A landscape MONO_HLSB frame given instead (tests, other
-renderers) is first converted into a staging buffer made on first use (one
-framebuf blit).
+a render.Canvas over a buffer of ours, the frame show() takes. From there
+the RAM bytes are made CHUNK gates at a time as the writes need them: 16
+GS8 column blits (stride 16) put band b at byte b of each gate through a
+256-entry palette that reverses and inverts each byte: no per-pixel Python,
+and no second frame in the board's heap. What the glass shows is kept as a
+CRC of each gate and of each band, enough to find a partial update's box. A
+landscape MONO_HLSB frame given instead (tests, other renderers) is first
+converted into a staging buffer made on first use (one framebuf blit).
 
 Waits are bounded: a BUSY line that never rises raises PanelTimeout with
 what was being waited for, instead of hanging. Updates do not block: show()
 starts one and returns; poll() notices the end and puts the controller into
 deep sleep; the next show() (or finish()) waits for it if needed.
 """
+
+from array import array
+from binascii import crc32
 
 from drivers.vlsb import HlsbToVlsb
 
@@ -72,6 +77,7 @@ WIDTH = 296  # landscape = gates
 HEIGHT = 128  # sources
 BANDS = HEIGHT // 8  # 16 bytes per gate
 FRAME_BYTES = WIDTH * HEIGHT // 8  # 4736
+CHUNK = 37  # gates put in RAM order at a time (8 chunks of the 296): 592 bytes
 
 # Commands (const and private: no module attributes on the board)
 _PSR = const(0x00)
@@ -142,10 +148,8 @@ class UC8151:
         self.idle = idle
         cs.value(1)
         rst.value(1)
-        # What the glass shows, in the panel's RAM layout (1 = white), and
-        # the new frame as MONO_VLSB bands (1 = black): the canvas()'s
+        # The new frame as MONO_VLSB bands (1 = black): the canvas()'s
         # buffer, or the staging buffer of a landscape frame (see _take).
-        self.buf = bytearray(b"\xff" * FRAME_BYTES)
         self.vlsb = None
         self._canvas = None
         self._staging = None  # (buffer, HlsbToVlsb), made for the first landscape frame
@@ -157,12 +161,23 @@ class UC8151:
                     r |= 0x80 >> k
             t[v] = r ^ 0xFF
         self._rev = t
+        # CHUNK gates of the frame in the panel's RAM layout (1 = white, 16
+        # bytes a gate), made by _ram() as the RAM writes need them: the
+        # whole RAM image would take 4.7 KB of the board's heap.
+        self._chunk = bytearray(CHUNK * BANDS)
+        self._chunk_mv = memoryview(self._chunk)
+        # What the glass shows, as a CRC-32 of each gate's RAM bytes and of
+        # each band's: a partial update's box is the gates and bands whose
+        # CRC changed (a copy of the shown frame would take 4.7 KB more).
+        self._gate_crc = array("I", range(WIDTH))
+        self._band_crc = array("I", range(BANDS))
         self._fbs = None
         if framebuf is not None:
-            # The RAM as 16 columns of 296 and the bands as one column of
-            # bytes (made in _take): blitting the second at (b, -296 b)
-            # copies band b into column b.
-            self._fbs = [framebuf.FrameBuffer(self.buf, BANDS, WIDTH, framebuf.GS8), None,
+            # The chunk as 16 columns of CHUNK and the bands as one column
+            # of bytes (made in _take): blitting the second at
+            # (b, -(296 b + x)) copies band b's bytes of gates x.. into
+            # column b.
+            self._fbs = [framebuf.FrameBuffer(self._chunk, BANDS, CHUNK, framebuf.GS8), None,
                          framebuf.FrameBuffer(t, 256, 1, framebuf.GS8)]
         self._one = bytearray(1)
         self._lut = bytearray(_LUT_VCOM_BYTES)
@@ -268,13 +283,30 @@ class UC8151:
         w[6] = 1  # PT_SCAN, as Pimoroni and GxEPD2 send
         self.command(_PTIN)
         self.command(_PTL, w)
-        self.command(_DTM2)
-        mv = memoryview(self.buf)
-        self.cs.value(0)
-        self.dc.value(1)
-        for x in range(x0 * BANDS, (x1 + 1) * BANDS, BANDS):
-            self.spi.write(mv[x + b0:x + b1 + 1])
+        self._data_start(_DTM2)
+        for x in range(x0 - x0 % CHUNK, x1 + 1, CHUNK):
+            mv = self._ram(x)
+            for i in range(max(x0, x), min(x1 + 1, x + CHUNK)):
+                o = (i - x) * BANDS
+                self.spi.write(mv[o + b0:o + b1 + 1])
         self.cs.value(1)
+
+    def _send_all(self):
+        """The whole frame into the RAM, gate after gate."""
+        self.command(_PTOU)
+        self._data_start(_DTM2)
+        for x in range(0, WIDTH, CHUNK):
+            self.spi.write(self._ram(x))
+        self.cs.value(1)
+
+    def _data_start(self, cmd):
+        """A command whose data follows in several writes; CS stays low
+        until the caller raises it."""
+        self.cs.value(0)
+        self.dc.value(0)
+        self._one[0] = cmd
+        self.spi.write(self._one)
+        self.dc.value(1)
 
     def sleep(self):
         """Power off, then deep sleep; only a hardware reset wakes it."""
@@ -314,61 +346,51 @@ class UC8151:
             if self._fbs is not None:
                 self._fbs[1] = framebuf.FrameBuffer(vlsb, 1, FRAME_BYTES, framebuf.GS8)
 
-    def _to_ram(self):
-        """self.vlsb into self.buf: band b to byte b of each gate, each byte
-        reversed (top row to bit 7) and inverted (1 = white)."""
+    def _ram(self, x):
+        """Gates x .. x + CHUNK - 1 of self.vlsb in the panel's RAM layout,
+        in self._chunk (a view of it returned): band b to byte b of each
+        gate, each byte reversed (top row to bit 7) and inverted (1 =
+        white)."""
         if self._fbs is not None:
             ram, bands, pal = self._fbs
             for b in range(BANDS):
-                ram.blit(bands, b, -b * WIDTH, -1, pal)
-            return
-        v, out, t = self.vlsb, self.buf, self._rev
+                ram.blit(bands, b, -(b * WIDTH + x), -1, pal)
+            return self._chunk_mv
+        v, out, t = self.vlsb, self._chunk, self._rev
+        for i in range(CHUNK):
+            for b in range(BANDS):
+                out[i * BANDS + b] = t[v[b * WIDTH + x + i]]
+        return self._chunk_mv
+
+    def _scan(self):
+        """Take the frame's CRCs as what the glass will show; (x0, x1, b0,
+        b1): the gates and 8-row bands whose CRC changed, or None. Read
+        against the glass only when it is known."""
+        x0 = x1 = -1
+        crcs = self._gate_crc
+        for x in range(0, WIDTH, CHUNK):
+            mv = self._ram(x)
+            for i in range(CHUNK):
+                c = crc32(mv[i * BANDS:(i + 1) * BANDS]) & 0x3FFFFFFF  # a small int: no heap
+                if c != crcs[x + i]:
+                    crcs[x + i] = c
+                    if x0 < 0:
+                        x0 = x + i
+                    x1 = x + i
+        b0 = b1 = -1
+        crcs = self._band_crc
+        v = memoryview(self.vlsb)
         for b in range(BANDS):
-            row = b * WIDTH
-            for x in range(WIDTH):
-                out[x * BANDS + b] = t[v[row + x]]
-
-    def _differs(self, x, b):
-        return self._rev[self.vlsb[b * WIDTH + x]] != self.buf[x * BANDS + b]
-
-    def changed_box(self):
-        """(x0, x1, b0, b1): the gates and 8-row bands where self.vlsb
-        differs from the glass, or None. Each scan stops at the first
-        difference, so little changed costs little."""
-        x0 = 0
-        while x0 < WIDTH:
-            b = 0
-            while b < BANDS and not self._differs(x0, b):
-                b += 1
-            if b < BANDS:
-                break
-            x0 += 1
-        if x0 == WIDTH:
+            c = crc32(v[b * WIDTH:(b + 1) * WIDTH]) & 0x3FFFFFFF
+            if c != crcs[b]:
+                crcs[b] = c
+                if b0 < 0:
+                    b0 = b
+                b1 = b
+        if x0 < 0 and b0 < 0:
             return None
-        x1 = WIDTH - 1
-        while True:
-            b = 0
-            while b < BANDS and not self._differs(x1, b):
-                b += 1
-            if b < BANDS:
-                break
-            x1 -= 1
-        b0 = 0
-        while True:
-            x = x0
-            while x <= x1 and not self._differs(x, b0):
-                x += 1
-            if x <= x1:
-                break
-            b0 += 1
-        b1 = BANDS - 1
-        while True:
-            x = x0
-            while x <= x1 and not self._differs(x, b1):
-                x += 1
-            if x <= x1:
-                break
-            b1 -= 1
+        if x0 < 0 or b0 < 0:  # a change one CRC missed (1 in 2**30): all of it
+            return 0, WIDTH - 1, 0, BANDS - 1
         return x0, x1, b0, b1
 
     # -- updates -------------------------------------------------------------
@@ -401,23 +423,20 @@ class UC8151:
             raise ValueError("update mode must be full, fast or partial, not %r" % (mode,))
         self._take(frame)
         self.finish()
-        box = None
+        known, self.known = self.known, False  # until this frame is on its way to the glass
+        box = self._scan()
         if mode == "partial":
-            if self.known:
-                box = self.changed_box()
-                if box is None:
-                    self.counts["skipped"] += 1
-                    return "skipped"
-            if box is None or (box[1] - box[0] + 1) * (box[3] - box[2] + 1) > self.PARTIAL_MAX * WIDTH * BANDS:
+            if known and box is None:
+                self.known = True
+                self.counts["skipped"] += 1
+                return "skipped"
+            if not known or (box[1] - box[0] + 1) * (box[3] - box[2] + 1) > self.PARTIAL_MAX * WIDTH * BANDS:
                 mode = "fast"
-                box = None
-        self._to_ram()
         self.init(None if mode == "full" else (LUT_FAST if mode == "fast" else LUT_TURBO))
-        if box is None:
-            self.command(_PTOU)
-            self.command(_DTM2, self.buf)
-        else:
+        if mode == "partial":
             self._send_box(box)
+        else:
+            self._send_all()
         self.command(_DSP)
         self.command(_DRF)
         self.updating = mode + " update"

@@ -173,6 +173,30 @@ def test_a_partial_update_sends_only_the_changed_box(fx):
 
 
 @faked
+def test_each_partial_box_is_exactly_the_changed_gates_and_bands(fx):
+    """The driver keeps only a CRC of each gate and band of the glass (no
+    second frame): changes at the panel's edges, on both sides of a chunk
+    boundary (the RAM bytes are made 37 gates at a time) and one pixel
+    alone each give the smallest window holding them, and the glass ends
+    as the frame."""
+    board, panel = make(fx)
+    frame = pattern_frame(7)
+    board.show(frame, "full")
+    settle(board, fx, 5000)
+    for pixels in ([(0, 0)], [(295, 127)], [(36, 8), (37, 15)], [(73, 64), (74, 64), (111, 71)],
+                   [(150, 40)], [(259, 0), (258, 127)]):
+        for x, y in pixels:
+            frame = flipped(frame, x, y)
+        assert board.show(frame, "partial") == "partial", pixels
+        xs, ys = [p[0] for p in pixels], [p[1] for p in pixels]
+        window = (min(xs), max(xs), min(ys) // 8 * 8, max(ys) // 8 * 8 + 7)
+        assert panel.updates[-1]["window"] == window, pixels
+        assert first_difference(panel.landscape(), frame) is None, pixels
+        settle(board, fx, 1000)
+    assert panel.errors == []
+
+
+@faked
 def test_partial_with_nothing_changed_sends_nothing_and_a_big_one_goes_fast(fx):
     board, panel = make(fx)
     frame = pattern_frame(5)
