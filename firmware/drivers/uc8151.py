@@ -291,12 +291,16 @@ class UC8151:
                 self.spi.write(mv[o + b0:o + b1 + 1])
         self.cs.value(1)
 
-    def _send_all(self):
-        """The whole frame into the RAM, gate after gate."""
+    def _send_all(self, scanned):
+        """The whole frame into the RAM, gate after gate; its CRCs taken on
+        the way unless _scan() has (the frame is read once either way)."""
         self.command(_PTOU)
         self._data_start(_DTM2)
-        for x in range(0, WIDTH, CHUNK):
-            self.spi.write(self._ram(x))
+        if scanned:
+            for x in range(0, WIDTH, CHUNK):
+                self.spi.write(self._ram(x))
+        else:
+            self._scan(self.spi.write)
         self.cs.value(1)
 
     def _data_start(self, cmd):
@@ -362,14 +366,17 @@ class UC8151:
                 out[i * BANDS + b] = t[v[b * WIDTH + x + i]]
         return self._chunk_mv
 
-    def _scan(self):
+    def _scan(self, write=None):
         """Take the frame's CRCs as what the glass will show; (x0, x1, b0,
         b1): the gates and 8-row bands whose CRC changed, or None. Read
-        against the glass only when it is known."""
+        against the glass only when it is known. ``write``: given each
+        chunk of RAM bytes as it is made."""
         x0 = x1 = -1
         crcs = self._gate_crc
         for x in range(0, WIDTH, CHUNK):
             mv = self._ram(x)
+            if write is not None:
+                write(mv)
             for i in range(CHUNK):
                 c = crc32(mv[i * BANDS:(i + 1) * BANDS]) & 0x3FFFFFFF  # a small int: no heap
                 if c != crcs[x + i]:
@@ -424,8 +431,9 @@ class UC8151:
         self._take(frame)
         self.finish()
         known, self.known = self.known, False  # until this frame is on its way to the glass
-        box = self._scan()
-        if mode == "partial":
+        scanned = mode == "partial"
+        if scanned:  # the box first: it picks the mode
+            box = self._scan()
             if known and box is None:
                 self.known = True
                 self.counts["skipped"] += 1
@@ -436,7 +444,7 @@ class UC8151:
         if mode == "partial":
             self._send_box(box)
         else:
-            self._send_all()
+            self._send_all(scanned)
         self.command(_DSP)
         self.command(_DRF)
         self.updating = mode + " update"
