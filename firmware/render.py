@@ -444,18 +444,17 @@ class Renderer:
         board without them)."""
         if card is None or getattr(self.fb, "ink", None) is None:
             return None
+        n = L.CARD_W * ((L.CARD_H + 7) >> 3)  # one face's bytes
         faces = self.faces
         if faces is None:
             try:
                 from card_faces import FACES as faces
             except ImportError:
                 faces = b""
-            n = L.CARD_W * ((L.CARD_H + 7) >> 3)
             faces = memoryview(faces) if len(faces) == n * len(ALL_IDS) else b""
             self.faces = faces
         if not faces:
             return None
-        n = L.CARD_W * ((L.CARD_H + 7) >> 3)
         i = ALL_IDS.index(card.id) * n
         return faces[i:i + n]
 

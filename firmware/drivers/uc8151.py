@@ -213,12 +213,8 @@ class UC8151:
             self._pause(min(self.POLL_MS, timeout_ms - waited))
 
     def command(self, cmd, data=None):
-        self.cs.value(0)
-        self.dc.value(0)
-        self._one[0] = cmd
-        self.spi.write(self._one)
+        self._data_start(cmd)
         if data:
-            self.dc.value(1)
             self.spi.write(data)
         self.cs.value(1)
 
