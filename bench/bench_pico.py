@@ -57,7 +57,7 @@ WAKE_HOLD_MS = 400  # how long a player holds the button that powers a Badger up
 PATTERN = ("B", "UP")  # B flips and flips again, UP gets out of any menu (tests/emu/test_no_host.py)
 HEAP_GOAL = 64 * 1024
 BOOT_GOAL_MS = 1000
-PRESS_GOAL_MS = 15
+PRESS_GOAL_MS = 15  # the firmware's own work a press (bench_device_work.py press), inside the edge-to-update time
 WALL = 120.0  # wall seconds any one step may take
 BOARD_OPTIONS = {"flash_timing": False}
 KEPT_EVENTS = 32  # firmware/endpoint.py MAX_EVENTS: what a board played long without a host keeps  # --flash-timing: the flash chip's erase and program times charged
@@ -324,7 +324,7 @@ def badger_rows(b):
         ("badger2040.boot_to_home_pixels", "Badger 2040: power-on to the home screen on the glass",
          ms(b["boot_pixels"]), "", ""),
         ("badger2040.press_to_update", "Badger 2040: button edge to DRF (median)", m(b["press_to_cmd"]), "",
-         "<= %d ms" % PRESS_GOAL_MS),
+         "work <= %d ms" % PRESS_GOAL_MS),
         ("badger2040.press_to_pixels", "Badger 2040: button edge to pixels on the glass (median)",
          m(b["press_to_pixels"]), "", ""),
         ("badger2040.updates", "Badger 2040: the presses' updates", kinds, "", ""),
@@ -473,7 +473,7 @@ def rows(pico, unix, session):
         ("boot_to_home_pixels", "power-on to the home screen on the glass (BUSY low)",
          ms(pico["boot_pixels"]), "", ""),
         ("press_to_update", "press: button edge to the panel's update command (median)",
-         m(pico["press_to_cmd"]), m(unix["press_rtt"]) + " (link round trip, wall)", "<= %d ms" % PRESS_GOAL_MS),
+         m(pico["press_to_cmd"]), m(unix["press_rtt"]) + " (link round trip, wall)", "work <= %d ms" % PRESS_GOAL_MS),
         ("press_to_update_max", "press: button edge to update command (max)",
          ms(max(pico["press_to_cmd"])) if pico["press_to_cmd"] else "n/a", "", ""),
         ("press_to_pixels", "press: button edge to pixels on the glass (median)", m(pico["press_to_pixels"]), "", ""),
