@@ -35,7 +35,7 @@ def connection(p):
 
 
 def flip_entry(fid, source, suit, net, cards, level, resolving, undone=False):
-    """One flip as the page shows it; ``id`` tells two alike flips apart."""
+    """One flip as the page shows it; ``fid``, its row id, tells two alike flips apart."""
     cards = [c for c in (cards or "").split(",") if c] if isinstance(cards, str) else list(cards or [])
     return {"id": fid, "suit": suit, "net": net or 0, "cards": cards, "resolving": resolving, "level": level,
             "word": replies.WORDS.get(level, ""), "source": source, "undone": undone,

@@ -61,8 +61,19 @@ def browser(table):
 
 
 def click(browser, element):
-    """Click as a person does: with the element in the middle of the window."""
+    """Click as a person does: with the element in the middle of the window,
+    once it stays where it is (the page redraws as the table changes: a
+    click aimed while a card grows or a screen image loads lands on
+    something else)."""
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    where = "const r = arguments[0].getBoundingClientRect(); return [r.x, r.y, r.width, r.height]"
+    end, last = time.monotonic() + 5, None
+    while time.monotonic() < end:
+        now = browser.execute_script(where, element)
+        if now == last:
+            break
+        last = now
+        time.sleep(0.1)
     element.click()
 
 
