@@ -209,9 +209,10 @@ def _until_asked(browser, box, words):
         WebDriverWait(browser, 20).until(lambda d: box.is_displayed() and words in box.find_element(
             By.CSS_SELECTOR, ".ask").text)
     except TimeoutException:
-        raise AssertionError("the undo box did not say %r within 20 s; it showed %r (displayed: %s), the answer %r"
-                             % (words, box.find_element(By.CSS_SELECTOR, ".ask").text, box.is_displayed(),
-                                browser.find_element(By.ID, "answer").text)) from None
+        raise AssertionError("the undo box did not say %r within 20 s; it showed %r (displayed: %s), the answer %r, "
+                             "the page's actions %r" % (words, box.find_element(By.CSS_SELECTOR, ".ask").text,
+                                                        box.is_displayed(), browser.find_element(By.ID, "answer").text,
+                                                        browser.execute_script("return window.deckahedron.acts"))) from None
 
 
 def test_undo_from_the_page_asks_first_then_puts_the_device_back(browser, table):

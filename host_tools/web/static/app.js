@@ -9,7 +9,8 @@ const HOWS = [["str", "Str"], ["dex", "Dex"], ["int", "Int"], ["anvil", "▼ Anv
 const cards = new Map();  // player name -> their card element
 // For tests and the latency bench: when each view arrived and when a player's
 // newest flip was first shown (Date.now(), milliseconds).
-window.deckahedron = { views: 0, lastVersion: 0, flipSeen: {} };
+// acts: the actions posted and answered so far.
+window.deckahedron = { views: 0, lastVersion: 0, flipSeen: {}, acts: { sent: 0, answered: 0 } };
 
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -37,6 +38,7 @@ function options(select, values, keep) {  // values: "v" or ["v", "label"]
 async function act(body) {
   const answer = document.getElementById("answer");
   let reply;
+  window.deckahedron.acts.sent++;
   try {
     const r = await fetch("/api/action", { method: "POST", headers: { "Content-Type": "application/json" },
                                            body: JSON.stringify(body) });
@@ -44,6 +46,7 @@ async function act(body) {
   } catch (e) {
     reply = { ok: false, lines: ["the table's server did not answer: " + e] };
   }
+  window.deckahedron.acts.answered++;
   const out = [];
   if (reply.line) out.push(el("div", "table> " + reply.line));
   for (const line of reply.lines || []) out.push(el("div", line, reply.ok ? "" : "refused"));
