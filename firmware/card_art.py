@@ -206,3 +206,18 @@ def printed_face(r, card):
     for band in range((h + 7) >> 3):
         out += fb.buf[band * L.WIDTH:band * L.WIDTH + w]
     return bytes(out)
+
+
+def faces(render, ink):
+    """Every card's printed face (printed_face), in shared_rules.cards
+    ALL_IDS order, as one bytes: drawn by module ``render``'s Renderer on a
+    canvas in the panel layout with native ``ink``, as the Pico draws. What
+    host_tools/card_faces.py puts in a board's ROMFS, and what
+    tests/screens_mp.py checks against cards drawn piece by piece."""
+    import framebuf
+    from shared_rules.cards import ALL_IDS, CARDS
+
+    canvas = render.Canvas(bytearray(L.BUF_SIZE), framebuf.MONO_VLSB)
+    canvas.ink = ink
+    r = render.Renderer(fb=canvas)
+    return b"".join(printed_face(r, CARDS[cid]) for cid in ALL_IDS)

@@ -113,6 +113,7 @@ EDGE_BOX_SHORT = 23  # edge box size across its edge
 SIDE_BOX_W = 25  # left/right boxes are 25 wide, 23 tall
 CENTRE_R = 9  # centre circle radius (diamond: CENTRE_R + 1; crit rings out to CENTRE_R + 5)
 FULL_FACE_MIN = 76  # smaller faces leave the numerals out
+FACE_BYTES = CARD_W * ((CARD_H + 7) // 8)  # a prebuilt face (card_faces): MONO_VLSB, band by band
 EDGE_ORDER = ("dragon", "crown", "blade", "anvil")  # top, left, right, bottom
 
 

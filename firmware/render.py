@@ -444,7 +444,7 @@ class Renderer:
         board without them)."""
         if card is None or getattr(self.fb, "ink", None) is None:
             return None
-        n = L.CARD_W * ((L.CARD_H + 7) >> 3)  # one face's bytes
+        n = L.FACE_BYTES
         faces = self.faces
         if faces is None:
             try:

@@ -39,7 +39,7 @@ BOOTROM = "bootrom-b1.bin"
 FLASH_BASE = 0x10000000
 FLASH_BYTES = 2 * 1024 * 1024
 # The firmware gets 512 KiB (the base image with the device code's names is
-# ~450 KB), the device code's ROMFS 384 KiB (~236 KB today), and the
+# ~450 KB), the device code's ROMFS 384 KiB (~264 KB today), and the
 # player's files (a save of a few KB, its spare, a crash log) the rest.
 FS_BYTES = 1152 * 1024  # littlefs, from here to the end of the flash
 ROMFS_BYTES = 384 * 1024  # right below the filesystem

@@ -328,7 +328,7 @@ def ink(trials=300, seed=1):
 
 
 def faces():
-    """Every card with its face made at build time (card_art.printed_face, as
+    """Every card with its face made at build time (card_art.faces, as
     host_tools/card_faces.py makes them for a board) equals the card drawn
     piece by piece: in every flip slot, with no suit and each suit chosen,
     resolving, under the cursor, over paper and over ink, under each
@@ -340,13 +340,10 @@ def faces():
     from firmware import layout as L
     from firmware import render as R
     from firmware.drivers import ink as native
-    from shared_rules.cards import ALL_IDS, CARDS, SUITS
+    from shared_rules.cards import ALL_IDS, SUITS
     from shared_rules.editions import EDITION_KEYS
 
-    made = R.Canvas(bytearray(L_BUF), framebuf.MONO_VLSB)
-    made.ink = native
-    maker = R.Renderer(fb=made)
-    data = b"".join(card_art.printed_face(maker, CARDS[cid]) for cid in ALL_IDS)
+    data = card_art.faces(R, native)
     pair = []
     for with_faces in (True, False):
         canvas = R.Canvas(bytearray(L_BUF), framebuf.MONO_VLSB)

@@ -14,7 +14,7 @@ from shared_rules.editions import EDITION_KEYS
 from tests.host.test_flash import parse_romfs
 from tests.host.test_micropython_suite import ROOT, find_tool
 
-FACE = L.CARD_W * ((L.CARD_H + 7) // 8)
+FACE = L.FACE_BYTES
 
 
 def test_a_card_from_its_face_is_the_card_drawn_piece_by_piece():
