@@ -10,6 +10,12 @@ operations all carry the emulated clock. Heap figures come from the
 firmware's own ``hello`` fields (heap_used, heap_free, heap_low) and the
 rules/save/render split from its ``stats`` query, when it has them.
 
+The firmware's own work per press, split into rules, save, render and the
+panel's frame conversion, is bench/bench_device_work.py run on an emulated
+Pico as its main.py (the device code in ROMFS as ever, no flash chip
+times): at the RP2040's default 125 MHz, against the goal, and at 200 MHz
+beside it; the unix port's figures from the same script.
+
 The Badger 2040 (the same image, our UC8151 driver on its panel model) gets
 its boot and per-press figures after them, and its boot-to-result when it
 is switched off between presses: powered up by a held B, to the update
@@ -31,6 +37,8 @@ Node.js; exit 1 when a figure could not be taken.
 """
 
 import argparse
+import os
+import select
 import statistics
 import sys
 import tempfile
@@ -41,7 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from host_tools.emuboards import EmuBoard, EmuError, unavailable  # noqa: E402
+from host_tools.emuboards import EmuBoard, EmuError, prepare_littlefs, unavailable  # noqa: E402
 from host_tools.link import DeviceError, DeviceLink, LinkError  # noqa: E402
 from host_tools.simboards import SimBoard  # noqa: E402
 
@@ -60,6 +68,10 @@ BOOT_GOAL_MS = 1000
 PRESS_GOAL_MS = 15  # the firmware's own work a press (bench_device_work.py press), inside the edge-to-update time
 WALL = 120.0  # wall seconds any one step may take
 BOARD_OPTIONS = {"flash_timing": False}
+WORK_SCRIPT = ROOT / "bench" / "bench_device_work.py"  # the firmware's own work per press, any MicroPython
+WORK_FLIPS = 6  # 12 presses, each timed stage by stage
+WORK_STAGES = ("rules", "save", "render", "convert")
+FAST_MHZ = 200  # the RP2040's fastest certified clock (at 1.15 V core; pico-sdk 2.1.1): what it would buy
 KEPT_EVENTS = 32  # firmware/endpoint.py MAX_EVENTS: what a board played long without a host keeps  # --flash-timing: the flash chip's erase and program times charged
 
 
@@ -452,6 +464,85 @@ def bench_unix(base, presses, session):
     return out
 
 
+class ScriptBoard(EmuBoard):
+    """An emulated Pico whose main.py is a bench script: the device code
+    in its ROMFS as ever, no flash chip times (the firmware's own work)."""
+
+    def __init__(self, name, flash_dir, script):
+        EmuBoard.__init__(self, name, flash_dir, seed=SEED)
+        self.script = script
+
+    def _prepare_flash(self):
+        EmuBoard._prepare_flash(self)
+        prepare_littlefs(self.fs_path, {"main.py": self.script})
+
+
+def work_figures(text):
+    """{stage: median ms} and the clock line from bench_device_work.py press's output."""
+    out = {}
+    for line in text.splitlines():
+        key, _, rest = line.partition(": ")
+        if key.startswith("press_") and rest.endswith(")") and " ms (max " in rest:
+            out[key[6:]] = float(rest.split()[0])
+        elif key == "press_clock":
+            out["clock"] = rest
+    return out
+
+
+def bench_work(base, mhz=None):
+    """bench_device_work.py press on the emulated Pico (at mhz MHz when given)."""
+    call = ["press", str(WORK_FLIPS)] + ([str(mhz)] if mhz else [])
+    script = WORK_SCRIPT.read_bytes() + b"\nmain(%s)\nprint('bench done')\n" % repr(call).encode()
+    board = ScriptBoard("w%s" % (mhz or ""), str(Path(base) / ("work%s" % (mhz or ""))), script)
+    text = ""
+    try:
+        board.start()
+        fd = os.open(board.port, os.O_RDWR | os.O_NOCTTY)
+        try:
+            end = time.monotonic() + WALL
+            while "bench done" not in text and time.monotonic() < end:
+                if select.select([fd], [], [], 1.0)[0]:
+                    text += os.read(fd, 4096).decode(errors="replace")
+        finally:
+            os.close(fd)
+    finally:
+        board.close()
+    figs = work_figures(text)
+    if not all(k in figs for k in WORK_STAGES):
+        raise EmuError("bench_device_work.py press on the emulated Pico: %s" % (text.strip().splitlines() or ["no output"])[-1])
+    return figs
+
+
+def unix_work():
+    """The same script on the unix port (64-bit: ~40x a Pico's speed)."""
+    import shutil
+    import subprocess
+
+    exe = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which("micropython")
+    if exe is None:
+        return {}
+    run = subprocess.run([exe, str(WORK_SCRIPT), "press", str(WORK_FLIPS)], cwd=str(ROOT),
+                         capture_output=True, text=True, timeout=WALL)
+    return work_figures(run.stdout)
+
+
+def work_rows(pico, fast, unix):
+    """The firmware's own work per press: the stages, their sum against the goal, and at FAST_MHZ."""
+    def split(f):
+        return " + ".join("%.2f" % f[k] for k in WORK_STAGES) + " ms" if f else ""
+
+    def total(f):
+        return "%.2f ms" % sum(f[k] for k in WORK_STAGES) if f else ""
+
+    return [
+        ("press_work_split", "press: the firmware's own work, rules + save + render + conversion (medians, "
+         "bench_device_work.py press %d; no flash chip times)" % WORK_FLIPS, split(pico), split(unix), ""),
+        ("press_work", "press: the firmware's own work, their sum", total(pico), total(unix), "<= %d ms" % PRESS_GOAL_MS),
+        ("press_work_%dmhz" % FAST_MHZ, "  the same with the clock at %s" % fast.get("clock", "%d MHz" % FAST_MHZ),
+         total(fast), "", ""),
+    ]
+
+
 def rows(pico, unix, session):
     """(name, label, pico, unix, goal) rows."""
     def m(xs):
@@ -473,7 +564,7 @@ def rows(pico, unix, session):
         ("boot_to_home_pixels", "power-on to the home screen on the glass (BUSY low)",
          ms(pico["boot_pixels"]), "", ""),
         ("press_to_update", "press: button edge to the panel's update command (median)",
-         m(pico["press_to_cmd"]), m(unix["press_rtt"]) + " (link round trip, wall)", "work <= %d ms" % PRESS_GOAL_MS),
+         m(pico["press_to_cmd"]), m(unix["press_rtt"]) + " (link round trip, wall)", ""),
         ("press_to_update_max", "press: button edge to update command (max)",
          ms(max(pico["press_to_cmd"])) if pico["press_to_cmd"] else "n/a", "", ""),
         ("press_to_pixels", "press: button edge to pixels on the glass (median)", m(pico["press_to_pixels"]), "", ""),
@@ -511,7 +602,7 @@ def run(presses=PRESSES, session=SESSION, flips=FLIPS, badger=BADGER_PRESSES, do
     with tempfile.TemporaryDirectory(prefix="deckahedron-bench-pico-") as base:
         pico = bench_pico(base, presses, session, flips)
         unix = bench_unix(base, presses, session)
-        extra = []
+        extra = work_rows(bench_work(base), bench_work(base, FAST_MHZ), unix_work())
         if dormant:
             extra += dormant_rows(bench_dormant(base, dormant), "", "Pico")
         if badger:

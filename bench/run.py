@@ -224,7 +224,9 @@ def main():
                            ("press_render", "per press (Pico path): render"),
                            ("press_convert", "per press (Pico path): panel frame conversion"),
                            ("press_total", "per press (Pico path): rules + render + conversion")):
-            rows.append((key, label, "", "%s %s" % figs[key], "<= 15 ms" if key == "press_total" else ""))
+            # the 15 ms goal counts on the emulated Pico, save included
+            # (bench_pico's press_work row); here a 64-bit desktop's figure
+            rows.append((key, label, "", "%s %s" % figs[key], ""))
     else:
         errors.append("device work bench: %s" % last_line(text))
     ok, figs, text = bench([micropython], "heap", script=WORK_SCRIPT)
