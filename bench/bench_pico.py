@@ -76,7 +76,7 @@ KEPT_EVENTS = 32  # firmware/endpoint.py MAX_EVENTS: what a board played long wi
 
 
 def ms(seconds):
-    return "%.0f ms" % (seconds * 1000)
+    return ("%.1f ms" if abs(seconds) < 0.01 else "%.0f ms") % (seconds * 1000)
 
 
 def kb(n):
@@ -193,6 +193,7 @@ def bench_pico(base, presses, session, flips):
 
         # per press: edge -> 0x20, edge -> BUSY low, and the save's flash ops
         to_cmd, to_pixels, save_span, save_ops, press_wall = [], [], [], [], []
+        to_ready, ready_to_ram = [], []  # the panel's power-on, which the press's work runs inside
         for i in range(presses):
             board.flash_ops(log=True)  # empties the log
             w = time.monotonic()
@@ -202,6 +203,9 @@ def bench_pico(base, presses, session, flips):
             press_wall.append(time.monotonic() - w)
             to_cmd.append(update["t"] * NS - edge)
             to_pixels.append(update["until"] * NS - edge)
+            if update.get("ready") and update.get("ram"):
+                to_ready.append(update["ready"] * NS - edge)
+                ready_to_ram.append((update["ram"] - update["ready"]) * NS)
             settle_flash(board)
             idle(board, update["until"] * NS + 0.3)  # the next press finds the panel done and asleep, as in play
             log = board.flash_ops(log=True)["log"]
@@ -211,6 +215,8 @@ def bench_pico(base, presses, session, flips):
                 save_span.append((ops[-1][0] - ops[0][0]) * NS)
         out["press_to_cmd"] = to_cmd
         out["press_to_pixels"] = to_pixels
+        out["press_to_ready"] = to_ready
+        out["ready_to_ram"] = ready_to_ram
         out["save_span"] = save_span
         out["save_ops"] = save_ops
         out["press_wall"] = press_wall
@@ -565,6 +571,10 @@ def rows(pico, unix, session):
          ms(pico["boot_pixels"]), "", ""),
         ("press_to_update", "press: button edge to the panel's update command (median)",
          m(pico["press_to_cmd"]), m(unix["press_rtt"]) + " (link round trip, wall)", ""),
+        ("press_to_ready", "press: button edge to the panel powered on (woken at the edge; the work runs meanwhile)",
+         m(pico["press_to_ready"]), "", ""),
+        ("ready_to_ram", "press: the panel powered on to the frame's first RAM write (the work's lateness, if any)",
+         m(pico["ready_to_ram"]), "", ""),
         ("press_to_update_max", "press: button edge to update command (max)",
          ms(max(pico["press_to_cmd"])) if pico["press_to_cmd"] else "n/a", "", ""),
         ("press_to_pixels", "press: button edge to pixels on the glass (median)", m(pico["press_to_pixels"]), "", ""),

@@ -9,7 +9,9 @@
 // BUSY (1 = busy) is driven on the emulated clock: RESET_MS after a
 // hardware reset, SWRESET_MS after 0x12, and on 0x20 the power-on time plus
 // FULL_MS (display mode 1) or FAST_MS (mode 2). Each update is reported to
-// `onUpdate({kind, t, until})`: when 0x20 started it and when BUSY falls. The image is read back from what the glass shows
+// `onUpdate({kind, t, until, ram, ready})`: when 0x20 started it and when BUSY falls; when the frame's
+// first RAM write began, and when the analog power-on before it ended (null if none: the panel's wait
+// the firmware works through, design §6). The image is read back from what the glass shows
 // (RAM 0x24 at a full update; the changed pixels at a fast one).
 const SOURCES = 128, GATES = 296, ROW = SOURCES / 8, RAM = ROW * GATES;
 const MS = 1e6; // ns
@@ -48,6 +50,8 @@ export class SSD1680 {
     this.violations = []; // {t: ns, msg}
     this.cmd = null;
     this.data = [];
+    this.ramAt = null; // the first RAM write (0x24/0x26) since the last update, ns
+    this.readyAt = null; // when the last analog power-on's BUSY fell, ns
     this.defaults();
     this.wire();
   }
@@ -155,6 +159,7 @@ export class SSD1680 {
     if (!DATA_LEN.has(c)) return this.violation(`unknown SSD1680 command 0x${c.toString(16)}`);
     this.commands++;
     this.data = [];
+    if ((c === 0x24 || c === 0x26) && this.ramAt === null) this.ramAt = this.clock.nanos;
     if (DATA_LEN.get(c) === 0) this.apply(c, []);
     else this.cmd = c;
   }
@@ -248,7 +253,8 @@ export class SSD1680 {
       if (s & 0x02) this.analogOn = false;
       if (s & 0x01) this.clockOn = false;
       this.busyFor(ms);
-      const update = { kind, t: this.clock.nanos, until: this.busyUntil };
+      const update = { kind, t: this.clock.nanos, until: this.busyUntil, ram: this.ramAt, ready: this.readyAt };
+      this.ramAt = this.readyAt = null;
       this.updates.push(update);
       this.onUpdate(update);
       return;
@@ -256,6 +262,7 @@ export class SSD1680 {
     if (s & 0x02) this.analogOn = false;
     if (s & 0x01) this.clockOn = false;
     if (ms) this.busyFor(ms);
+    if (s & 0x40 && ms) this.readyAt = this.busyUntil; // powered on, ready for the update
   }
 
   // What the glass shows as a 296 x 128 MONO_HLSB frame, 1 = black (the
