@@ -112,9 +112,7 @@ class Badger2040Board(BoardBase):
         self.debouncer.add(held)
         self.woke = "button" if held else None
         self.epd = UC8151(spi, cs, dc, rst, busy, clock=self.clock, idle=self.idle)
-        # The renderer draws in the panel's column-byte layout: show() then
-        # skips the conversion of a landscape frame (see drivers/uc8151.py).
-        self.surface = self.epd.canvas()
+        self._draw_on(self.epd)  # its column-byte layout (drivers/uc8151.py)
         self.sense = pins["battery"]  # None on the 2040 W
         if self.sense:
             self._vref_en = Pin(self.sense["vref_enable"], Pin.OUT, value=0)

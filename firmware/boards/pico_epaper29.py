@@ -90,17 +90,9 @@ class PicoEpaper29Board(BoardBase):
         self._setup(flash_dir, clock, serial, self.button_names, self._read_button, _PINS.get("vbus"))
         self.catch_edges(self.button_pins, Pin.IRQ_FALLING)
         self.epd = SSD1680(spi, cs, dc, rst, busy, clock=self.clock, idle=self.idle)
-        # The renderer draws in the panel's own layout: show() then skips the
-        # per-pixel conversion of a landscape frame (see drivers/ssd1680.py).
-        self.surface = self.epd.canvas()
-        if self.surface is not None:
-            try:  # text and bitmaps drawn in native code (drivers/ink.py)
-                from drivers import ink
-
-                self.surface.ink = ink
-                self.epd.native_ink(ink)
-            except SyntaxError:  # CPython (the tests' fakes) refuses viper: framebuf draws
-                pass
+        ink = self._draw_on(self.epd)
+        if ink is not None:
+            self.epd.native_ink(ink)  # the bands inverted on their way out, natively too
         self.adc = None
         self.vsys_select = None  # GPIO25 (Pico W: the wireless chip's CS) high while reading GPIO29
         if self.BATTERY is not None:

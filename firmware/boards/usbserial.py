@@ -294,6 +294,23 @@ class BoardBase:
     PRESS_EDGE = 4  # the dormant wake event of a press: 4 = edge low, 8 = edge high
     VBUS_EDGE = 8  # VBUS rising: a cable plugged in
 
+    def _draw_on(self, epd):
+        """The renderer draws in the panel's own layout (epd.canvas(): show()
+        then skips a landscape frame's conversion), text and bitmaps in
+        native code (drivers/ink.py: its machine code, 3.8 KB of heap, for a
+        flip screen in ~1/10 of framebuf's time, the prebuilt card faces
+        blitted). Returns the ink module, or None where framebuf draws
+        (CPython's fakes refuse viper)."""
+        self.surface = epd.canvas()
+        if self.surface is None:
+            return None
+        try:
+            from drivers import ink
+        except SyntaxError:
+            return None
+        self.surface.ink = ink
+        return ink
+
     def _setup(self, flash_dir, clock, serial, names, read, vbus=None):
         self.flash_dir = flash_dir
         self.vbus_gpio = vbus
