@@ -113,6 +113,22 @@ LUT_TURBO = (((1, 1, 2, 0), 1), ((2, 2, 0, 0), 2), ((2, 2, 3, 0), 2))
 LEVELS_VCOM = b"\x00\x00\x00"
 LEVELS_TO_WHITE = b"\x54\x60\xa8"
 LEVELS_TO_BLACK = b"\xa8\x60\x54"
+# Each byte bit-reversed (a column byte's top row to bit 7) and inverted (1 =
+# white): the RAM byte of a canvas byte. A constant, kept in a board's
+# flash (256 B of heap when it was made at start-up; tests check it).
+REV = (
+    b"\xff\x7f\xbf\x3f\xdf\x5f\x9f\x1f\xef\x6f\xaf\x2f\xcf\x4f\x8f\x0f\xf7\x77\xb7\x37\xd7\x57\x97\x17"
+    b"\xe7\x67\xa7\x27\xc7\x47\x87\x07\xfb\x7b\xbb\x3b\xdb\x5b\x9b\x1b\xeb\x6b\xab\x2b\xcb\x4b\x8b\x0b"
+    b"\xf3\x73\xb3\x33\xd3\x53\x93\x13\xe3\x63\xa3\x23\xc3\x43\x83\x03\xfd\x7d\xbd\x3d\xdd\x5d\x9d\x1d"
+    b"\xed\x6d\xad\x2d\xcd\x4d\x8d\x0d\xf5\x75\xb5\x35\xd5\x55\x95\x15\xe5\x65\xa5\x25\xc5\x45\x85\x05"
+    b"\xf9\x79\xb9\x39\xd9\x59\x99\x19\xe9\x69\xa9\x29\xc9\x49\x89\x09\xf1\x71\xb1\x31\xd1\x51\x91\x11"
+    b"\xe1\x61\xa1\x21\xc1\x41\x81\x01\xfe\x7e\xbe\x3e\xde\x5e\x9e\x1e\xee\x6e\xae\x2e\xce\x4e\x8e\x0e"
+    b"\xf6\x76\xb6\x36\xd6\x56\x96\x16\xe6\x66\xa6\x26\xc6\x46\x86\x06\xfa\x7a\xba\x3a\xda\x5a\x9a\x1a"
+    b"\xea\x6a\xaa\x2a\xca\x4a\x8a\x0a\xf2\x72\xb2\x32\xd2\x52\x92\x12\xe2\x62\xa2\x22\xc2\x42\x82\x02"
+    b"\xfc\x7c\xbc\x3c\xdc\x5c\x9c\x1c\xec\x6c\xac\x2c\xcc\x4c\x8c\x0c\xf4\x74\xb4\x34\xd4\x54\x94\x14"
+    b"\xe4\x64\xa4\x24\xc4\x44\x84\x04\xf8\x78\xb8\x38\xd8\x58\x98\x18\xe8\x68\xa8\x28\xc8\x48\x88\x08"
+    b"\xf0\x70\xb0\x30\xd0\x50\x90\x10\xe0\x60\xa0\x20\xc0\x40\x80\x00"
+)
 
 
 class PanelTimeout(Exception):
@@ -153,14 +169,6 @@ class UC8151:
         self.vlsb = None
         self._canvas = None
         self._staging = None  # (buffer, HlsbToVlsb), made for the first landscape frame
-        t = bytearray(256)  # each byte bit-reversed and inverted
-        for v in range(256):
-            r = 0
-            for k in range(8):
-                if v & (1 << k):
-                    r |= 0x80 >> k
-            t[v] = r ^ 0xFF
-        self._rev = t
         # CHUNK gates of the frame in the panel's RAM layout (1 = white, 16
         # bytes a gate), made by _ram() as the RAM writes need them: the
         # whole RAM image would take 4.7 KB of the board's heap.
@@ -178,7 +186,7 @@ class UC8151:
             # (b, -(296 b + x)) copies band b's bytes of gates x.. into
             # column b.
             self._fbs = [framebuf.FrameBuffer(self._chunk, BANDS, CHUNK, framebuf.GS8), None,
-                         framebuf.FrameBuffer(t, 256, 1, framebuf.GS8)]
+                         (REV, 256, 1, framebuf.GS8)]  # a palette read from flash
         self._one = bytearray(1)
         self._lut = bytearray(_LUT_VCOM_BYTES)
         self._window = bytearray(7)
@@ -356,7 +364,7 @@ class UC8151:
             for b in range(BANDS):
                 ram.blit(bands, b, -(b * WIDTH + x), -1, pal)
             return self._chunk_mv
-        v, out, t = self.vlsb, self._chunk, self._rev
+        v, out, t = self.vlsb, self._chunk, REV
         for i in range(CHUNK):
             for b in range(BANDS):
                 out[i * BANDS + b] = t[v[b * WIDTH + x + i]]

@@ -143,6 +143,21 @@ def test_orientation_and_ink_of_single_pixels(fx):
         assert first_difference(panel.landscape(), frame) is None, (x, y)
 
 
+def test_each_canvas_byte_has_its_ram_byte_in_the_drivers_table():
+    """The driver's 256-byte table, a constant kept in flash: a canvas
+    column byte (top row in bit 0, 1 = black) becomes the RAM byte with its
+    top row in bit 7 and 1 = white."""
+    from drivers.uc8151 import REV
+
+    assert len(REV) == 256
+    for v in range(256):
+        want = 0xFF
+        for k in range(8):
+            if v & (1 << k):
+                want ^= 0x80 >> k
+        assert REV[v] == want, v
+
+
 @faked
 def test_a_fast_update_loads_pimoronis_fast_waveform_and_is_exact(fx):
     board, panel = make(fx)
