@@ -11,13 +11,17 @@ On a board (no sys.argv there) send this file's text followed by a call:
 emulated Pico). ``heap`` must run in a fresh interpreter: a module imported
 before it counts for nothing.
 
-Per press (a flip is two presses, B then A): ``rules`` = the button's
-command through the UI into Game.do, ``save`` = App.commit (the save to
-flash, reported for completeness; events are acknowledged after each press,
-as a host would, so the save stays small), ``render`` = drawing the screen into the
-frame buffer, ``convert`` = the panel driver's frame conversion
-(drivers/ssd1680.py: the 16 inverted bands SSD1680.source gives) that
-board.show does on the frame's way to the panel.
+Per press (a flip is two presses, B then A), in the firmware's order
+(App.poll): ``rules`` = the button's command through the UI into Game.do,
+``render`` = drawing the screen into the frame buffer, ``convert`` = the
+panel driver's frame conversion (drivers/ssd1680.py: the 16 inverted bands
+SSD1680.source gives) that board.show does on the frame's way to the panel;
+their sum, ``total``, is the work from the button edge to the panel's update
+command (the goal's figure), also per press kind (``flip``: B, the flip
+screen; ``end``: A, back home). Then ``save`` = App.commit, made while the
+panel refreshes: the press's digest and event line and the save to flash
+(events are acknowledged after each press, as a host would, so the save
+stays small).
 The renderer draws as on the Pico: into the SSD1680 driver's canvas().
 """
 
@@ -165,32 +169,33 @@ def press(n):
     app = App(board, "bench", 1)
     app.boot()
     app.render()
-    stages = {"rules": [], "save": [], "render": [], "convert": [], "total": []}
+    stages = {"rules": [], "render": [], "convert": [], "total": [], "save": [], "flip_total": [], "end_total": []}
     for i in range(n):
-        for button in ("B", "A"):
+        for button, kind in (("B", "flip"), ("A", "end")):
             a = ticks_us()
             app.ui.press(button)
             b = ticks_us()
-            app.commit()
-            c = ticks_us()
-            app.link.acknowledge(app.link.seq)  # as a host does: the save stays small
             app.render()
-            d = ticks_us()
+            c = ticks_us()
             src = epd.source(app.renderer.buf)
             for band in range(BANDS):
                 src.band(band * WIDTH)
+            d = ticks_us()  # here the update command goes to the panel
+            app.commit()
             e = ticks_us()
+            app.link.acknowledge(app.link.seq)  # as a host does: the save stays small
             stages["rules"].append(ticks_diff(b, a))
-            stages["save"].append(ticks_diff(c, b))
-            stages["render"].append(ticks_diff(d, c))
-            stages["convert"].append(ticks_diff(e, d))
-            stages["total"].append(ticks_diff(e, a) - ticks_diff(c, b))
+            stages["render"].append(ticks_diff(c, b))
+            stages["convert"].append(ticks_diff(d, c))
+            stages["total"].append(ticks_diff(d, a))
+            stages[kind + "_total"].append(ticks_diff(d, a))
+            stages["save"].append(ticks_diff(e, d))
         if app.ui.stack:  # a message or the critical-success menu: leave it
             app.ui.home()
             if app.game.s.flip is not None:
                 app.command("end_flip", {})
                 app.commit()
-    for k in ("rules", "save", "render", "convert", "total"):
+    for k in ("rules", "render", "convert", "total", "flip_total", "end_total", "save"):
         xs = stages[k]
         print("press_%s: %.2f ms (max %.2f)" % (k, _median(xs) / 1000, max(xs) / 1000))
     new_str()

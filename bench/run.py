@@ -223,9 +223,10 @@ def main():
         for key, label in (("press_rules", "per press (Pico path): rules"),
                            ("press_render", "per press (Pico path): render"),
                            ("press_convert", "per press (Pico path): panel frame conversion"),
-                           ("press_total", "per press (Pico path): rules + render + conversion")):
-            # the 15 ms goal counts on the emulated Pico, save included
-            # (bench_pico's press_work row); here a 64-bit desktop's figure
+                           ("press_total", "per press (Pico path): rules + render + conversion"),
+                           ("press_save", "per press (Pico path): then digest, event and save")):
+            # the 15 ms goal counts on the emulated Pico, to the update
+            # command (bench_pico's press_work rows); here a 64-bit desktop's figure
             rows.append((key, label, "", "%s %s" % figs[key], ""))
     else:
         errors.append("device work bench: %s" % last_line(text))

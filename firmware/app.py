@@ -94,6 +94,7 @@ class App:
         self._text_key = self._text = None  # see game_text()
         self.need_save = False
         self.outbox = []  # event lines, sent once the state that made them is saved
+        self.unsealed = None  # a button command's event, before its digest (seal)
         self.last_input = _ticks()
         self.panel_error = ""
         self.crashed = None  # an error inside a request, raised once it is answered
@@ -172,6 +173,7 @@ class App:
     def new_game(self, seed, system="deck", options=None):
         """A new character of ``system`` with that system's options (the
         Deckahedron's: edition_key, campaign, supply_set)."""
+        self.seal()
         self.game = systems.new(system, seed, options)
         self.problem = ""
         self.fit_ui()
@@ -201,13 +203,11 @@ class App:
 
     def save(self):
         if self.game is not None:
-            t0 = _us()
             self.storage.save(self.save_pieces())
             self.link.stored()
             # saved: the text (up to MAX_STATE characters) leaves the heap;
             # a later query makes it again
             self._text_key = self._text = None
-            self.work["save"] = _us_since(t0)
 
     def save_pieces(self):
         text = self.game_text()
@@ -223,20 +223,25 @@ class App:
         record an event for the host. Raises RulesError unchanged."""
         if self.game is None:
             raise RulesError("no_game", "there is no game: start a new character")
+        self.seal()
         flip = self.game.flip_view() if op == "end_flip" and self.game.s.flip is not None else None
         result = systems.stamp(self.game, self.game.do(op, args))
-        result["digest"] = self.digest()
         if op == "end_flip" and flip is not None:
             # shown until the player's next press when the host resolved it
             self.ui.result = None if source == "button" else {
                 "cards": flip["cards"], "suit": flip["suit"], "net": flip["net"],
                 "level": result["level"], "resolving": result["resolving"]}
         if source == "button":
-            payload = {"op": op, "args": args, "result": result, "digest": result["digest"], "n": self.game.s.count}
+            # Its digest and event line wait for seal(): poll() puts the
+            # press's screen on the panel first (the bookkeeping, ~5 ms on
+            # a Pico, runs while the panel refreshes)
+            payload = {"op": op, "args": args, "result": result, "n": self.game.s.count}
             if flip is not None:
                 payload["flip"] = {"cards": flip["cards"], "suit": flip["suit"], "net": flip["net"],
                                    "level": result.get("level"), "resolving": result.get("resolving")}
-            self.outbox.append(self.link.add_event(payload))
+            self.unsealed = payload
+        else:
+            result["digest"] = self.digest()
         self.need_save = True
         for e in result.get("events", ()):
             if "reshuffle" in e:  # (no joined str: each new str costs a board ~0.1 ms)
@@ -244,6 +249,16 @@ class App:
                 break
         self.dirty = True
         return result
+
+    def seal(self):
+        """The digest and event of the last button command, which wait for
+        the press's screen (command, poll): made before anything else can
+        change the game, read the link's events or save."""
+        payload = self.unsealed
+        if payload is not None:
+            self.unsealed = None
+            payload["digest"] = payload["result"]["digest"] = self.digest()
+            self.outbox.append(self.link.add_event(payload))
 
     def handle(self, op, args):
         """A request from the host: (mutating, ok, result or (code, msg))."""
@@ -255,6 +270,7 @@ class App:
                 if button not in P.BUTTONS:
                     raise RulesError("bad_args", "button must be one of A, B, C, UP, DOWN")
                 self.press(button)
+                self.seal()  # its event before anything else this read asks
                 shown = self.ui.view()["screen"]  # the app's Ui: a new character of another system brings its own
                 return True, True, {"screen": shown, "digest": self.digest() if self.game else None}
             if op == "new_game":
@@ -383,6 +399,7 @@ class App:
         g = systems.load(text)  # RulesError for a damaged upload
         if g.digest() != digest:
             raise RulesError("bad_restore", "the uploaded state does not match its digest")
+        self.seal()
         self.game = g
         self.problem = ""
         self.fit_ui()
@@ -408,11 +425,20 @@ class App:
         data = self.board.serial_read(timeout_ms)
         if data and self.link.feed(data, self.handle):
             self.need_save = True
+        if data:
+            self.commit()  # the host's replies out, never after a wait for the panel
         pressed = self.board.buttons()
         for button in pressed:
             self.press(button)
         if data or pressed:
             self.last_input = _ticks()
+        if pressed and self.dirty:
+            # What the player pressed for goes to the panel first; the save
+            # and the event follow while it refreshes. A power cut between
+            # leaves the save as it was: the press is lost, never half-kept
+            # (the same press then turns the same cards: the deck's order is
+            # in the save).
+            self.show()
         self.commit()
         if self.crashed is not None:
             raise Crash(self.crashed)  # answered; main() logs it and resets into the save
@@ -551,9 +577,12 @@ class App:
 
     def commit(self):
         """Save first, then let the reply and events out (design §5)."""
+        t0 = _us()
+        self.seal()
         if self.need_save:
             self.need_save = False
             self.save()
+            self.work["save"] = _us_since(t0)  # with the press's digest and event line
         self.link.flush_reply()
         for line in self.outbox:
             self.board.serial_write(line)

@@ -287,6 +287,61 @@ def test_a_flip_the_host_resolved_stays_on_screen_until_a_press():
     assert v["screen"] == "flip" and v["cards"] == ["5"] and app.ui.result is None
 
 
+class _Frame:
+    """A renderer that draws nothing (App.show needs MicroPython's framebuf)."""
+
+    buf = bytearray(4736)
+
+    def render(self, view):
+        pass
+
+
+class _Watching(FakeBoard):
+    """Notes, at each show, how many saves and sent lines came before it."""
+
+    def show(self, buf, mode):
+        self.shown.append((self.app.storage.saves, len(self.sent)))
+
+
+def test_a_press_is_on_the_panel_before_its_save_and_its_event():
+    """A press's screen goes out first; its digest, event line and save
+    follow while the panel refreshes, and the event still only after the
+    save (design §5): the host never hears of a state the flash lacks."""
+    board = _Watching()
+    app = with_game(make_app(board), stacked(["4", "5"]))
+    board.app, app.renderer = app, _Frame()
+    saves, sent = app.storage.saves, len(board.sent)
+    board.pressed = ["B"]
+    app.poll(0)
+    assert board.shown == [(saves, sent)]  # nothing saved or sent when the frame went
+    assert app.storage.saves == saves + 1 and "table 4" in saved_text(app)
+    (_, seq, event), = board.frames("E")
+    assert event["op"] == "flip" and event["digest"] == event["result"]["digest"] == app.game.digest()
+
+
+def test_presses_in_one_poll_each_get_the_digest_of_their_own_state():
+    app = with_game(make_app(), stacked(["4", "5"]))
+    app.renderer = _Frame()
+    app.board.pressed = ["B", "A"]  # the flip and its end, read together
+    app.poll(0)
+    flip, end = [f[2] for f in app.board.frames("E")]
+    alone = with_game(make_app(), stacked(["4", "5"]))
+    press(alone, "B")
+    assert flip["op"] == "flip" and flip["digest"] == alone.game.digest()
+    assert end["op"] == "end_flip" and end["digest"] == app.game.digest() != flip["digest"]
+    assert app.game.s.discard[-1:] == ["4"] and "discard 4" in saved_text(app)
+
+
+def test_a_host_reply_does_not_wait_for_a_press_on_the_panel():
+    board = _Watching()
+    app = with_game(make_app(board), stacked(["4", "5"]))
+    board.app, app.renderer = app, _Frame()
+    board.inbox = P.request(3, "ping", {}).encode()
+    board.pressed = ["B"]
+    app.poll(0)
+    assert board.shown[0][1] >= 1 and P.decode(board.sent[0])[:2] == ("R", 3)  # the reply went before the frame
+
+
 def test_a_done_command_is_never_reported_as_failed():
     """If a command's full result cannot fit a frame, the reply still says ok
     with the new digest: the device acted, so the host must not retry it as
