@@ -78,6 +78,7 @@ HEIGHT = 128  # sources
 BANDS = HEIGHT // 8  # 16 bytes per gate
 FRAME_BYTES = WIDTH * HEIGHT // 8  # 4736
 CHUNK = 37  # gates put in RAM order at a time (8 chunks of the 296): 592 bytes
+SPAN = 8  # gates one CRC of the glass covers (37 spans): a partial box is whole spans
 
 # Commands (const and private: no module attributes on the board)
 _PSR = const(0x00)
@@ -174,10 +175,12 @@ class UC8151:
         # whole RAM image would take 4.7 KB of the board's heap.
         self._chunk = bytearray(CHUNK * BANDS)
         self._chunk_mv = memoryview(self._chunk)
-        # What the glass shows, as a CRC-32 of each gate's RAM bytes and of
-        # each band's: a partial update's box is the gates and bands whose
-        # CRC changed (a copy of the shown frame would take 4.7 KB more).
-        self._gate_crc = array("I", range(WIDTH))
+        # What the glass shows, as a CRC-32 of each span of SPAN gates' RAM
+        # bytes and of each band's: a partial update's box is the spans and
+        # bands whose CRC changed (a copy of the shown frame would take
+        # 4.7 KB more; a CRC a gate, 1 KB more than a CRC a span, for a box
+        # at most 7 gates wider on each side, which updates as fast).
+        self._gate_crc = array("I", range(WIDTH // SPAN))
         self._band_crc = array("I", range(BANDS))
         self._fbs = None
         if framebuf is not None:
@@ -372,22 +375,27 @@ class UC8151:
 
     def _scan(self, write=None):
         """Take the frame's CRCs as what the glass will show; (x0, x1, b0,
-        b1): the gates and 8-row bands whose CRC changed, or None. Read
-        against the glass only when it is known. ``write``: given each
-        chunk of RAM bytes as it is made."""
+        b1): the gates (whole spans) and 8-row bands whose CRC changed, or
+        None. Read against the glass only when it is known. ``write``:
+        given each chunk of RAM bytes as it is made."""
         x0 = x1 = -1
         crcs = self._gate_crc
+        c = 0
         for x in range(0, WIDTH, CHUNK):
             mv = self._ram(x)
             if write is not None:
                 write(mv)
             for i in range(CHUNK):
-                c = crc32(mv[i * BANDS:(i + 1) * BANDS]) & 0x3FFFFFFF  # a small int: no heap
-                if c != crcs[x + i]:
-                    crcs[x + i] = c
-                    if x0 < 0:
-                        x0 = x + i
-                    x1 = x + i
+                c = crc32(mv[i * BANDS:(i + 1) * BANDS], c)  # a span runs on across chunks
+                g = x + i
+                if g % SPAN == SPAN - 1:
+                    c &= 0x3FFFFFFF  # a small int: no heap
+                    if c != crcs[g // SPAN]:
+                        crcs[g // SPAN] = c
+                        if x0 < 0:
+                            x0 = g - SPAN + 1
+                        x1 = g
+                    c = 0
         b0 = b1 = -1
         crcs = self._band_crc
         v = memoryview(self.vlsb)

@@ -180,7 +180,7 @@ def test_a_partial_update_sends_only_the_changed_box(fx):
     menu = flipped(flipped(frame, 100, 50), 120, 3)
     assert board.show(menu, "partial") == "partial"
     last = panel.updates[-1]
-    assert last["kind"] == "partial" and last["window"] == (100, 120, 0, 55)  # gates, then sources
+    assert last["kind"] == "partial" and last["window"] == (96, 127, 0, 55)  # gates (whole spans of 8), then sources
     assert panel.luts[0x23][:18] == bytes(TURBO_WB) and last["ms"] == 260
     assert first_difference(panel.landscape(), menu) is None
     dtm2 = [c for t, c in panel.commands].count(0x13)
@@ -189,11 +189,11 @@ def test_a_partial_update_sends_only_the_changed_box(fx):
 
 @faked
 def test_each_partial_box_is_exactly_the_changed_gates_and_bands(fx):
-    """The driver keeps only a CRC of each gate and band of the glass (no
-    second frame): changes at the panel's edges, on both sides of a chunk
-    boundary (the RAM bytes are made 37 gates at a time) and one pixel
-    alone each give the smallest window holding them, and the glass ends
-    as the frame."""
+    """The driver keeps only a CRC of each span of 8 gates and of each band
+    of the glass (no second frame): changes at the panel's edges, on both
+    sides of a chunk boundary (the RAM bytes are made 37 gates at a time,
+    a span runs across), and one pixel alone each give the smallest window
+    of whole spans and bands holding them, and the glass ends as the frame."""
     board, panel = make(fx)
     frame = pattern_frame(7)
     board.show(frame, "full")
@@ -204,7 +204,7 @@ def test_each_partial_box_is_exactly_the_changed_gates_and_bands(fx):
             frame = flipped(frame, x, y)
         assert board.show(frame, "partial") == "partial", pixels
         xs, ys = [p[0] for p in pixels], [p[1] for p in pixels]
-        window = (min(xs), max(xs), min(ys) // 8 * 8, max(ys) // 8 * 8 + 7)
+        window = (min(xs) // 8 * 8, max(xs) // 8 * 8 + 7, min(ys) // 8 * 8, max(ys) // 8 * 8 + 7)
         assert panel.updates[-1]["window"] == window, pixels
         assert first_difference(panel.landscape(), frame) is None, pixels
         settle(board, fx, 1000)
