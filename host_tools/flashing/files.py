@@ -107,6 +107,8 @@ def device_files(board, root=ROOT):
     wanted += [f.name for f in sorted(fw.glob("*.py")) if f.name not in ENTRY_FILES]
     wanted += [p for p in COMMON_BOARD_FILES if not (circuitpython and p == "boards/usbserial.py")]
     wanted.append(_module_path(entry["module"]))
+    if "extends" in entry:  # the module its board class builds on
+        wanted.append(_module_path(entry["extends"]))
     if not circuitpython:
         wanted += ["drivers/" + f.name for f in sorted((fw / "drivers").glob("*.py"))]
     out = {}
