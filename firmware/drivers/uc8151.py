@@ -60,8 +60,6 @@ deep sleep; the next show() (or finish()) waits for it if needed.
 from array import array
 from binascii import crc32
 
-from drivers.vlsb import HlsbToVlsb
-
 try:
     import framebuf
 except ImportError:  # CPython tests
@@ -349,6 +347,10 @@ class UC8151:
                 raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
             if self._staging is None:
                 buf = bytearray(FRAME_BYTES)
+                # imported here: a board draws on canvas() and never loads
+                # it (0.6 KB of a Badger's heap)
+                from drivers.vlsb import HlsbToVlsb
+
                 self._staging = (buf, HlsbToVlsb(buf, WIDTH, HEIGHT, ink=1))
             self._staging[1].convert(frame)
             vlsb = self._staging[0]
