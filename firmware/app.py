@@ -328,7 +328,7 @@ class App:
                     "campaign": getattr(g.s, "campaign", None) if g else None,
                     "digest": self.digest() if g else None, "count": g.s.count if g else 0,
                     "game": g.s.game if g else None,
-                    "events": len(self.link.events), "events_dropped": self.link.dropped,
+                    "events": self.link.events_kept(), "events_dropped": self.link.dropped,
                     "problem": self.problem, "panel_error": self.panel_error,
                     "heap_used": used, "heap_free": free, "heap_low": self.heap_low}
         if op == "stats":
@@ -343,7 +343,7 @@ class App:
             return self.part(read_crashes(self.board.flash_dir), args, {})
         if op == "events":
             self.replay = True
-            return {"pending": len(self.link.events)}
+            return {"pending": self.link.events_kept()}
         if g is None:
             raise RulesError("no_game", "there is no game: start a new character")
         if op == "state":

@@ -18,8 +18,11 @@ events, so the cap is what bounds a save's size and time on a board played
 without a host.
 """
 
+from array import array
+
 from shared_rules import protocol as P
 
+REPLIES, EVENTS = 0, 1  # Endpoint.kept[...]: remembered replies, kept events
 REMEMBER = 8  # remembered replies
 MAX_EVENTS = 32  # kept unacknowledged; older ones are dropped and counted
 # the largest link memory a save holds (save_pieces), for the save's bound
@@ -36,11 +39,13 @@ class Endpoint:
         self.clear()
 
     def clear(self):
-        # [num, line, offset, size]: line is the frame (str) until it is
-        # saved, then None and the frame is that many bytes at that offset
-        # of the save file (read in one call: readline goes byte by byte)
-        self.replies = []
-        self.events = []
+        # Each kept line as three ints in kept[REPLIES] / kept[EVENTS]: its
+        # number, the offset of its frame in the save file (-1 until saved:
+        # then the frame is in lines[...] by number) and the frame's size
+        # in bytes (read back in one call: readline goes byte by byte).
+        # 12 bytes a line of a board's heap (a 4-item list took ~40).
+        self.kept = [array("i"), array("i")]
+        self.lines = [{}, {}]
         self._moved = []  # each kept line's offset in the save being written
         self.seq = 0
         self.dropped = 0
@@ -63,18 +68,21 @@ class Endpoint:
         f = None
         run = None  # [start, end] of kept lines to copy from the old save
         try:
-            for kind, items in ((b"reply ", self.replies), (b"event ", self.events)):
-                for item in items:
+            for k in (REPLIES, EVENTS):
+                kind = KINDS[k]
+                a = self.kept[k]
+                for i in range(0, len(a), 3):
+                    num, where, size = a[i], a[i + 1], a[i + 2]
                     # the record's head as bytes: making a str searches every
                     # interned name (~0.1 ms on a Pico)
-                    head = b"%s%d " % (kind, item[0])
-                    line = item[1]
+                    head = b"%s%d " % (kind, num)
+                    line = self.lines[k].get(num) if where < 0 else None
                     if line is None:
-                        start = item[2] - len(head)
+                        start = where - len(head)
                         if run is not None and run[1] == start:  # right after the run's last line
-                            run[1] = item[2] + item[3]
+                            run[1] = where + size
                             moved.append(at + len(head))
-                            at += len(head) + item[3]
+                            at += len(head) + size
                             continue
                         if f is None:
                             f = self._open()
@@ -82,12 +90,12 @@ class Endpoint:
                             for piece in _copy(f, run):
                                 yield piece
                             run = None
-                        if _starts(f, start, head, item):
-                            run = [start, item[2] + item[3]]
+                        if _starts(f, start, head, where, size):
+                            run = [start, where + size]
                             moved.append(at + len(head))
-                            at += len(head) + item[3]
+                            at += len(head) + size
                             continue
-                        line = _read_kept(f, kind, item)  # not where it should be: look for it
+                        line = _read_kept(f, kind, num, where, size)  # not where it should be: look for it
                         if line is None:
                             moved.append(None)
                             continue
@@ -111,18 +119,25 @@ class Endpoint:
         leave RAM."""
         moved = self._moved
         self._moved = []
-        if self.open_saved is None or len(moved) != len(self.replies) + len(self.events):
+        kept = self.kept
+        if self.open_saved is None or len(moved) != (len(kept[REPLIES]) + len(kept[EVENTS])) // 3:
             return
-        i = 0
-        for items in (self.replies, self.events):
-            for item in items:
-                item[1], item[2] = None, moved[i]  # item[3], the size, stays
-                i += 1
-        for items in (self.replies, self.events):
-            lost = [item for item in items if item[2] is None]
-            for item in lost:
-                items.remove(item)
-                self.damaged += 1
+        j = 0
+        for k in (REPLIES, EVENTS):
+            a = kept[k]
+            lost = 0
+            for i in range(0, len(a), 3):
+                where = moved[j]
+                j += 1
+                if where is None:
+                    a[i + 1] = -2  # not in the new save: dropped below
+                    lost += 1
+                else:
+                    a[i + 1] = where
+            self.lines[k] = {}
+            if lost:
+                kept[k] = _without(a, lambda i: a[i + 1] == -2)
+                self.damaged += lost
 
     def _open(self):
         try:
@@ -133,22 +148,31 @@ class Endpoint:
     def event_frames(self):
         """[(seq, frame line)] of the kept events, read back where saved."""
         out = []
-        self._each_kept(self.events, b"event ", lambda num, line: out.append((num, line)))
+        self._each_kept(EVENTS, lambda num, line: out.append((num, line)))
         return out
 
-    def _each_kept(self, items, kind, do):
-        """do(num, frame line) for each of ``items``, read back one at a
-        time where saved (never all of them in RAM at once)."""
+    def events_kept(self):
+        return len(self.kept[EVENTS]) // 3
+
+    def _each_kept(self, k, do, only=None):
+        """do(num, frame line) for each line kept in kept[k] (or only the
+        one numbered ``only``), read back one at a time where saved (never
+        all of them in RAM at once)."""
         f = None
+        a = self.kept[k]
         try:
-            for item in items:
-                line = item[1]
-                if line is None:
+            for i in range(0, len(a), 3):
+                num, where = a[i], a[i + 1]
+                if only is not None and num != only:
+                    continue
+                if where < 0:
+                    line = self.lines[k].get(num)
+                else:
                     if f is None:
                         f = self._open()
-                    line = _read_kept(f, kind, item)
+                    line = _read_kept(f, KINDS[k], num, where, a[i + 2])
                 if line is not None:
-                    do(item[0], line)
+                    do(num, line)
         finally:
             if f is not None:
                 f.close()
@@ -168,7 +192,7 @@ class Endpoint:
                 if frame[:2] != ("R " if key == "reply" else "E ") or not frame.endswith("\n"):
                     raise ValueError(key)
                 at = None if at is None or self.open_saved is None else at + len(key) + len(num) + 2
-                self._keep(self.replies if key == "reply" else self.events, _count(num), frame, at)
+                self._keep(REPLIES if key == "reply" else EVENTS, _count(num), frame, at)
             else:
                 raise ValueError(key)
         except ValueError:
@@ -181,7 +205,7 @@ class Endpoint:
             self.dropped = _count(mem.get("dropped", 0))
         except (ValueError, TypeError, AttributeError):
             self.damaged += 1
-        for key, into in (("replies", self.replies), ("events", self.events)):
+        for key, into in (("replies", REPLIES), ("events", EVENTS)):
             items = mem.get(key) if isinstance(mem, dict) else None
             for item in items if isinstance(items, list) else ():
                 try:
@@ -189,14 +213,21 @@ class Endpoint:
                 except (ValueError, TypeError, IndexError, KeyError):
                     self.damaged += 1
 
-    def _keep(self, into, num, line, at=None):
+    def _keep(self, k, num, line, at=None):
+        """Keep frame ``line`` numbered num in kept[k]: in RAM until saved
+        (at None), or at that offset of the save file."""
         if not isinstance(line, str) or len(line) > P.MAX_LINE:
             raise ValueError("not a frame")
-        into.append([num, line, None, len(line)] if at is None else [num, None, at, len(line)])
-        limit = REMEMBER if into is self.replies else MAX_EVENTS
-        if len(into) > limit:
-            into.pop(0)
-            if into is self.events:
+        a = self.kept[k]
+        a.append(num)
+        a.append(-1 if at is None else at)
+        a.append(len(line))  # ASCII: a character a byte
+        if at is None:
+            self.lines[k][num] = line
+        if len(a) > 3 * (REMEMBER if k == REPLIES else MAX_EVENTS):
+            self.lines[k].pop(a[0], None)
+            self.kept[k] = a[3:]
+            if k == EVENTS:
                 self.dropped += 1
 
     # -- incoming --------------------------------------------------------
@@ -234,10 +265,11 @@ class Endpoint:
             self.write(line)
 
     def remembered(self, rid):
-        for r in self.replies:
-            if r[0] == rid:
+        a = self.kept[REPLIES]
+        for i in range(0, len(a), 3):
+            if a[i] == rid:
                 got = []
-                self._each_kept([r], b"reply ", lambda num, line: got.append(line))
+                self._each_kept(REPLIES, lambda num, line: got.append(line), rid)
                 # unreadable (the flash failed): say so rather than act twice
                 return got[0] if got else P.reply_err(rid, "busy", "the remembered reply cannot be read back")
         return None
@@ -258,7 +290,7 @@ class Endpoint:
             else:
                 line = P.reply_err(rid, e.code, "reply does not fit a frame: " + e.message)
         if mutating:
-            self._keep(self.replies, rid, line)
+            self._keep(REPLIES, rid, line)
             self.pending.append(line)
             return True  # the app saves, then calls flush_reply()
         self.send(line)
@@ -278,31 +310,53 @@ class Endpoint:
         except P.FrameError:
             slim = {"op": payload.get("op"), "digest": payload.get("digest"), "truncated": True}
             line = P.event(self.seq, slim)
-        self._keep(self.events, self.seq, line)
+        self._keep(EVENTS, self.seq, line)
         return line
 
     def send_events(self):
         """Every kept event again, each read back and sent before the next."""
-        self._each_kept(self.events, b"event ", lambda num, line: self.write(line))
+        self._each_kept(EVENTS, lambda num, line: self.write(line))
 
     def acknowledge(self, seq):
-        before = len(self.events)
-        self.events = [e for e in self.events if e[0] > seq]
-        return len(self.events) != before
+        a = self.kept[EVENTS]
+        gone = _without(a, lambda i: a[i] <= seq)
+        if len(gone) == len(a):
+            return False
+        lines = self.lines[EVENTS]
+        for i in range(0, len(a), 3):
+            if a[i] <= seq:
+                lines.pop(a[i], None)
+        self.kept[EVENTS] = gone
+        return True
 
 
 
 
-def _starts(f, start, head, item):
-    """True when the save ``f`` holds the kept line of ``item`` where its
-    offset says: its record's head at ``start``, a newline at its end."""
+KINDS = (b"reply ", b"event ")  # the save's record heads, by REPLIES, EVENTS
+
+
+def _without(a, drop):
+    """The records (three ints each) of array a but those whose first index i drop(i) is true."""
+    out = array("i")
+    for i in range(0, len(a), 3):
+        if not drop(i):
+            out.append(a[i])
+            out.append(a[i + 1])
+            out.append(a[i + 2])
+    return out
+
+
+def _starts(f, start, head, where, size):
+    """True when the save ``f`` holds a kept line where its offset says:
+    its record's head at ``start``, the line at ``where``, a newline at
+    its end."""
     if f is None:
         return False
     try:
         f.seek(start)
         if f.read(len(head)) != head:
             return False
-        f.seek(item[2] + item[3] - 1)
+        f.seek(where + size - 1)
         return f.read(1) == b"\n"
     except OSError:
         return False
@@ -324,18 +378,18 @@ def _copy(f, run):
         yield view[:n]
 
 
-def _read_kept(f, kind, item):
-    """A saved frame from the save file ``f``: at the item's offset, else
-    (a save written by other code) found by its record's head; None if
-    it is not there."""
+def _read_kept(f, kind, num, where, size):
+    """Kept frame ``num`` from the save file ``f``: size bytes at offset
+    where, else (a save written by other code) found by its record's head;
+    None if it is not there."""
     if f is None:
         return None
     try:
-        f.seek(item[2])
-        line = f.read(item[3]).decode()
-        if line.startswith("%s %d " % ("R" if kind == b"reply " else "E", item[0])) and line.endswith("\n"):
+        f.seek(where)
+        line = f.read(size).decode()
+        if line.startswith("%s %d " % ("R" if kind == b"reply " else "E", num)) and line.endswith("\n"):
             return line
-        head = b"%s%d " % (kind, item[0])
+        head = b"%s%d " % (kind, num)
         f.seek(0)
         while True:
             line = f.readline()

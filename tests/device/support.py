@@ -75,6 +75,15 @@ class FakeBoard:
         return out
 
 
+def kept(link, k=1):
+    """The link's kept lines of kind k (endpoint.EVENTS, 1, or REPLIES, 0)
+    as [number, frame or None once saved, offset in the save (-1 before),
+    size]."""
+    a = link.kept[k]
+    return [[a[i], link.lines[k].get(a[i]) if a[i + 1] < 0 else None, a[i + 1], a[i + 2]]
+            for i in range(0, len(a), 3)]
+
+
 def make_app(board=None, seed=7):
     from app import App
 

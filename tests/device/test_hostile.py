@@ -8,7 +8,7 @@ that share one serial read, firmware errors and the way out to the REPL.
 import os
 
 from shared_rules import protocol as P
-from tests.device.support import FakeBoard, make_app, press, request, saved_text, solo_flip, with_game
+from tests.device.support import FakeBoard, kept, make_app, press, request, saved_text, solo_flip, with_game
 from tests.rules.support import stacked
 
 
@@ -61,12 +61,12 @@ def test_solo_play_keeps_the_save_bounded_and_counts_dropped_events():
     for _ in range(60):
         solo_flip(app)
     n = app.link.seq
-    assert n >= 120 and len(app.link.events) == MAX_EVENTS and app.link.dropped == n - MAX_EVENTS
+    assert n >= 120 and app.link.events_kept() == MAX_EVENTS and app.link.dropped == n - MAX_EVENTS
     size = _size(app.board.flash_dir + "/deck.sav")
     assert size <= A.MAX_SAVE, (size, A.MAX_SAVE)
     again = make_app(FakeBoard(app.board.flash_dir))
     assert again.game.dump() == app.game.dump() and again.link.event_frames() == app.link.event_frames()
-    assert all(e[1] is None for e in again.link.events)  # kept in the save file, not in RAM
+    assert all(e[1] is None for e in kept(again.link))  # kept in the save file, not in RAM
     ok, hello = request(again, 1, "hello")
     assert hello["events"] == MAX_EVENTS and hello["events_dropped"] == n - MAX_EVENTS
     assert [f[1] for f in again.board.frames("E")] == list(range(n + 1 - MAX_EVENTS, n + 1))
@@ -80,7 +80,7 @@ def test_saved_link_lines_are_read_back_from_the_save_not_kept_in_ram():
     for _ in range(3):
         solo_flip(app)
     ok, first = request(app, 7, "flip", suit="crown")
-    assert ok and app.link.events and all(e[1] is None for e in app.link.events + app.link.replies)
+    assert ok and app.link.events_kept() and all(e[1] is None for e in kept(app.link) + kept(app.link, 0))
     frames = app.link.event_frames()
     assert [f[0] for f in frames] == list(range(1, app.link.seq + 1))
     assert all(line.startswith("E %d " % seq) and P.decode(line)[1] == seq for seq, line in frames)
@@ -113,7 +113,7 @@ def test_saved_link_lines_are_read_back_from_the_save_not_kept_in_ram():
     again.link.open_saved = lambda: Spy(saved())
     again.link.write = lambda line: log.append("write")
     again.link.send_events()
-    assert log == ["read", "write"] * len(app.link.events)
+    assert log == ["read", "write"] * app.link.events_kept()
 
 
 def test_the_game_text_leaves_the_heap_once_saved_and_queries_make_it_again():
@@ -131,13 +131,13 @@ def test_a_kept_line_not_where_it_was_saved_is_found_or_dropped_never_a_crash():
     app = make_app()
     solo_flip(app)
     frames = app.link.event_frames()
-    for e in app.link.events:
-        e[2] = 0  # an offset into the game's text: found again by its record's head
+    for i in range(app.link.events_kept()):
+        app.link.kept[1][3 * i + 1] = 0  # an offset into the game's text: found again by its record's head
     assert app.link.event_frames() == frames
     os.remove(app.board.flash_dir + "/deck.sav")  # the file gone behind the app's back
     assert app.link.event_frames() == []
     solo_flip(app)  # the next save leaves the unreadable lines out and says so
-    assert app.link.damaged == len(frames) and [e[0] for e in app.link.events] == [3, 4]
+    assert app.link.damaged == len(frames) and [e[0] for e in kept(app.link)] == [3, 4]
     again = make_app(FakeBoard(app.board.flash_dir))
     assert again.game.dump() == app.game.dump() and [f[0] for f in again.link.event_frames()] == [3, 4]
 
@@ -151,7 +151,7 @@ def test_kept_lines_copied_into_the_next_save_in_runs_or_found_by_their_heads():
         solo_flip(app)
     frames = app.link.event_frames()
     assert len(frames) >= 6
-    app.link.events[2][2] -= 3  # one line's offset wrong: the run breaks there
+    app.link.kept[1][3 * 2 + 1] -= 3  # one line's offset wrong: the run breaks there
     solo_flip(app)
     assert app.link.damaged == 0
     again = make_app(FakeBoard(app.board.flash_dir))
@@ -250,9 +250,9 @@ def test_link_memory_of_the_wrong_types_drops_the_link_records_and_keeps_the_gam
     assert again.game.dump() == app.game.dump() and again.problem == ""
     v = again.ui.view()
     assert v["title"] == "Save partly read" and "The game is kept." in v["lines"]
-    assert again.link.seq == 0 and again.link.events == []
+    assert again.link.seq == 0 and again.link.events_kept() == 0
     press(again, "A", "B")  # the message, then a flip: event 1
-    assert again.link.events[0][0] == 1
+    assert kept(again.link)[0][0] == 1
     # and the same for today's format
     text = saved_text(again)
     body = text[:text.rfind("end ")].replace("seq 1 0\n", "seq abc 0\nevent x E junk\n")
@@ -260,7 +260,7 @@ def test_link_memory_of_the_wrong_types_drops_the_link_records_and_keeps_the_gam
         f.write(body + "end " + P.crc_hex(body) + "\n")
     third = make_app(FakeBoard(board.flash_dir))
     assert third.game.dump() == again.game.dump() and third.link.damaged == 2
-    assert len(third.link.events) == 1
+    assert third.link.events_kept() == 1
 
 
 # -- the link ------------------------------------------------------------------

@@ -196,8 +196,9 @@ class DeviceDouble:
 
     @property
     def pending(self):
-        """The App's unacknowledged events as [(seq, frame line)]."""
-        return [tuple(e) for e in self.app.link.events]
+        """The App's unacknowledged events as [(seq, offset, size)]."""
+        a = self.app.link.kept[1]
+        return [tuple(a[i:i + 3]) for i in range(0, len(a), 3)]
 
     @property
     def panel(self):
