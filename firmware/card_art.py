@@ -189,17 +189,22 @@ def printed(r, card, x, y, w, h):
 
 
 def printed_face(r, card):
-    """``card``'s full-size face without its suit symbols (which the edition
-    chooses) as MONO_VLSB column bytes (CARD_W x CARD_H, band by band): the
-    frame, every edge's marks, corners, numerals and centre, drawn by
-    renderer ``r`` on its cleared canvas in the panel layout, so they are
-    its pixels. host_tools/card_faces.py has the unix port make them all
-    for a board's ROMFS; render.Renderer.render_card blits them."""
+    """``card``'s full-size face as MONO_VLSB column bytes (CARD_W x
+    CARD_H, band by band): the frame, every edge's suit symbol (the default
+    edition's: render_card draws another edition's over them) and marks,
+    corners, numerals and centre, drawn by renderer ``r`` on its cleared
+    canvas in the panel layout, so they are its pixels.
+    host_tools/card_faces.py has the unix port make them all for a board's
+    ROMFS; render.Renderer.render_card blits them."""
+    from shared_rules.editions import DEFAULT_EDITION, edition
+
     fb, w, h = r.fb, L.CARD_W, L.CARD_H
     fb.fill(0)
     r._frame(0, 0, w, h, 1)
     g = r._geometry(w, h)
+    symbols = r.symbols(edition(DEFAULT_EDITION))
     for k in range(4):
+        G.blit(fb, symbols[k], g[8 * k + 4], g[8 * k + 5], 1)
         r._marks(card.levels[k], g[8 * k + 6], g[8 * k + 7], 1)
     printed(r, card, 0, 0, w, h)
     out = bytearray()

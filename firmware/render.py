@@ -41,11 +41,12 @@ ATTRS = ("str", "dex", "int")
 MINIGAME_TITLES = {"pick_locks": "PICK LOCKS", "magic": "FUNDAMENTAL MAGIC"}
 
 
+STATUS_COUNTS = "Deck%d Disc%d Exh%d XP%d H%d W%d"
+
+
 def _int(v, default=0):
-    if isinstance(v, bool):
-        return int(v)
     if isinstance(v, int):
-        return v
+        return v + 0  # a bool as 0 or 1 (one call less: each costs a Pico ~25 us)
     try:
         return int(v)
     except (TypeError, ValueError, OverflowError):
@@ -243,6 +244,7 @@ class Renderer:
         self.text = self.fb.text
         self._symbols = self._symbols_of = None  # see symbols()
         self.faces = None  # see _face()
+        self.printed = None  # the suit symbols printed on the faces, with them
 
     def frame_bytes(self):
         """The screen as a MONO_HLSB buffer (bit 1 = ink), whatever it was
@@ -324,14 +326,16 @@ class Renderer:
             return None
         return self.symbols()[k]
 
-    def symbols(self):
-        """The four suits' symbol bitmaps under the current edition (by
-        rank, as SUITS), found once per edition: every card face draws all
-        four."""
+    def symbols(self, ed=None):
+        """The four suits' symbol bitmaps under the current edition (or
+        edition ``ed``), by rank as SUITS, found once per edition: every
+        card face draws all four."""
+        if ed is not None:
+            names = ed["suit_names"]
+            return tuple(G.suit_bitmap(names[k]) or G.suit_bitmap(SUITS[k]) for k in range(4))
         ed = self.edition
         if self._symbols_of is not ed:
-            names = ed["suit_names"]
-            self._symbols = tuple(G.suit_bitmap(names[k]) or G.suit_bitmap(SUITS[k]) for k in range(4))
+            self._symbols = self.symbols(ed)
             self._symbols_of = ed
         return self._symbols
 
@@ -342,16 +346,14 @@ class Renderer:
         fb = self.fb
         for i in range(t):
             fb.rect(x + i, y + i, w - 2 * i, h - 2 * i, 1)
-        for k in range(4):
-            dx = 1 if k & 1 == 0 else -1
-            dy = 1 if k < 2 else -1
-            px = x if dx > 0 else x + w - 1
-            py = y if dy > 0 else y + h - 1
-            fb.pixel(px, py, 0)
+        pixel = fb.pixel
+        x1, y1 = x + w - 1, y + h - 1
+        for px, py, dx, dy in ((x, y, 1, 1), (x1, y, -1, 1), (x, y1, 1, -1), (x1, y1, -1, -1)):
+            pixel(px, py, 0)
             if t > 1:
-                fb.pixel(px + dx, py, 0)
-                fb.pixel(px, py + dy, 0)
-            fb.pixel(px + dx * t, py + dy * t, 1)
+                pixel(px + dx, py, 0)
+                pixel(px, py + dy, 0)
+            pixel(px + dx * t, py + dy * t, 1)
 
     def _geometry(self, w, h):
         """Card-face positions for a w x h card, from layout.py, made once
@@ -386,9 +388,9 @@ class Renderer:
         on a screen just cleared; ~0.7 ms a card on a Pico).
 
         With native ink and the faces made at build time (card_faces, see
-        card_art.printed_face), a full-size face is one blit of its printed parts
-        and only the edition's suit symbols (and the chosen suit's edge) are
-        drawn: ~1.7 ms a card on a Pico instead of ~3.6."""
+        card_art.printed_face), a full-size face is one blit of its printed
+        parts, the default edition's suit symbols among them: only the
+        chosen suit's edge, and another edition's symbols, are drawn: ~1.0 ms a card on a Pico instead of ~3.6."""
         fb = self.fb
         w = _int(w, L.CARD_W)
         h = _int(h, L.CARD_H)
@@ -424,6 +426,11 @@ class Renderer:
             if SUITS[k] == suit:
                 fb.fill_rect(x + g[e], y + g[e + 1], g[e + 2], g[e + 3], 1)
                 c = 0
+            elif face is not None:
+                printed = self.printed[k]
+                if symbols[k] is printed:
+                    continue  # on the face already
+                fb.fill_rect(x + g[e + 4], y + g[e + 5], printed[0], printed[1], 0)  # the face's one out
             G.blit(fb, symbols[k], x + g[e + 4], y + g[e + 5], c)
             if face is None or not c:
                 self._marks(card.levels[k], x + g[e + 6], y + g[e + 7], c)
@@ -455,6 +462,8 @@ class Renderer:
             self.faces = faces
         if not faces:
             return None
+        if self.printed is None:
+            self.printed = self.symbols(edition(DEFAULT_EDITION))  # the suit symbols on the faces
         i = ALL_IDS.index(card.id) * n
         return faces[i:i + n]
 
@@ -534,9 +543,11 @@ class Renderer:
         if isinstance(s, str):
             s = _str(s, 32)
         else:
-            s = "Deck%d Disc%d Exh%d XP%d H%d W%d" % (
-                _int(st.get("draw")), _int(st.get("discard")), _int(st.get("exhaustion")), _int(st.get("xp")),
-                _int(st.get("harm")), _int(st.get("wounds")))
+            keys = ("draw", "discard", "exhaustion", "xp", "harm", "wounds")
+            try:  # the counts as the Ui gives them: six _int calls cost a Pico ~0.45 ms
+                s = STATUS_COUNTS % tuple(map(st.get, keys))
+            except (TypeError, ValueError, OverflowError):  # a bad view (NaN...): what _int makes of each
+                s = STATUS_COUNTS % tuple(_int(st.get(k)) for k in keys)
             if len(s) > 32:
                 s = s[:32]
         self.text(s, L.STATUS_TEXT_X, L.STATUS_Y, 1)
