@@ -18,7 +18,8 @@ panel driver's frame conversion (drivers/ssd1680.py: the 16 inverted bands
 SSD1680.source gives) that board.show does on the frame's way to the panel;
 their sum, ``total``, is the work from the button edge to the panel's update
 command (the goal's figure), also per press kind (``flip``: B, the flip
-screen; ``end``: A, back home). Then ``save`` = App.commit, made while the
+screen of one card; ``end``: A, back home; ``flip3``: B with net +2, three
+cards, timed in N more flips). Then ``save`` = App.commit, made while the
 panel refreshes: the press's digest and event line and the save to flash
 (events are acknowledged after each press, as a host would, so the save
 stays small).
@@ -169,9 +170,12 @@ def press(n):
     app = App(board, "bench", 1)
     app.boot()
     app.render()
-    stages = {"rules": [], "render": [], "convert": [], "total": [], "save": [], "flip_total": [], "end_total": []}
-    for i in range(n):
-        for button, kind in (("B", "flip"), ("A", "end")):
+    stages = {"rules": [], "render": [], "convert": [], "total": [], "save": [], "flip_total": [], "end_total": [],
+              "flip3_total": []}
+    for i in range(2 * n):
+        # n flips of one card (net 0), then n of three (net +2: the best of three)
+        app.ui.net = 0 if i < n else 2
+        for button, kind in (("B", "flip" if i < n else "flip3"), ("A", "end")):
             a = ticks_us()
             app.ui.press(button)
             b = ticks_us()
@@ -184,18 +188,20 @@ def press(n):
             app.commit()
             e = ticks_us()
             app.link.acknowledge(app.link.seq)  # as a host does: the save stays small
+            stages[kind + "_total"].append(ticks_diff(d, a))
+            if i >= n:
+                continue  # the split and the save: one-card flips
             stages["rules"].append(ticks_diff(b, a))
             stages["render"].append(ticks_diff(c, b))
             stages["convert"].append(ticks_diff(d, c))
             stages["total"].append(ticks_diff(d, a))
-            stages[kind + "_total"].append(ticks_diff(d, a))
             stages["save"].append(ticks_diff(e, d))
         if app.ui.stack:  # a message or the critical-success menu: leave it
             app.ui.home()
             if app.game.s.flip is not None:
                 app.command("end_flip", {})
                 app.commit()
-    for k in ("rules", "render", "convert", "total", "flip_total", "end_total", "save"):
+    for k in ("rules", "render", "convert", "total", "flip_total", "end_total", "flip3_total", "save"):
         xs = stages[k]
         print("press_%s: %.2f ms (max %.2f)" % (k, _median(xs) / 1000, max(xs) / 1000))
     new_str()

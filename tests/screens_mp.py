@@ -323,7 +323,25 @@ def ink(trials=300, seed=1):
             if ways[0].band(start) != ways[1].band(start):
                 print("FAIL trial %d: the band at %d inverted differently" % (trial, start))
                 return 1
-    print("ink ok %d" % trials)
+    # images from a source at every alignment (a card face lies in ROMFS
+    # wherever the image puts it) onto columns on and off word boundaries,
+    # clipped at both edges
+    bg = bytes(random.getrandbits(8) for _ in range(L_BUF))
+    n = 0
+    for shift in range(4):
+        for w in (80, 13, 8, 5):
+            img = bytes(random.getrandbits(8) for _ in range(2 * w))
+            src = memoryview(bytes(shift) + img + bytes(3))[shift:shift + len(img)]
+            for x in (0, 4, 84, 168, 3, -8, -5, 250, 292):
+                got, want = bytearray(bg), bytearray(bg)
+                native.blit(got, src, w, 2, x, 8, 1, 1)
+                framebuf.FrameBuffer(want, 296, 128, framebuf.MONO_VLSB).blit(
+                    (bytearray(img), w, 16, framebuf.MONO_VLSB), x, 8, 0)
+                n += 1
+                if got != want:
+                    print("FAIL a %d-column image %d bytes off a word, at x %d" % (w, shift, x))
+                    return 1
+    print("ink ok %d" % (trials + n))
     return 0
 
 
