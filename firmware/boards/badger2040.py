@@ -58,7 +58,7 @@ class Badger2040Board(BoardBase):
         Pin = machine.Pin
         pins = spec(self.name)["pins"]
         self.enable = Pin(pins["power_latch"], Pin.OUT, value=1)  # first: keeps a battery board on
-        from drivers.uc8151 import UC8151
+        from drivers.uc8151 import BANDS, CHUNK, UC8151
 
         self.machine = machine
         self.pins = pins
@@ -74,14 +74,18 @@ class Badger2040Board(BoardBase):
         rst = Pin(p["rst"], Pin.OUT, value=1)
         busy = Pin(p["busy"], Pin.IN, Pin.PULL_UP)
         self.led = Pin(pins["led"], Pin.OUT, value=0)
-        self._setup(flash_dir, clock, serial, self.button_names, self._read_button, pins.get("vbus"))
+        # One scratch buffer for the serial port's reads and the panel's RAM
+        # bytes, never in use at once (each only inside its own call): 0.5 KB
+        # of the heap
+        scratch = bytearray(CHUNK * BANDS)
+        self._setup(flash_dir, clock, serial, self.button_names, self._read_button, pins.get("vbus"), scratch)
         self.catch_edges(self.button_pins, Pin.IRQ_RISING)
         # A button still held now is the press that powered the board up: it
         # acts (the debouncer, primed above, would not report it by itself).
         held = [self.button_names[i] for i in range(len(self.button_pins)) if self._read_button(i)]
         self.debouncer.add(held)
         self.woke = "button" if held else None
-        self.epd = UC8151(spi, cs, dc, rst, busy, clock=self.clock, idle=self.idle)
+        self.epd = UC8151(spi, cs, dc, rst, busy, clock=self.clock, idle=self.idle, chunk=scratch)
         self._draw_on(self.epd)  # its column-byte layout (drivers/uc8151.py)
         self.sense = pins["battery"]  # None on the 2040 W
         if self.sense:

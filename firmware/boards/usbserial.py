@@ -90,7 +90,10 @@ class UsbSerial:
 
     MAX_READ = 512  # the rp2 stdin ring buffer is 512 bytes (design §3)
 
-    def __init__(self, stdin=None, stdout=None, select_module=None):
+    def __init__(self, stdin=None, stdout=None, select_module=None, acc=None):
+        """``acc``: a buffer of at least MAX_READ bytes to read into (a
+        board may share one with its panel driver: read() uses it only
+        while it runs)."""
         if select_module is None:
             import select as select_module
         self._select = select_module
@@ -102,7 +105,7 @@ class UsbSerial:
         self._poll_in.register(self._in, select_module.POLLIN)
         self._poll_out = select_module.poll()
         self._poll_out.register(self._out, select_module.POLLOUT)
-        self._acc = bytearray(self.MAX_READ)
+        self._acc = acc if acc is not None else bytearray(self.MAX_READ)
         self.dropped = 0  # writes dropped because the port was not writable
 
     def readable(self):
@@ -114,7 +117,7 @@ class UsbSerial:
             return b""
         n = 0
         acc = self._acc
-        while n < len(acc):
+        while n < self.MAX_READ:
             b = self._rd.read(1)
             if not b:
                 break
@@ -311,7 +314,7 @@ class BoardBase:
         self.surface.ink = ink
         return ink
 
-    def _setup(self, flash_dir, clock, serial, names, read, vbus=None):
+    def _setup(self, flash_dir, clock, serial, names, read, vbus=None, scratch=None):
         self.flash_dir = flash_dir
         self.vbus_gpio = vbus
         self.vbus = None
@@ -319,7 +322,7 @@ class BoardBase:
             Pin = self.machine.Pin
             self.vbus = Pin(vbus, Pin.IN, Pin.PULL_DOWN)
         self.clock = clock if clock is not None else Clock()
-        self.serial = serial if serial is not None else UsbSerial()
+        self.serial = serial if serial is not None else UsbSerial(acc=scratch)
         self.debouncer = Debouncer(names, read, self.clock, self.DEBOUNCE_MS)
         self.debouncer.prime()
         self.wdt = None

@@ -149,7 +149,9 @@ class UC8151:
     RESET_WAIT_MS = 10
     PARTIAL_MAX = 0.5  # a partial update over more of the panel goes fast
 
-    def __init__(self, spi, cs, dc, rst, busy, clock=None, idle=None):
+    def __init__(self, spi, cs, dc, rst, busy, clock=None, idle=None, chunk=None):
+        """``chunk``: CHUNK * BANDS bytes to make the RAM bytes in (a
+        board may share them: they are in use only while show() runs)."""
         self.spi = spi
         self.cs = cs
         self.dc = dc
@@ -171,8 +173,8 @@ class UC8151:
         # CHUNK gates of the frame in the panel's RAM layout (1 = white, 16
         # bytes a gate), made by _ram() as the RAM writes need them: the
         # whole RAM image would take 4.7 KB of the board's heap.
-        self._chunk = bytearray(CHUNK * BANDS)
-        self._chunk_mv = memoryview(self._chunk)
+        self._chunk = chunk if chunk is not None else bytearray(CHUNK * BANDS)
+        self._chunk_mv = memoryview(self._chunk)[:CHUNK * BANDS]
         # What the glass shows, as a CRC-32 of each span of SPAN gates' RAM
         # bytes and of each band's: a partial update's box is the spans and
         # bands whose CRC changed (a copy of the shown frame would take

@@ -520,6 +520,23 @@ def test_usb_serial_reads_while_readable_and_drops_when_not_writable():
     assert s.read(20) == b""
 
 
+def test_usb_serial_reads_into_a_shared_buffer_and_hands_out_a_copy():
+    """A Badger shares one scratch buffer between its serial reads and its
+    panel's RAM bytes (boards/badger2040.py): what read() returns must not
+    change when the panel then writes over the buffer, and a read stops at
+    MAX_READ however large the buffer."""
+    from boards.usbserial import UsbSerial
+
+    shared = bytearray(UsbSerial.MAX_READ + 80)
+    sin = _Stream(b"x" * (UsbSerial.MAX_READ + 40))
+    sel = _Select([[(sin, 1)]] * (UsbSerial.MAX_READ + 50), [[]])
+    s = UsbSerial(sin, _Stream(), sel, acc=shared)
+    got = s.read(20)
+    assert len(got) == UsbSerial.MAX_READ and shared[:4] == b"xxxx"
+    shared[:] = bytes(len(shared))  # the panel's turn
+    assert got == b"x" * UsbSerial.MAX_READ
+
+
 @faked
 def test_the_app_flips_by_buttons_end_to_end(fx):
     """App.boot(), then B (flip) and A (done) on the buttons: the panel saw
