@@ -41,7 +41,7 @@ ATTRS = ("str", "dex", "int")
 MINIGAME_TITLES = {"pick_locks": "PICK LOCKS", "magic": "FUNDAMENTAL MAGIC"}
 
 
-STATUS_COUNTS = "Deck%d Disc%d Exh%d XP%d H%d W%d"
+STATUS_COUNTS = "Deck%d Disc%d Exh%d XP%d H%d W%d"  # the status line's counts (_status)
 
 
 def _int(v, default=0):
@@ -390,7 +390,8 @@ class Renderer:
         With native ink and the faces made at build time (card_faces, see
         card_art.printed_face), a full-size face is one blit of its printed
         parts, the default edition's suit symbols among them: only the
-        chosen suit's edge, and another edition's symbols, are drawn: ~1.0 ms a card on a Pico instead of ~3.6."""
+        chosen suit's edge, and another edition's symbols, are drawn
+        (~1.2 ms a card on a Pico instead of ~3.6)."""
         fb = self.fb
         w = _int(w, L.CARD_W)
         h = _int(h, L.CARD_H)
