@@ -577,10 +577,10 @@ class App:
 
     def commit(self):
         """Save first, then let the reply and events out (design §5)."""
-        t0 = _us()
-        self.seal()
-        if self.need_save:
+        if self.need_save:  # a command ran (and a button's left its event to seal)
+            t0 = _us()
             self.need_save = False
+            self.seal()
             self.save()
             self.work["save"] = _us_since(t0)  # with the press's digest and event line
         self.link.flush_reply()

@@ -58,6 +58,7 @@ if FIRMWARE not in sys.path:  # the firmware imports its modules flat, as on a b
 from app import App, LeaveApp  # noqa: E402
 from boards.sim import Board  # noqa: E402
 from firmware.start import _crashed, _play  # noqa: E402
+from tests.device.support import kept  # noqa: E402
 from firmware.surface import Surface  # noqa: E402
 from shared_rules import protocol as P  # noqa: E402
 
@@ -196,9 +197,8 @@ class DeviceDouble:
 
     @property
     def pending(self):
-        """The App's unacknowledged events as [(seq, offset, size)]."""
-        a = self.app.link.kept[1]
-        return [tuple(a[i:i + 3]) for i in range(0, len(a), 3)]
+        """The App's unacknowledged events as [number, frame or None, offset, size]."""
+        return kept(self.app.link)
 
     @property
     def panel(self):
