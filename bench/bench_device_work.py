@@ -14,13 +14,15 @@ before it counts for nothing.
 Per press (a flip is two presses, B then A), in the firmware's order
 (App.poll): ``rules`` = the button's command through the UI into Game.do,
 ``render`` = drawing the screen into the frame buffer, ``convert`` = the
-panel driver's frame conversion (drivers/ssd1680.py: the 16 inverted bands
-SSD1680.source gives) that board.show does on the frame's way to the panel;
+panel driver's frame conversion (drivers/ssd1680.py: SSD1680.ram_image, the
+frame's bits flipped in place) that board.show does on the frame's way to
+the panel;
 their sum, ``total``, is the work from the button edge to the panel's update
 command (the goal's figure), also per press kind (``flip``: B, the flip
 screen of one card; ``end``: A, back home; ``flip3``: B with net +2, three
 cards, timed in N more flips). Then ``save`` = App.commit, made while the
-panel refreshes: the press's digest and event line and the save to flash
+panel refreshes, after the driver has flipped the frame's bits back
+(SSD1680.release): the press's digest and event line and the save to flash
 (events are acknowledged after each press, as a host would, so the save
 stays small).
 The renderer draws as on the Pico: into the SSD1680 driver's canvas().
@@ -154,7 +156,7 @@ def press(n):
     """n flips (B then A), each press timed stage by stage: medians and the
     worst case in ms; then the heap in use after a collection."""
     from app import App
-    from drivers.ssd1680 import BANDS, SSD1680, WIDTH
+    from drivers.ssd1680 import SSD1680
 
     pin = _Pin()
     epd = SSD1680(_Spi(), pin, pin, pin, pin)
@@ -166,7 +168,7 @@ def press(n):
         from drivers import ink
 
         board.surface.ink = ink  # as boards/pico_epaper29.py draws: in native code
-        epd.native_ink(ink)  # ...and inverts the bands on their way out
+        epd.native_invert()  # ...and flips the frame's bits on its way out
     app = App(board, "bench", 1)
     app.boot()
     app.render()
@@ -181,10 +183,10 @@ def press(n):
             b = ticks_us()
             app.render()
             c = ticks_us()
-            src = epd.source(app.renderer.buf)
-            for band in range(BANDS):
-                src.band(band * WIDTH)
-            d = ticks_us()  # here the update command goes to the panel
+            ram = epd.ram_image(app.renderer.buf)
+            d = ticks_us()  # here the RAM write and the update command go to the panel
+            epd.release(ram)
+            e0 = ticks_us()
             app.commit()
             e = ticks_us()
             app.link.acknowledge(app.link.seq)  # as a host does: the save stays small
@@ -195,7 +197,7 @@ def press(n):
             stages["render"].append(ticks_diff(c, b))
             stages["convert"].append(ticks_diff(d, c))
             stages["total"].append(ticks_diff(d, a))
-            stages["save"].append(ticks_diff(e, d))
+            stages["save"].append(ticks_diff(e, e0))
         if app.ui.stack:  # a message or the critical-success menu: leave it
             app.ui.home()
             if app.game.s.flip is not None:

@@ -269,8 +269,8 @@ def ink(trials=300, seed=1):
     both colours, at scales 1-6, at positions in and off every edge, over
     random rectangles: drawn on a MONO_VLSB Canvas in native code
     (drivers/ink.py) and with framebuf (the same Canvas with its ink
-    taken away) they must leave the same bytes, and the bands ink.invert
-    sends the SSD1680 must be framebuf's. Prints "ink ok N"."""
+    taken away) they must leave the same bytes, and the frame's bits flipped
+    for the SSD1680 by drivers/invert.py must be framebuf's. Prints "ink ok N"."""
     import framebuf
     import random
 
@@ -278,6 +278,16 @@ def ink(trials=300, seed=1):
     from firmware import glyphs as G
     from firmware import render as R
     from firmware.drivers import ink as native
+    from firmware.drivers import vlsb
+    from firmware.drivers.invert import invert as native_invert
+
+    for odd in (bytearray(L_BUF - 2), memoryview(bytearray(L_BUF))[1:]):  # never a word store off a boundary
+        try:
+            native_invert(odd)
+        except ValueError:
+            continue
+        print("FAIL native invert took %d bytes not whole words" % len(odd))
+        return 1
 
     random.seed(seed)
     from firmware import card_art
@@ -314,15 +324,19 @@ def ink(trials=300, seed=1):
         if pair[0][0].buf != pair[1][0].buf:
             print("FAIL trial %d: %r" % (trial, ops))
             return 1
-        # the frame's way to the SSD1680: each band inverted, natively as by framebuf
-        from firmware.drivers.vlsb import Inverter
-
-        ways = [Inverter(pair[0][0].buf, 296), Inverter(pair[0][0].buf, 296)]
-        ways[0].native = native.invert
-        for start in [b * 296 for b in range(16)] + [trial % 3 + 1]:  # and one not word-aligned
-            if ways[0].band(start) != ways[1].band(start):
-                print("FAIL trial %d: the band at %d inverted differently" % (trial, start))
-                return 1
+        # the frame's way to the SSD1680: its bits flipped in place, natively
+        # as by framebuf, and back
+        drawn = bytes(pair[0][0].buf)
+        ways = [bytearray(drawn), bytearray(drawn)]
+        native_invert(ways[0])
+        vlsb.invert(ways[1])
+        if ways[0] != ways[1] or any(ways[0][i] != drawn[i] ^ 0xFF for i in range(0, L_BUF, 37)):
+            print("FAIL trial %d: the frame's bits flipped differently" % trial)
+            return 1
+        native_invert(ways[0])
+        if ways[0] != drawn:
+            print("FAIL trial %d: flipped twice is not the frame" % trial)
+            return 1
     # images from a source at every alignment (a card face lies in ROMFS
     # wherever the image puts it) onto columns on and off word boundaries,
     # clipped at both edges
@@ -333,14 +347,15 @@ def ink(trials=300, seed=1):
             img = bytes(random.getrandbits(8) for _ in range(2 * w))
             src = memoryview(bytes(shift) + img + bytes(3))[shift:shift + len(img)]
             for x in (0, 4, 84, 168, 3, -8, -5, 250, 292):
-                got, want = bytearray(bg), bytearray(bg)
-                native.blit(got, src, w, 2, x, 8, 1, 1)
-                framebuf.FrameBuffer(want, 296, 128, framebuf.MONO_VLSB).blit(
-                    (bytearray(img), w, 16, framebuf.MONO_VLSB), x, 8, 0)
-                n += 1
-                if got != want:
-                    print("FAIL a %d-column image %d bytes off a word, at x %d" % (w, shift, x))
-                    return 1
+                for y in (8, 0, 3, -8, 120):  # on a band and off one, clipped
+                    got, want = bytearray(bg), bytearray(bg)
+                    native.blit(got, src, w, 2, x, y, 1, 1)
+                    framebuf.FrameBuffer(want, 296, 128, framebuf.MONO_VLSB).blit(
+                        (bytearray(img), w, 16, framebuf.MONO_VLSB), x, y, 0)
+                    n += 1
+                    if got != want:
+                        print("FAIL a %d-column image %d bytes off a word, at (%d, %d)" % (w, shift, x, y))
+                        return 1
     print("ink ok %d" % (trials + n))
     return 0
 
@@ -358,6 +373,16 @@ def faces():
     from firmware import layout as L
     from firmware import render as R
     from firmware.drivers import ink as native
+    from firmware.drivers import vlsb
+    from firmware.drivers.invert import invert as native_invert
+
+    for odd in (bytearray(L_BUF - 2), memoryview(bytearray(L_BUF))[1:]):  # never a word store off a boundary
+        try:
+            native_invert(odd)
+        except ValueError:
+            continue
+        print("FAIL native invert took %d bytes not whole words" % len(odd))
+        return 1
     from shared_rules.cards import ALL_IDS, SUITS
     from shared_rules.editions import EDITION_KEYS
 

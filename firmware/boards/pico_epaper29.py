@@ -90,9 +90,8 @@ class PicoEpaper29Board(BoardBase):
         self._setup(flash_dir, clock, serial, self.button_names, self._read_button, _PINS.get("vbus"))
         self.catch_edges(self.button_pins, Pin.IRQ_FALLING)
         self.epd = SSD1680(spi, cs, dc, rst, busy, clock=self.clock, idle=self.idle)
-        ink = self._draw_on(self.epd)
-        if ink is not None:
-            self.epd.native_ink(ink)  # the bands inverted on their way out, natively too
+        if self._draw_on(self.epd) is not None:
+            self.epd.native_invert()  # the frame's bits flipped on its way out, natively too
         self.adc = None
         self.vsys_select = None  # GPIO25 (Pico W: the wireless chip's CS) high while reading GPIO29
         if self.BATTERY is not None:

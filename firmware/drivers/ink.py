@@ -14,8 +14,9 @@ CircuitPython draws on its own surface and has no viper.
 
 The .mpy of this module holds machine code (mpy-cross -march=armv6m on the
 RP2040 boards), which a board copies into its heap even from ROMFS: the
-module keeps 3.8 KB there (measured on the emulated Pico), the price of
-drawing a flip screen in ~1/10 of framebuf's time.
+module keeps ~3.5 KB there (measured on the emulated Pico), the price of
+drawing a flip screen in ~1/10 of framebuf's time. (The SSD1680's bit flip
+is in drivers/invert.py: a Badger never pays for it.)
 """
 
 import framebuf
@@ -195,25 +196,3 @@ def bitmap(frame, bm, x, y, c=1, scale=1):
         _COLUMNS_OF[bm] = img
     blit(frame, img, w, bands, x, y, c, scale)
 
-
-@micropython.viper
-def invert(out, src, start: int, n: int):
-    """out[0:n] = src[start:start + n] with every bit flipped: a band of the
-    canvas on its way to the SSD1680, whose RAM has 1 for white
-    (drivers/vlsb.Inverter; framebuf's palette blit took ~6.7 ms a frame on
-    the emulated Pico, a pixel at a time). A word at a time where all is
-    word-aligned (the heap's buffers are; a band starts at 296 * k)."""
-    o = ptr8(out)
-    f = ptr8(uint(ptr8(src)) + start)
-    i = 0
-    if ((int(o) | int(f) | n) & 3) == 0:
-        o32 = ptr32(o)
-        f32 = ptr32(f)
-        w = n >> 2
-        while i < w:
-            o32[i] = f32[i] ^ -1
-            i += 1
-        return
-    while i < n:
-        o[i] = f[i] ^ 0xFF
-        i += 1

@@ -37,16 +37,18 @@ SSD1680 command set as used by GxEPD2's GDEM029T94 driver):
 Orientation. Our frames are 296 x 128 landscape MONO_HLSB, bit 1 = black.
 The panel is natively 128 sources (X) x 296 gates (Y). As Waveshare's
 landscape example does, a landscape pixel (x, y) is gate Y = x and source
-X = 127 - y: with data entry mode 0x07 (Y counter first, X and Y
-incrementing) the RAM takes, gate after gate, the bytes of one 8-pixel
-horizontal band of the landscape image in MONO_VLSB order, bands from the
-bottom (y 120..127) to the top. The renderer draws in that layout itself
-(canvas(): a render.Canvas over a MONO_VLSB buffer, ink 1), the only frame
-buffer: show() sends its 16 bands in reverse order, each inverted on its
-way (the panel's 1 is white) into one 296-byte buffer (~5 ms a frame on a
-Pico; no per-pixel Python, no allocation per frame). A landscape
-MONO_HLSB frame given instead is first converted into a buffer made on
-first use (one framebuf blit, ~58 ms; tests and other renderers).
+X = 127 - y: with data entry mode 0x06 (Y counter first, Y incrementing,
+X decrementing from byte 15) the RAM takes, gate after gate, the bytes of
+one 8-pixel horizontal band of the landscape image in MONO_VLSB order,
+bands from the top (y 0..7, X byte 15) to the bottom: the MONO_VLSB frame
+as it lies in memory. The renderer draws in that layout itself (canvas():
+a render.Canvas over a MONO_VLSB buffer, ink 1), the only frame buffer:
+show() flips its bits (the panel's 1 is white; drivers/invert.py in native
+code, ~0.6 ms on a Pico), sends it in one SPI write, and flips them back
+once the update has started: no per-pixel work, no second frame buffer, no
+allocation per frame. A landscape MONO_HLSB frame given instead is first
+converted into a buffer made on first use (one framebuf blit, ~58 ms;
+tests and other renderers).
 
 Waits are bounded: a BUSY pin that never falls raises PanelTimeout with
 what was being waited for, instead of hanging. Updates do not block: show()
@@ -54,7 +56,7 @@ starts one and returns; poll() notices the end and puts the controller into
 deep sleep; the next show() (or finish()) waits for it if needed.
 """
 
-from drivers.vlsb import HlsbToVlsb, Inverter, framebuf
+from drivers.vlsb import HlsbToVlsb, framebuf, invert
 
 try:
     from micropython import const
@@ -64,7 +66,6 @@ except ImportError:  # CPython tests
 
 WIDTH = 296  # landscape, as our frames
 HEIGHT = 128
-BANDS = HEIGHT // 8  # 16 bands of 8 rows = the panel's 16 RAM bytes per gate
 FRAME_BYTES = WIDTH * HEIGHT // 8  # 4736
 
 # Commands (const and private: folded into the code, no module attributes or
@@ -97,7 +98,7 @@ _SEQ_FULL = const(b"\xf7")  # on, load temperature + OTP waveform, display (mode
 _SEQ_POWER_ON = const(b"\xc0")  # clock + analog on
 _SEQ_FAST = const(b"\x0f")  # display mode 2 (the loaded waveform), analog + clock off
 
-_DATA_ENTRY_Y_FIRST = const(b"\x07")  # AM=1 (Y counter first), X increment, Y increment
+_DATA_ENTRY_Y_FIRST = const(b"\x06")  # AM=1 (Y counter first), X decrement, Y increment
 
 # Waveshare WF_PARTIAL_2IN9 (153 bytes): voltage levels per phase, phase
 # timing/repeat groups, frame rate. One bytes literal: a board reads it from
@@ -156,8 +157,8 @@ class SSD1680:
         rst.value(1)
         self._one = bytearray(1)
         self._canvas = None  # see canvas()
-        self._from_canvas = None  # its Inverter, made with it
-        self._from_landscape = None  # (HlsbToVlsb, Inverter) over a buffer made on first use
+        self._landscape = None  # HlsbToVlsb into a buffer of its own, made on first use
+        self.invert = invert  # flips a frame's bits in place: native_invert() puts native code here
         self.updating = None  # "full update" / "fast update" while one runs
         self.started = 0
         self.ended = None
@@ -199,16 +200,12 @@ class SSD1680:
             self.spi.write(data)
         self.cs.value(1)
 
-    def _write_ram(self, cmd, src):
-        """A frame into RAM ``cmd``: src is its Inverter (source())."""
-        self.command(_RAM_X_COUNTER, b"\x00")
+    def _write_ram(self, cmd, ram):
+        """A frame into RAM ``cmd``: ram is its bytes as the panel takes
+        them (ram_image()), from X byte 15, gate 0 (the module notes)."""
+        self.command(_RAM_X_COUNTER, b"\x0f")
         self.command(_RAM_Y_COUNTER, b"\x00\x00")
-        self.command(cmd)
-        self.cs.value(0)
-        self.dc.value(1)
-        for b in range(BANDS - 1, -1, -1):  # bottom band first (see the module notes)
-            self.spi.write(src.band(b * WIDTH))
-        self.cs.value(1)
+        self.command(cmd, ram)
 
     def reset(self):
         """Hardware reset: wakes the controller from deep sleep."""
@@ -225,7 +222,7 @@ class SSD1680:
         self.wait("software reset")
         self.command(_DRIVER_OUTPUT, b"\x27\x01\x00")  # 296 gates
         self.command(_DATA_ENTRY, _DATA_ENTRY_Y_FIRST)
-        self.command(_RAM_X_WINDOW, b"\x00\x0f")  # bytes 0..15 = sources 0..127
+        self.command(_RAM_X_WINDOW, b"\x0f\x00")  # bytes 15 down to 0 = sources 127..0
         self.command(_RAM_Y_WINDOW, b"\x00\x00\x27\x01")  # gates 0..295
         self.command(_BORDER, b"\x05")
         self.command(_UPDATE_CONTROL_1, b"\x00\x80")
@@ -247,29 +244,35 @@ class SSD1680:
             from render import Canvas
 
             self._canvas = Canvas(bytearray(FRAME_BYTES), framebuf.MONO_VLSB)
-            self._from_canvas = Inverter(self._canvas.buf, WIDTH)
         return self._canvas
 
-    def native_ink(self, ink):
-        """The canvas's bands inverted on their way out by drivers/ink.invert
-        (native code) instead of framebuf: a board that draws with ink."""
-        if self.canvas() is not None:
-            self._from_canvas.native = ink.invert
+    def native_invert(self):
+        """Flip the frame's bits in native code (drivers/invert.py) instead
+        of framebuf: a board whose runtime compiles viper."""
+        from drivers.invert import invert
 
-    def source(self, frame):
-        """What the RAM writes read a frame through: an Inverter (band(i):
-        a band of the panel's bytes) over the MONO_VLSB bytes (ink 1) of
-        the canvas(), or of our landscape MONO_HLSB frame (1 = black)
-        converted into a buffer of its own."""
+        self.invert = invert
+
+    def ram_image(self, frame):
+        """The panel RAM's bytes for a frame, made in place: the MONO_VLSB
+        bytes (ink 1) of the canvas(), or of our landscape MONO_HLSB frame
+        (1 = black) converted into a buffer of its own, with every bit
+        flipped (the panel's 1 is white). release() flips them back."""
         if frame is not None and frame is self._canvas:
-            return self._from_canvas
-        if len(frame) != FRAME_BYTES:
-            raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
-        if self._from_landscape is None:
-            buf = bytearray(FRAME_BYTES)
-            self._from_landscape = (HlsbToVlsb(buf, WIDTH, HEIGHT), Inverter(buf, WIDTH))
-        self._from_landscape[0].convert(frame)
-        return self._from_landscape[1]
+            buf = frame.buf
+        else:
+            if len(frame) != FRAME_BYTES:
+                raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
+            if self._landscape is None:
+                self._landscape = HlsbToVlsb(bytearray(FRAME_BYTES), WIDTH, HEIGHT)
+            self._landscape.convert(frame)
+            buf = self._landscape.out
+        self.invert(buf)
+        return buf
+
+    def release(self, ram):
+        """ram_image()'s bytes back as they were drawn."""
+        self.invert(ram)
 
     # -- updates -------------------------------------------------------------
     def poll(self):
@@ -333,38 +336,41 @@ class SSD1680:
         waveform only drives changed pixels); returns the mode used."""
         if mode not in ("full", "fast", "partial"):
             raise ValueError("update mode must be full, fast or partial, not %r" % (mode,))
-        src = self.source(frame)
-        if self.updating is not None:
-            self.finish()
-        if self.MIN_INTERVAL_MS and self.ended is not None:
-            left = self.MIN_INTERVAL_MS - self.clock.ticks_diff(self.clock.ticks_ms(), self.ended)
-            if left > 0:
-                self._pause(left)
-        if self.powered:
-            self.wait("power on")  # RAM writes wait for BUSY; mostly over by now
-            if mode == "full":  # a full update starts from a reset: the fast waveform's settings are not its
-                self.powered = False
-        if not self.powered:
-            self.init()
-        if mode == "full":
-            self._write_ram(_WRITE_RAM_OLD, src)
-            self._write_ram(_WRITE_RAM_BW, src)
-            self.command(_UPDATE_CONTROL_2, _SEQ_FULL)
-            self.command(_MASTER_ACTIVATION)
-            self.updating = "full update"
-            self.counts["full"] += 1
-        else:
-            self._write_ram(_WRITE_RAM_BW, src)  # 0x26 holds the glass already (module notes)
+        ram = self.ram_image(frame)
+        try:
+            if self.updating is not None:
+                self.finish()
+            if self.MIN_INTERVAL_MS and self.ended is not None:
+                left = self.MIN_INTERVAL_MS - self.clock.ticks_diff(self.clock.ticks_ms(), self.ended)
+                if left > 0:
+                    self._pause(left)
+            if self.powered:
+                self.wait("power on")  # RAM writes wait for BUSY; mostly over by now
+                if mode == "full":  # a full update starts from a reset: the fast waveform's settings are not its
+                    self.powered = False
             if not self.powered:
-                self._fast_settings()
-                self.command(_UPDATE_CONTROL_2, _SEQ_POWER_ON)
+                self.init()
+            if mode == "full":
+                self._write_ram(_WRITE_RAM_OLD, ram)
+                self._write_ram(_WRITE_RAM_BW, ram)
+                self.command(_UPDATE_CONTROL_2, _SEQ_FULL)
                 self.command(_MASTER_ACTIVATION)
-                self.wait("power on")
-            self.command(_UPDATE_CONTROL_2, _SEQ_FAST)
-            self.command(_MASTER_ACTIVATION)
-            self.updating = "fast update"
-            self.counts["fast"] += 1
-            mode = "fast"
+                self.updating = "full update"
+                self.counts["full"] += 1
+            else:
+                self._write_ram(_WRITE_RAM_BW, ram)  # 0x26 holds the glass already (module notes)
+                if not self.powered:
+                    self._fast_settings()
+                    self.command(_UPDATE_CONTROL_2, _SEQ_POWER_ON)
+                    self.command(_MASTER_ACTIVATION)
+                    self.wait("power on")
+                self.command(_UPDATE_CONTROL_2, _SEQ_FAST)
+                self.command(_MASTER_ACTIVATION)
+                self.updating = "fast update"
+                self.counts["fast"] += 1
+                mode = "fast"
+        finally:  # the update has started (or failed): the canvas as drawn
+            self.release(ram)
         self.powered = False
         self.started = self.clock.ticks_ms()
         return mode

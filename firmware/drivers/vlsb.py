@@ -5,9 +5,9 @@ the SSD1680) want 8 vertical pixels per byte, while the renderer draws
 MONO_HLSB rows. On a board it is one framebuf blit; the pure-Python path is
 for CPython tests (and gives the same bytes). That blit goes pixel by pixel
 (~58 ms on a Pico): a board that lets the renderer draw in MONO_VLSB
-(render.Canvas) needs only Inverter, a band at a time on its way to the panel: framebuf
-a pixel at a time (~6.7 ms a frame), or drivers/ink.invert in native code
-where the board has it.
+(render.Canvas) needs no conversion; the SSD1680 only has the bits
+flipped (invert(), or drivers/invert.py in native code where the board
+has it).
 """
 
 try:
@@ -66,32 +66,20 @@ class HlsbToVlsb:
                                 out[x + k] &= 0xFF ^ bit
 
 
-class Inverter:
-    """Bytes of ``src`` with every bit flipped (ink 1 -> the SSD1680's 0),
-    ``n`` at a time into one small buffer (a panel RAM band on its way out:
-    no second frame buffer). On a board one framebuf blit of the bytes seen
-    as 8-bit pixels through a palette that maps v to 255 - v, so the loop
-    runs in C; a plain loop on CPython."""
+_FLIP = None  # framebuf's palette v -> 255 - v, made on first use (never on a board with native code)
 
-    def __init__(self, src, n):
-        self.src = src
-        self.out = bytearray(n)
-        self.native = None  # drivers/ink.invert where the board runs native code
-        self._src = None  # framebuf's way, made on first use: a board with native code never needs its ~0.4 KB
 
-    def band(self, start):
-        """src[start:start + n] inverted, in self.out (returned)."""
-        out = self.out
-        if self.native is not None:
-            self.native(out, self.src, start, len(out))
-        elif framebuf is not None:
-            if self._src is None:
-                self._src = framebuf.FrameBuffer(self.src, len(self.src), 1, framebuf.GS8)
-                self._dst = framebuf.FrameBuffer(out, len(out), 1, framebuf.GS8)
-                self._palette = framebuf.FrameBuffer(bytearray(range(255, -1, -1)), 256, 1, framebuf.GS8)
-            self._dst.blit(self._src, -start, 0, -1, self._palette)  # clipped to out: n pixels
-        else:
-            src = self.src
-            for i in range(len(out)):
-                out[i] = src[start + i] ^ 0xFF
-        return out
+def invert(buf):
+    """Every bit of buf flipped, in place (ink 1 -> the SSD1680's 0): what
+    drivers/invert.invert does in native code, here by one framebuf blit of
+    the bytes seen as 8-bit pixels through a palette, so the loop runs in C
+    (~6.7 ms a frame on a Pico); a plain loop on CPython."""
+    global _FLIP
+    if framebuf is None:
+        for i in range(len(buf)):
+            buf[i] ^= 0xFF
+        return
+    if _FLIP is None:
+        _FLIP = framebuf.FrameBuffer(bytearray(range(255, -1, -1)), 256, 1, framebuf.GS8)
+    fb = framebuf.FrameBuffer(buf, len(buf), 1, framebuf.GS8)
+    fb.blit(fb, 0, 0, -1, _FLIP)  # each pixel read, then written, in place

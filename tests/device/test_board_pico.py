@@ -231,6 +231,45 @@ def test_busy_stuck_after_a_refresh_times_out_from_its_start(fx):
 
 
 @faked
+def test_show_leaves_the_frame_as_drawn_and_the_glass_shows_it(fx):
+    """show() flips the frame's bits in place for the panel (its 1 is white)
+    and flips them back once the update has started, or has failed: the
+    canvas the renderer draws on is never left negative (a host's screen
+    request reads it)."""
+    from drivers.ssd1680 import PanelTimeout
+
+    board, panel = make(fx)
+    canvas = board.surface
+    if canvas is None:  # CPython: no framebuf; a landscape frame is converted into a buffer of the driver's
+        frame = pattern_frame(3)
+        before = bytes(frame)
+        board.show(frame, "full")
+        board.epd.finish()
+        assert bytes(frame) == before and panel.landscape() == before
+        return
+    for mode, words in (("full", "Deckahedron"), ("fast", "TRIUMPH")):
+        canvas.fill(0)
+        canvas.fill_rect(10, 3, 50, 20, 1)
+        canvas.text(words, 70, 50, 1)
+        drawn = bytes(canvas.buf)
+        board.show(canvas, mode)
+        assert bytes(canvas.buf) == drawn
+        board.epd.finish()
+        assert panel.landscape() == bytes(canvas.to_bytes())
+    panel.stick_on_update = True
+    board.show(canvas, "full")
+    canvas.fill_rect(100, 60, 8, 8, 1)
+    drawn = bytes(canvas.buf)
+    try:
+        board.show(canvas, "fast")
+    except PanelTimeout:
+        pass
+    else:
+        raise AssertionError("no PanelTimeout")
+    assert bytes(canvas.buf) == drawn
+
+
+@faked
 def test_a_bouncing_press_is_one_press_and_two_presses_are_two(fx):
     board, panel = make(fx)
     m = fx.machine
