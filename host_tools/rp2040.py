@@ -17,8 +17,7 @@ for, so whatever runs the device code on the emulated Pico runs the code as
 it is now.
 """
 
-import contextlib
-import io
+import itertools
 import os
 import struct
 import subprocess
@@ -213,20 +212,64 @@ def _mpy_path(board_path):
 
 def build_romfs(board):
     """The ROMFS image (bytes) of the device code for `board`
-    (compiled_sources), laid out by mpremote's ROMFS builder."""
-    from mpremote.romfs import make_romfs
-
-    with tempfile.TemporaryDirectory(prefix="deckahedron-romfs-") as stage:
-        for path, data in compiled_sources(board):
-            dest = Path(stage) / _mpy_path(path)
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(data)
-        with contextlib.redirect_stdout(io.StringIO()):
-            image = make_romfs(stage, mpy_cross=False)
+    (compiled_sources), in the format of mpremote's ROMFS builder, with the
+    cards' faces on a word boundary: drivers/ink.py ORs a face onto the
+    frame a word at a time where both lie on one (4x quicker than a byte at
+    a time), so padding records go before card_faces.mpy's data and at the
+    end (whose length decides the header's) if it takes them to put them
+    there (the partition starts on a flash sector)."""
+    files = dict((_mpy_path(path), data) for path, data in compiled_sources(board))
+    faces_file = _mpy_path(card_faces.MODULE)
+    mpy = files[faces_file]
+    inside = [i for kind, i, n in mpy_constants(mpy) if kind == BYTES and n > 1024]
+    if len(inside) != 1:
+        raise ImageError("%s holds %d long bytes constants, not the faces' one" % (faces_file, len(inside)))
+    for pad, tail in itertools.product((0, 2, 3, 4, 5), (0, 3)):  # a padding record takes 2 bytes and more
+        image = _romfs(files, {faces_file: pad}, tail)
+        if (image.find(mpy) + inside[0]) % 4 == 0:
+            break
+    else:
+        raise ImageError("no padding put the card faces on a word boundary in the ROMFS image")
     if len(image) > ROMFS_BYTES:
         raise ImageError("the device code for %s is %d bytes as ROMFS; the partition holds %d"
                          % (board, len(image), ROMFS_BYTES))
-    return bytes(image)
+    return image
+
+
+def _romfs(files, pads, tail=0):
+    """{path: bytes} as a ROMFS image, directories and files in name order as
+    mpremote's builder walks them; pads {path: n}: an n-byte padding record
+    before that file's data; tail: one of that many bytes at the end. (The
+    header's length makes the image's even, so a record at the end can
+    shift what comes before it by a byte.)"""
+    from mpremote.romfs import VfsRomWriter
+
+    class Writer(VfsRomWriter):
+        def mkfile(self, filename, filedata, pad=0):
+            if not pad:
+                return VfsRomWriter.mkfile(self, filename, filedata)
+            name = filename.encode("ascii")
+            payload = (self._encode_uint(len(name)) + name
+                       + self._pack(self.ROMFS_RECORD_KIND_PADDING, bytes(pad - 2))
+                       + self._pack(self.ROMFS_RECORD_KIND_DATA_VERBATIM, filedata))
+            self._dir_stack[-1][1].extend(self._pack(self.ROMFS_RECORD_KIND_FILE, payload))
+
+    writer = Writer()
+
+    def add(prefix):
+        for name in sorted(set(p[len(prefix):].split("/")[0] for p in files if p.startswith(prefix))):
+            path = prefix + name
+            if path in files:
+                writer.mkfile(name, files[path], pads.get(path, 0))
+            else:
+                writer.opendir(name)
+                add(path + "/")
+                writer.closedir()
+
+    add("")
+    if tail:
+        writer._extend(writer._pack(writer.ROMFS_RECORD_KIND_PADDING, bytes(tail - 2)))
+    return bytes(writer.finalise())
 
 
 # -- the device code's names and strings, for the base image ------------------
@@ -300,6 +343,13 @@ def mpy_strings(data):
     """The str constants of a .mpy (format 6), those inside constant tuples
     included: each becomes a str object when the module loads, unless the
     firmware holds it as a name."""
+    return [data[i:i + n].decode("utf-8") for kind, i, n in mpy_constants(data) if kind == STR]
+
+
+def mpy_constants(data):
+    """(kind, where its bytes start, their length) of each constant object
+    of a .mpy (format 6), those inside constant tuples included (an int's
+    or a float's bytes are its digits)."""
     _, i, count = _mpy_tables(data)
     out = []
 
@@ -313,8 +363,7 @@ def mpy_strings(data):
             for _ in range(size):
                 i = load(i)
             return i
-        if kind == STR:
-            out.append(data[i:i + size].decode("utf-8"))
+        out.append((kind, i, size))
         return i + size + (kind in (STR, BYTES))  # str and bytes end in a zero
 
     for _ in range(count):

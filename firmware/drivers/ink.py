@@ -92,6 +92,19 @@ def blit(frame, img, w: int, bands: int, x: int, y: int, c: int, scale: int):
             lo = 0 <= top < _H
             hi = (top & 7) and -8 <= top < _H - 8
             src = b * w
+            k = int(f) + at + i  # the addresses of the first byte each side
+            e = int(p) + src + i
+            if c and lo and not ((top & 7) | ((k | e) & 3)):
+                # a band onto a band, both sides on word boundaries (a card
+                # face: 80 wide, x a multiple of 4, its bytes aligned in
+                # ROMFS by host_tools/rp2040.py): OR a word at a time, 4x
+                # quicker (a face took ~0.7 ms a byte at a time)
+                u = k + ((i1 - i) & -4)
+                i = i1 - ((i1 - i) & 3)
+                while k < u:
+                    ptr32(k)[0] = ptr32(k)[0] | ptr32(e)[0]
+                    k += 4
+                    e += 4
             while i < i1:
                 v = p[src + i] << (top & 7)
                 if not v:

@@ -49,9 +49,29 @@ def test_the_module_a_board_gets_holds_those_faces(faces):
 
 
 @pytest.mark.parametrize("board", rp2040.image_boards())
-def test_every_rp2040_image_has_the_faces_of_this_renderer(board, faces):
-    names = parse_romfs(rp2040.build_romfs(board))
-    assert card_faces.MODULE[:-3] + ".mpy" in names
+def test_every_rp2040_image_has_the_faces_of_this_renderer_on_a_word_boundary(board, faces):
+    """drivers/ink.py ORs a face onto the frame a word at a time only where
+    its bytes lie on a word boundary in flash (4x quicker): build_romfs puts
+    them there, whatever the files before them weigh."""
+    image = rp2040.build_romfs(board)
+    names = parse_romfs(image)
+    assert faces in names[card_faces.MODULE[:-3] + ".mpy"]
+    at = image.find(faces)
+    assert image.find(faces, at + 1) < 0
+    assert (rp2040.ROMFS_START + at) % 4 == 0
+
+
+def test_the_faces_go_on_a_word_boundary_whatever_comes_before_them(faces, monkeypatch):
+    """An edit to a module before card_faces.mpy moves the faces: at every
+    shift (mod 4) they still land on a word boundary, and the ROMFS reads
+    back as the files it was made of (padding records are skipped)."""
+    files = dict((rp2040._mpy_path(p), d) for p, d in rp2040.compiled_sources("pico-epaper29"))
+    for extra in range(4):
+        shifted = dict(files, **{"app.mpy": files["app.mpy"] + bytes(extra)})
+        monkeypatch.setattr(rp2040, "compiled_sources", lambda board: list(shifted.items()))
+        image = rp2040.build_romfs("pico-epaper29")
+        assert parse_romfs(image) == shifted
+        assert (rp2040.ROMFS_START + image.find(faces)) % 4 == 0, extra
 
 
 def test_without_the_unix_port_the_image_build_says_so(monkeypatch):

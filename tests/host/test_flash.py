@@ -47,7 +47,8 @@ def base_cache(tmp_path, monkeypatch):
 
 
 def parse_romfs(data):
-    """{path: bytes} of a ROMFS image (the format mpremote.romfs writes)."""
+    """{path: bytes} of a ROMFS image (the format mpremote.romfs writes;
+    padding records skipped, as MicroPython's extmod/vfs_rom.c does)."""
     assert data[:3] == b"\xd2\xcd\x31", "no ROMFS header"
     uint = rp2040.read_uint
     size, i = uint(data, 3)
@@ -68,6 +69,9 @@ def parse_romfs(data):
                 else:
                     k, j = uint(rest, 0)
                     m, j = uint(rest, j)
+                    while k == 1:  # a padding record (rp2040.build_romfs aligns the faces)
+                        k, j = uint(rest, j + m)
+                        m, j = uint(rest, j)
                     assert k == 2, "only verbatim file data is expected"
                     out[prefix + name] = rest[j:j + m]
 
