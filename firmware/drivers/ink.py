@@ -14,7 +14,7 @@ CircuitPython draws on its own surface and has no viper.
 
 The .mpy of this module holds machine code (mpy-cross -march=armv6m on the
 RP2040 boards), which a board copies into its heap even from ROMFS: the
-module keeps ~3.5 KB there (measured on the emulated Pico), the price of
+module keeps 3.6 KB there (measured on the emulated Pico), the price of
 drawing a flip screen in ~1/10 of framebuf's time. (The SSD1680's bit flip
 is in drivers/invert.py: a Badger never pays for it.)
 """

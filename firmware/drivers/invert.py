@@ -2,11 +2,11 @@
 RAM has 1 for white where our canvas has 1 for ink, so drivers/ssd1680.py
 flips the canvas, writes it to the panel and flips it back (vlsb.invert is
 the same without native code). A word at a time: the 4,736-byte frame in
-~0.5 ms on a Pico, where framebuf's palette blit took ~6.7 ms.
+0.3 ms on a Pico, where framebuf's palette blit took ~6.7 ms.
 
 A module of its own: only the SSD1680 boards need it, and its machine code
-(~0.3 KB) lives in the heap of a board that imports it (mpy-cross
--march=armv6m, like drivers/ink.py).
+lives in the heap of a board that imports it (496 B with the module, on
+the emulated Pico; mpy-cross -march=armv6m, like drivers/ink.py).
 """
 
 import micropython

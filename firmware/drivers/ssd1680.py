@@ -37,18 +37,19 @@ SSD1680 command set as used by GxEPD2's GDEM029T94 driver):
 Orientation. Our frames are 296 x 128 landscape MONO_HLSB, bit 1 = black.
 The panel is natively 128 sources (X) x 296 gates (Y). As Waveshare's
 landscape example does, a landscape pixel (x, y) is gate Y = x and source
-X = 127 - y: with data entry mode 0x06 (Y counter first, Y incrementing,
-X decrementing from byte 15) the RAM takes, gate after gate, the bytes of
-one 8-pixel horizontal band of the landscape image in MONO_VLSB order,
-bands from the top (y 0..7, X byte 15) to the bottom: the MONO_VLSB frame
-as it lies in memory. The renderer draws in that layout itself (canvas():
-a render.Canvas over a MONO_VLSB buffer, ink 1), the only frame buffer:
-show() flips its bits (the panel's 1 is white; drivers/invert.py in native
-code, ~0.6 ms on a Pico), sends it in one SPI write, and flips them back
-once the update has started: no per-pixel work, no second frame buffer, no
-allocation per frame. A landscape MONO_HLSB frame given instead is first
-converted into a buffer made on first use (one framebuf blit, ~58 ms;
-tests and other renderers).
+X = 127 - y: with data entry mode 0x06 (Y counter first, Y incrementing, X
+decrementing from byte 15, the window's X start above its end: the mode
+Zephyr's ssd16xx driver uses for its normal orientation) the RAM takes,
+gate after gate, the bytes of one 8-pixel horizontal band of the landscape
+image in MONO_VLSB order, bands from the top (y 0..7, X byte 15) to the
+bottom: the MONO_VLSB frame as it lies in memory. The renderer draws in
+that layout itself (canvas(): a render.Canvas over a MONO_VLSB buffer, ink
+1), the only frame buffer: show() flips its bits (the panel's 1 is white;
+drivers/invert.py in native code, 0.3 ms on a Pico), sends it in one SPI
+write, and flips them back once the update has started: no per-pixel work,
+no second frame buffer, no allocation per frame. A landscape MONO_HLSB
+frame given instead is first converted into a buffer made on first use
+(one framebuf blit, ~58 ms; tests and other renderers).
 
 Waits are bounded: a BUSY pin that never falls raises PanelTimeout with
 what was being waited for, instead of hanging. Updates do not block: show()
