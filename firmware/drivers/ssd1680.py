@@ -339,39 +339,43 @@ class SSD1680:
             raise ValueError("update mode must be full, fast or partial, not %r" % (mode,))
         ram = self.ram_image(frame)
         try:
-            if self.updating is not None:
-                self.finish()
-            if self.MIN_INTERVAL_MS and self.ended is not None:
-                left = self.MIN_INTERVAL_MS - self.clock.ticks_diff(self.clock.ticks_ms(), self.ended)
-                if left > 0:
-                    self._pause(left)
-            if self.powered:
-                self.wait("power on")  # RAM writes wait for BUSY; mostly over by now
-                if mode == "full":  # a full update starts from a reset: the fast waveform's settings are not its
-                    self.powered = False
-            if not self.powered:
-                self.init()
-            if mode == "full":
-                self._write_ram(_WRITE_RAM_OLD, ram)
-                self._write_ram(_WRITE_RAM_BW, ram)
-                self.command(_UPDATE_CONTROL_2, _SEQ_FULL)
-                self.command(_MASTER_ACTIVATION)
-                self.updating = "full update"
-                self.counts["full"] += 1
-            else:
-                self._write_ram(_WRITE_RAM_BW, ram)  # 0x26 holds the glass already (module notes)
-                if not self.powered:
-                    self._fast_settings()
-                    self.command(_UPDATE_CONTROL_2, _SEQ_POWER_ON)
-                    self.command(_MASTER_ACTIVATION)
-                    self.wait("power on")
-                self.command(_UPDATE_CONTROL_2, _SEQ_FAST)
-                self.command(_MASTER_ACTIVATION)
-                self.updating = "fast update"
-                self.counts["fast"] += 1
-                mode = "fast"
+            return self._start(ram, mode)
         finally:  # the update has started (or failed): the canvas as drawn
             self.release(ram)
+
+    def _start(self, ram, mode):
+        """show()'s update from the frame's RAM bytes."""
+        if self.updating is not None:
+            self.finish()
+        if self.MIN_INTERVAL_MS and self.ended is not None:
+            left = self.MIN_INTERVAL_MS - self.clock.ticks_diff(self.clock.ticks_ms(), self.ended)
+            if left > 0:
+                self._pause(left)
+        if self.powered:
+            self.wait("power on")  # RAM writes wait for BUSY; mostly over by now
+            if mode == "full":  # a full update starts from a reset: the fast waveform's settings are not its
+                self.powered = False
+        if not self.powered:
+            self.init()
+        if mode == "full":
+            self._write_ram(_WRITE_RAM_OLD, ram)
+            self._write_ram(_WRITE_RAM_BW, ram)
+            self.command(_UPDATE_CONTROL_2, _SEQ_FULL)
+            self.command(_MASTER_ACTIVATION)
+            self.updating = "full update"
+            self.counts["full"] += 1
+        else:
+            self._write_ram(_WRITE_RAM_BW, ram)  # 0x26 holds the glass already (module notes)
+            if not self.powered:
+                self._fast_settings()
+                self.command(_UPDATE_CONTROL_2, _SEQ_POWER_ON)
+                self.command(_MASTER_ACTIVATION)
+                self.wait("power on")
+            self.command(_UPDATE_CONTROL_2, _SEQ_FAST)
+            self.command(_MASTER_ACTIVATION)
+            self.updating = "fast update"
+            self.counts["fast"] += 1
+            mode = "fast"
         self.powered = False
         self.started = self.clock.ticks_ms()
         return mode
