@@ -373,16 +373,6 @@ def faces():
     from firmware import layout as L
     from firmware import render as R
     from firmware.drivers import ink as native
-    from firmware.drivers import vlsb
-    from firmware.drivers.invert import invert as native_invert
-
-    for odd in (bytearray(L_BUF - 2), memoryview(bytearray(L_BUF))[1:]):  # never a word store off a boundary
-        try:
-            native_invert(odd)
-        except ValueError:
-            continue
-        print("FAIL native invert took %d bytes not whole words" % len(odd))
-        return 1
     from shared_rules.cards import ALL_IDS, SUITS
     from shared_rules.editions import EDITION_KEYS
 
