@@ -330,8 +330,6 @@ class Endpoint:
         return True
 
 
-
-
 KINDS = (b"reply ", b"event ")  # the save's record heads, by REPLIES, EVENTS
 
 

@@ -115,7 +115,6 @@ def _wrap(s, n, lines):
 _COLUMNS = None  # see _columns()
 
 
-
 def _columns():
     """font8's glyphs as 8 blit palettes, one per glyph column: palette x
     maps a character code (0-127) to column x of its glyph as a byte (bit r

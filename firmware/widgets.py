@@ -176,7 +176,6 @@ class NameEntry:
             self.done(name)
 
 
-
 class Screens:
     """What every system's Ui shares: a stack of screens over a base screen
     (home, the roll or flip on show), notices, and running a rules command

@@ -16,7 +16,6 @@ ENVELOPES = (
 )
 
 
-
 def _rules(g, kind):
     if g.ed["green_rings"] != kind or g.s.campaign not in g.ed["ring_campaigns"]:
         what = "envelopes of moves" if kind == "envelopes" else "level cards"

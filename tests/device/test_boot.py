@@ -70,7 +70,6 @@ def spec_of(name):
     return spec(name)
 
 
-
 def test_the_device_keeps_only_its_own_boards_pins_and_module():
     """The host's facts (power figures and their sources) are not kept in RAM."""
     entry = spec_of("pico-epaper29")

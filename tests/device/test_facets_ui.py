@@ -218,7 +218,6 @@ def test_taken_out_paths_and_no_game_menu():
             _walk(make, [], 4, seen)
 
 
-
 def test_new_character_chooses_facets_and_back():
     app = make_app()  # a Deckahedron device
     u = app.ui
