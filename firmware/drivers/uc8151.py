@@ -353,7 +353,7 @@ class UC8151:
                 # it (0.6 KB of a Badger's heap)
                 from drivers.vlsb import HlsbToVlsb
 
-                self._staging = (buf, HlsbToVlsb(buf, WIDTH, HEIGHT, ink=1))
+                self._staging = (buf, HlsbToVlsb(buf, WIDTH, HEIGHT))
             self._staging[1].convert(frame)
             vlsb = self._staging[0]
         if vlsb is not self.vlsb:

@@ -17,38 +17,29 @@ except ImportError:  # CPython
 
 
 class HlsbToVlsb:
-    """Converts into ``out`` (width * height // 8 bytes). ``ink`` is the bit
-    value ink (1 in our frame) gets on the panel: 1 for the Badger's VLSB
-    staging buffer, 0 for the SSD1680 (1 = white)."""
+    """Converts into ``out`` (width * height // 8 bytes), ink 1 as in our
+    frame (the Badger's staging buffer, the SSD1680's before its bits are
+    flipped: invert())."""
 
-    def __init__(self, out, width, height, ink=1):
+    def __init__(self, out, width, height):
         self.out = out
         self.width = width
         self.height = height
-        self.ink = ink
         self._src = None
         self._src_fb = None
         if framebuf is not None:
             self._dst = framebuf.FrameBuffer(out, width, height, framebuf.MONO_VLSB)
-            self._palette = None
-            if not ink:
-                self._palette = framebuf.FrameBuffer(bytearray(1), 2, 1, framebuf.MONO_HLSB)
-                self._palette.pixel(0, 0, 1)  # paper (0) -> 1 (white); ink -> 0
 
     def convert(self, frame):
         if framebuf is not None:
             if frame is not self._src:
                 self._src = frame
                 self._src_fb = framebuf.FrameBuffer(frame, self.width, self.height, framebuf.MONO_HLSB)
-            if self._palette is None:
-                self._dst.blit(self._src_fb, 0, 0)
-            else:
-                self._dst.blit(self._src_fb, 0, 0, -1, self._palette)
+            self._dst.blit(self._src_fb, 0, 0)
             return
         out, w = self.out, self.width
-        paper = 0 if self.ink else 0xFF
         for i in range(len(out)):
-            out[i] = paper
+            out[i] = 0
         row_bytes = w // 8
         for y in range(self.height):
             band = (y >> 3) * w
@@ -60,10 +51,7 @@ class HlsbToVlsb:
                     x = band + (xb << 3)
                     for k in range(8):
                         if b & (0x80 >> k):
-                            if self.ink:
-                                out[x + k] |= bit
-                            else:
-                                out[x + k] &= 0xFF ^ bit
+                            out[x + k] |= bit
 
 
 _FLIP = None  # framebuf's palette v -> 255 - v, made on first use (never on a board with native code)
