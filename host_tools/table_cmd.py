@@ -172,9 +172,13 @@ def run(args):
                           "Plug one in, run `deckahedron sim --boards N`, or use --sim N here.", style="yellow")
                 return 1
         if args.sim:
-            from host_tools.simboards import SimTable
+            from host_tools.simboards import SimError, SimTable
 
-            sims = SimTable(args.sim, os.path.join(run_dir, "sim"), seed=args.seed)
+            try:  # no MicroPython unix port (an installed wheel without it): one line, not a traceback
+                sims = SimTable(args.sim, os.path.join(run_dir, "sim"), seed=args.seed)
+            except SimError as e:
+                _complain("--sim: %s" % e)
+                return 3
             sims.start()
             ports += [b.port for b in sims.boards]
         for port in ports:
