@@ -37,6 +37,16 @@ RESTORE_PARTS = 64  # parts of a restore upload (the host cuts them smaller only
 
 # The screens of each system (shared_rules.systems.KEYS), one module each.
 UI_MODULES = {"deck": "ui", "facets": "facets_ui", "save": "save_ui"}
+# Modules a board loads when a player first opens a menu away from the home
+# screen, which nothing keeps once the player is back home. On the official
+# MicroPython image (no ROMFS: the device code is .mpy files whose bytecode
+# is copied into the heap) they are dropped there when the free heap runs
+# below RELEASE_BELOW, and loaded again when next opened (~0.1 s): the
+# stock route's heap is otherwise filled and cut into pieces by every menu
+# a session opens, until an import fails (docs/rp2040.md, "The stock route").
+RELEASABLE = ("menus", "gear_menus", "shared_rules.odds")
+RELEASE_BELOW = 96 * 1024
+
 
 
 # The clocks, imported once: on a board an import inside a function
@@ -523,6 +533,8 @@ class App:
         self.ui.press(button)
         self.work["rules"] = _us_since(t0)
         self.dirty = True
+        if not self.ui.stack and not _IN_ROM:
+            release_modules()
 
     def heap(self):
         """(bytes in use, bytes free) after a collection, and the lowest free
@@ -619,8 +631,12 @@ class App:
             self.panel_error = "%s: %s" % (type(e).__name__, e)
             self.refresh.power_on()  # try a clean full refresh next time
 
-    def run(self):
+    def run(self, booted=None):
+        """Play until the host asks for the REPL; booted(), if given, is
+        called once the home screen is up (start.py gives back its reserve)."""
         self.boot()
+        if booted is not None:
+            booted()
         self.last_input = _ticks()
         start = getattr(self.board, "start_watchdog", None)
         if start is not None:
@@ -648,3 +664,35 @@ def _elapsed(since):
         return ticks_diff(ticks_ms(), since)
     # CircuitPython's supervisor.ticks_ms wraps at 2**29; CPython's never
     return (ticks_ms() - since) % (1 << 29)
+
+
+# The device code's bytecode stays in flash when it was imported from ROMFS
+# (/rom/app.mpy); elsewhere (the stock image's littlefs, the simulator) a
+# module's code is in the heap for as long as it is loaded.
+_IN_ROM = __file__.startswith("/rom/")
+
+
+def release_modules(below=None):
+    """Drop the RELEASABLE modules that are loaded when the free heap is
+    under `below` bytes (RELEASE_BELOW) (each from sys.modules and from its package, which
+    holds it as an attribute), then collect: their code leaves the heap.
+    The names they interned stay (MicroPython never frees one), so the next
+    import costs only the code. Returns how many went."""
+    try:
+        gc.collect()
+        if gc.mem_free() >= (RELEASE_BELOW if below is None else below):
+            return 0
+    except AttributeError:  # CPython: no gc.mem_free, and nothing to gain
+        return 0
+    gone = 0
+    for name in RELEASABLE:
+        if sys.modules.pop(name, None) is not None:
+            gone += 1
+            package, _, leaf = name.rpartition(".")
+            if package in sys.modules:
+                try:
+                    delattr(sys.modules[package], leaf)
+                except AttributeError:
+                    pass
+    gc.collect()
+    return gone

@@ -122,11 +122,19 @@ def find_node():
     return node
 
 
-def unavailable():
+# What an emulated board's flash starts from: "romfs", the game's base image
+# with the device code in ROMFS (what `deckahedron image` and a release
+# UF2 give), or "stock", the official MicroPython image with the device code
+# as .mpy files on littlefs (what `deckahedron flash --port` gives a board
+# that runs it).
+FIRMWARES = ("romfs", "stock")
+
+
+def unavailable(firmware="romfs"):
     """Why emulated boards cannot run on this machine (the base image, the
     bootrom or Node.js with rp2040js missing), or None."""
     try:
-        rp2040.base_image_path()
+        (rp2040.stock_image_path if firmware == "stock" else rp2040.base_image_path)()
         rp2040.bootrom_path()
         find_node()
     except (rp2040.ImageError, EmuError) as e:
@@ -183,9 +191,33 @@ def _mounted(path):
     return fs
 
 
-def _moved(old):
-    """A fresh littlefs of the current size holding every file of `old`."""
-    fs = _littlefs(rp2040.FS_BYTES // LFS_BLOCK)
+def stock_files(board):
+    """{path: bytes} the stock route puts on the board's littlefs: the
+    device code as `deckahedron flash --port` copies it onto a board that
+    runs the official MicroPython (flashing.running's plan for a board with
+    no ROMFS partition), less main.py and deckahedron.cfg, which the
+    emulated board writes itself. Compiled once per content of the sources."""
+    from host_tools.flashing import running
+
+    h = hashlib.sha256(b"stock\0" + board.encode())
+    for s in files.device_files(board):
+        h.update(s.board_path.encode() + b"\0" + s.local.read_bytes())
+    key = h.hexdigest()
+    with _romfs_lock:
+        if key not in _stock_cache:
+            info = {"impl": "micropython", "version": rp2040.MICROPYTHON_VERSION[1:], "platform": "rp2",
+                    "mpy": 6 | (3 << 8), "romfs": 0, "files": {}, "cfg": None}
+            copies = running.make_plan(board, info).copies
+            _stock_cache[key] = dict((p, d) for p, d in copies.items() if p not in ("main.py", files.CONFIG))
+        return _stock_cache[key]
+
+
+_stock_cache = {}
+
+
+def _moved(old, fs_bytes=rp2040.FS_BYTES):
+    """A fresh littlefs of `fs_bytes` holding every file of `old`."""
+    fs = _littlefs(fs_bytes // LFS_BLOCK)
     fs.format()
     fs.mount()
     for root, dirs, names in old.walk("/"):
@@ -198,21 +230,24 @@ def _moved(old):
     return fs
 
 
-def prepare_littlefs(path, files):
-    """Make the littlefs image at `path` (rp2's geometry) or, when it exists,
-    mount it and rewrite those of `files` ({name: bytes}) that differ; the
-    player's save and everything else stay (moved into a partition of the
-    current size if the image is of an older flash map)."""
+def prepare_littlefs(path, files, fs_bytes=rp2040.FS_BYTES):
+    """Make the littlefs image at `path` (rp2's geometry, `fs_bytes` long)
+    or, when it exists, mount it and rewrite those of `files` ({name:
+    bytes}) that differ; the player's save and everything else stay (moved
+    into a partition of this size if the image is of another flash map)."""
     changed = not os.path.exists(path)
     if changed:
-        fs = _littlefs(rp2040.FS_BYTES // LFS_BLOCK)
+        fs = _littlefs(fs_bytes // LFS_BLOCK)
         fs.format()
         fs.mount()
     else:
         fs = _mounted(path)
-        if len(fs.context.buffer) != rp2040.FS_BYTES:
-            fs, changed = _moved(fs), True
+        if len(fs.context.buffer) != fs_bytes:
+            fs, changed = _moved(fs, fs_bytes), True
     for name, data in files.items():
+        parent = name.rsplit("/", 1)[0] if "/" in name else ""
+        if parent:
+            fs.makedirs(parent, exist_ok=True)
         try:
             with fs.open(name, "rb") as f:
                 same = f.read() == data
@@ -243,9 +278,17 @@ class EmuBoard(PtyBoard):
     outlives it."""
 
     def __init__(self, name, flash_dir, seed=None, board="pico-epaper29", device_id=None, battery_volts=3.9,
-                 settings=None, flash_timing=False):
+                 settings=None, flash_timing=False, firmware="romfs", bare=False):
+        if firmware not in FIRMWARES:
+            raise EmuError("no firmware %r for an emulated board (known: %s)" % (firmware, ", ".join(FIRMWARES)))
         self.name = name
         self.board = board
+        self.firmware = firmware
+        # bare: a board fresh from the official UF2, nothing of the game on it
+        # (the stock route's `deckahedron flash --port` puts it there)
+        self.bare = bare and firmware == "stock"
+        self.fs_start = rp2040.STOCK_FS_START if firmware == "stock" else rp2040.FS_START
+        self.fs_bytes = rp2040.STOCK_FS_BYTES if firmware == "stock" else rp2040.FS_BYTES
         # the flash chip's erase and program times charged (host_tools/emu/flash.mjs):
         # a board's pace, for figures; off, the tests run faster
         self.flash_timing = flash_timing
@@ -296,7 +339,15 @@ class EmuBoard(PtyBoard):
         with open(FIRMWARE_MAIN, "rb") as f:
             main = f.read()
         cfg = config_text(self.board, self.seed, self.device_id, self.settings).encode()
-        prepare_littlefs(self.fs_path, {"main.py": main, "deckahedron.cfg": cfg})
+        wanted = {"main.py": main, "deckahedron.cfg": cfg}
+        if self.bare:
+            prepare_littlefs(self.fs_path, {}, self.fs_bytes)
+            return
+        if self.firmware == "stock":
+            wanted.update(stock_files(self.board))
+            prepare_littlefs(self.fs_path, wanted, self.fs_bytes)
+            return
+        prepare_littlefs(self.fs_path, wanted)
         romfs = current_romfs(self.board)
         with open(self.romfs_path + ".tmp", "wb") as f:
             f.write(romfs)
@@ -312,7 +363,7 @@ class EmuBoard(PtyBoard):
             if self.is_alive():
                 self.wanted = True
                 return self
-            image = rp2040.base_image_path()
+            image = (rp2040.stock_image_path if self.firmware == "stock" else rp2040.base_image_path)()
             bootrom = rp2040.bootrom_path()
             node = find_node()
             self._prepare_flash()
@@ -323,8 +374,9 @@ class EmuBoard(PtyBoard):
             ours, theirs = socket.socketpair()
             config = {
                 "bootrom": str(bootrom), "image": str(image),
-                "romfs": self.romfs_path, "romfsOffset": rp2040.ROMFS_START - rp2040.FLASH_BASE,
-                "fs": self.fs_path, "fsOffset": rp2040.FS_START - rp2040.FLASH_BASE,
+                "romfs": None if self.firmware == "stock" else self.romfs_path,
+                "romfsOffset": rp2040.ROMFS_START - rp2040.FLASH_BASE,
+                "fs": self.fs_path, "fsOffset": self.fs_start - rp2040.FLASH_BASE,
                 "cdcFd": theirs.fileno(), "panel": self.pins["panel"], "buttons": self.pins["buttons"],
                 "pressed": self.pins["pressed"], "latch": self.pins["latch"], "vbus": self.pins["vbus"],
                 "battery": self.pins["battery"] and dict(self.pins["battery"], volts=self.battery_volts),
@@ -521,6 +573,12 @@ class EmuBoard(PtyBoard):
         """Press a button and release it `ms` emulated ms later; returns the
         emulated time of the press (s)."""
         return self.control("tap", button=button, ms=ms)["t"] * NS
+
+    def send_at(self, data, t=0.0):
+        """Bytes on the board's USB port at emulated second `t` (now when it
+        is past), as if written to the pty then; they wait, as the pty's
+        do, until the board's port is up. Returns the emulated time now (s)."""
+        return self.control("send", hex=bytes(data).hex(), at=int(t * 1e9))["t"] * NS
 
     def hold(self, button):
         return self.control("press", button=button)["t"] * NS

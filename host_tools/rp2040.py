@@ -46,6 +46,16 @@ FS_START = FLASH_BASE + FLASH_BYTES - FS_BYTES
 ROMFS_START = FS_START - ROMFS_BYTES
 ROMFS_MOUNT = "/rom"  # where MicroPython mounts the partition (on sys.path)
 
+# The official MicroPython v1.28.0 image for RPI_PICO, as a hobbyist downloads
+# it (the stock route: the device code as .mpy files on littlefs, through
+# `deckahedron flash --port`). Its map: firmware from 0x10000000, no ROMFS,
+# littlefs 1408 KiB from 0x100A0000 (ports/rp2/mpconfigport.h's default
+# MICROPY_HW_FLASH_STORAGE_BYTES). Tests and benchmarks run it on the
+# emulated Pico; it is looked for beside the base image.
+STOCK_IMAGE = "micropython-%s-rp2-pico-stock.uf2" % MICROPYTHON_VERSION
+STOCK_FS_BYTES = 1408 * 1024
+STOCK_FS_START = FLASH_BASE + FLASH_BYTES - STOCK_FS_BYTES
+
 UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
 UF2_FAMILY_RP2040 = 0xE48BFF56
 UF2_FLAG_FAMILY = 0x00002000
@@ -84,6 +94,18 @@ def base_image_path():
     if not path.is_file():
         raise ImageError(missing_message("the RP2040 base image " + BASE_IMAGE))
     check_base_image(uf2_to_flash(path.read_bytes()))
+    return path
+
+
+def stock_image_path():
+    """The official MicroPython image in the cache, checked; ImageError when
+    absent or not the stock v1.28.0 RPI_PICO map."""
+    path = cache_dir() / STOCK_IMAGE
+    if not path.is_file():
+        raise ImageError("the official MicroPython %s image for the Pico is not in %s as %s (download "
+                         "RPI_PICO's v1.28.0 UF2 from micropython.org and put it there under that name)"
+                         % (MICROPYTHON_VERSION, cache_dir(), STOCK_IMAGE))
+    check_stock_image(uf2_to_flash(path.read_bytes()))
     return path
 
 
@@ -155,6 +177,20 @@ def check_base_image(chunks):
         raise ImageError("the base image has no ROMFS partition of %d KiB at 0x%08x: a stock MicroPython "
                          "image, or a base built for the flash map before 2026-11-27; build the Deckahedron "
                          "base (docs/rp2040.md, 'The base image')" % (ROMFS_BYTES // 1024, ROMFS_START))
+
+
+def check_stock_image(chunks):
+    """Raise ImageError unless `chunks` is MicroPython of the pinned version
+    with the stock map: no ROMFS partition, code below its littlefs."""
+    flat = image_bytes(chunks)
+    if FLASH_BASE + len(flat) > STOCK_FS_START:
+        raise ImageError("the image runs into the stock littlefs (ends at 0x%08x, littlefs at 0x%08x)"
+                         % (FLASH_BASE + len(flat), STOCK_FS_START))
+    version = MICROPYTHON_VERSION[1:].encode()
+    if b"MicroPython" not in flat or version not in flat:
+        raise ImageError("the image is not MicroPython %s" % MICROPYTHON_VERSION)
+    if b"ROMFS\0" in flat and struct.pack("<II", ROMFS_START, ROMFS_BYTES) in flat:
+        raise ImageError("this is the Deckahedron base image (it has a ROMFS partition), not the stock one")
 
 
 # -- the device code as ROMFS ------------------------------------------------

@@ -58,7 +58,8 @@ runChip(sim, dormancy);
 
 loadBootrom(mcu, config.bootrom);
 loadUF2(mcu, config.image);
-loadPartition(mcu, fs.readFileSync(config.romfs), config.romfsOffset, config.fsOffset, 'the ROMFS image');
+// romfs null: the stock MicroPython image, which has no ROMFS partition.
+if (config.romfs) loadPartition(mcu, fs.readFileSync(config.romfs), config.romfsOffset, config.fsOffset, 'the ROMFS image');
 let poweredOff = false;
 function powerOff() {
   poweredOff = true;
@@ -67,7 +68,7 @@ function powerOff() {
 }
 const flash = new FlashChip(mcu, clock, {
   backingPath: config.fs, backingOffset: config.fsOffset, onPowerCut: powerOff,
-  romfsPath: config.romfs, romfsOffset: config.romfsOffset, romfsEnd: config.fsOffset,
+  romfsPath: config.romfs || null, romfsOffset: config.romfsOffset, romfsEnd: config.fsOffset,
   timing: Boolean(config.flashTiming),
 });
 flash.loadBacking();

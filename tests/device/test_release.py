@@ -1,0 +1,42 @@
+"""Modules of the menus, dropped at the home screen when the heap runs low
+(app.release_modules: the stock MicroPython image copies every module's
+code into the heap) and loaded again when next opened, on both runtimes."""
+
+import sys
+
+from tests.device.support import make_app
+
+
+def test_the_main_menu_opens_again_after_its_modules_were_released():
+    import app as A
+
+    a = make_app()
+    a.press("C")
+    first = a.ui.view()
+    assert first["screen"] == "menu"
+    assert "menus" in sys.modules
+    a.press("A")  # back home: with room to spare nothing goes
+    assert not a.ui.stack
+    assert "menus" in sys.modules
+    assert A.release_modules(below=1 << 40) in (0, 1)  # CPython has no gc.mem_free: nothing to gain there
+    if hasattr(__import__("gc"), "mem_free"):
+        assert "menus" not in sys.modules
+    a.press("C")  # imported anew: the same menu
+    assert a.ui.view() == first
+    assert "menus" in sys.modules
+
+
+def test_nothing_is_released_while_a_menu_is_open():
+    import app as A
+
+    a = make_app()
+    a.press("C")
+    saved = A.RELEASE_BELOW
+    A.RELEASE_BELOW = 1 << 40
+    try:
+        a.press("DOWN")  # a menu is open: its module stays, whatever the heap
+        assert "menus" in sys.modules
+        a.press("UP")
+        assert a.ui.view()["selected"] == 0
+    finally:
+        A.RELEASE_BELOW = saved
