@@ -11,8 +11,6 @@ its board module and no drivers. Board paths are relative to the root of
 the board's filesystem (or of the ROMFS image).
 """
 
-import json
-import os
 from pathlib import Path
 
 from host_tools import boards as registry
@@ -122,42 +120,3 @@ def device_files(board, root=ROOT):
         if board_path not in LEFT_OUT:
             out[board_path] = Source(board_path, f)
     return [out[k] for k in sorted(out)]
-
-
-def package_json(root=ROOT):
-    """The text of firmware/package.json: what `mpremote mip install` puts
-    on a MicroPython board (the files of every MicroPython board: mip cannot
-    choose one, so main.py detects it at boot)."""
-    root = Path(root)
-    files = {}
-    for name, entry in registry.real_boards(root / "firmware" / "boards" / "boards.json").items():
-        if entry["runtime"] == "micropython":
-            for s in device_files(name, root):
-                files[s.board_path] = s.local
-    urls = [[p, os.path.relpath(f, root / "firmware").replace(os.sep, "/")] for p, f in sorted(files.items())]
-    head = {
-        "version": _firmware_version(root),
-        "deckahedron": {
-            "install": "mpremote connect PORT mip install --target \"\" firmware/package.json: the empty "
-                       "--target puts the files at the flash root, where MicroPython runs main.py",
-            "boards": "every MicroPython board's files as .py; main.py detects the board at boot. On an RP2040 "
-                      "board `deckahedron flash --board NAME` is better: the code goes into ROMFS, out of the heap",
-            "regenerate": "python -m host_tools.flashing.files > firmware/package.json",
-        },
-    }
-    pairs = ",\n".join("    " + json.dumps(u) for u in urls)
-    body = json.dumps(head, indent=2)
-    return '{\n  "urls": [\n' + pairs + "\n  ],\n" + body[2:] + "\n"
-
-
-def _firmware_version(root):
-    for line in (Path(root) / "firmware" / "app.py").read_text(encoding="utf-8").splitlines():
-        if line.startswith("FIRMWARE = "):
-            return line.split("=", 1)[1].strip().strip("\"'")
-    return "0"
-
-
-if __name__ == "__main__":
-    import sys
-
-    sys.stdout.write(package_json())

@@ -617,12 +617,6 @@ def test_device_files_hold_everything_the_board_can_import(board):
     assert "boards/boards.json" in have and "shared_rules/walk.py" not in have
 
 
-def test_package_json_is_current():
-    assert (ROOT / "firmware/package.json").read_text() == files.package_json()
-    for board_path, src in json.loads(files.package_json())["urls"]:
-        assert (ROOT / "firmware" / src).is_file(), board_path
-
-
 def test_the_registry_boards_have_guides_and_usb_ids():
     for name, entry in registry.real_boards().items():
         assert (ROOT / entry["guide"]).is_file(), name
