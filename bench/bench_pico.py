@@ -61,6 +61,7 @@ SESSION = 200
 FLIPS = 500  # presses with no host (issue: >= 500)
 BADGER_PRESSES = 10
 DORMANT_PRESSES = 10
+STOCK_PRESSES = 500  # the random walk on the official image (bench/bench_stock.py)
 DORMANT_PATTERN = ("B", "A")  # a flip as a player makes it: each press draws
 WAKE_HOLD_MS = 400  # how long a player holds the button that powers a Badger up
 PATTERN = ("B", "UP")  # B flips and flips again, UP gets out of any menu (tests/emu/test_no_host.py)
@@ -613,7 +614,8 @@ def rows(pico, unix, session):
     return out
 
 
-def run(presses=PRESSES, session=SESSION, flips=FLIPS, badger=BADGER_PRESSES, dormant=DORMANT_PRESSES):
+def run(presses=PRESSES, session=SESSION, flips=FLIPS, badger=BADGER_PRESSES, dormant=DORMANT_PRESSES,
+        stock=STOCK_PRESSES):
     """The rows, or (None, why) when the emulated Pico cannot run here."""
     why = unavailable()
     if why:
@@ -628,6 +630,11 @@ def run(presses=PRESSES, session=SESSION, flips=FLIPS, badger=BADGER_PRESSES, do
             extra += badger_rows(bench_badger(base, badger)) + badger_wake_rows(bench_badger_wake(base))
         if badger and dormant:
             extra += dormant_rows(bench_dormant(base, dormant, "badger2040"), "badger2040.", "Badger 2040")
+        if stock and unavailable("stock") is None:  # the official image, the game as .mpy files
+            import bench_stock
+
+            extra += [(n, label, v, "", goal) for n, label, v, goal in
+                      bench_stock.rows(bench_stock.measure(base, stock), stock)]
     return rows(pico, unix, session) + extra, None
 
 
@@ -660,12 +667,14 @@ def main(argv=None):
                         help="presses timed on the emulated Badger 2040 (0: no Badger)")
     parser.add_argument("--dormant", type=int, default=DORMANT_PRESSES,
                         help="presses timed on boards asleep on their battery, DORMANT (0: none)")
+    parser.add_argument("--stock", type=int, default=STOCK_PRESSES,
+                        help="presses of the random walk on the official MicroPython image (0: no stock board)")
     parser.add_argument("--flash-timing", action="store_true",
                         help="charge the flash chip's erase and program times (W25Q16JV typical): a board's pace")
     args = parser.parse_args(argv)
     BOARD_OPTIONS["flash_timing"] = args.flash_timing
     try:
-        table_rows, why = run(args.presses, args.session, args.flips, args.badger, args.dormant)
+        table_rows, why = run(args.presses, args.session, args.flips, args.badger, args.dormant, args.stock)
     except (EmuError, LinkError) as e:
         print("error: emulated Pico bench: %s" % e)
         return 1

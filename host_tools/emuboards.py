@@ -659,6 +659,26 @@ class EmuBoard(PtyBoard):
         return read_littlefs(self.fs_path, name)
 
 
+def random_walk(board, presses, seed, buttons=("A", "A", "B", "B", "C", "C", "UP", "DOWN")):
+    """Random presses of `buttons` (every one the boards have, the buttons
+    that act most weighted twice), each waited on until its panel update or
+    a quiet emulated second: a player's fingers over every menu. Returns
+    the resets seen (a crash resets the board into its save)."""
+    import random
+
+    rng = random.Random(seed)
+    resets = 0
+    for _ in range(presses):
+        since = board.event_count()
+        t = board.press(rng.choice(buttons), ms=60)
+        while board.time() < t + 1.0:
+            if any(e.get("ev") in ("update", "reset") for e in board.events_since(since)):
+                break
+            time.sleep(0.05)
+        resets += sum(1 for e in board.events_since(since) if e.get("ev") == "reset")
+    return resets
+
+
 class EmuTableBoards:
     """Makes EmuBoards for host_tools.simboards.SimTable (board pK, its seed)."""
 

@@ -11,14 +11,13 @@ beside the ROMFS ones).
 """
 
 import os
-import random
 import subprocess
 import sys
 import time
 
 import pytest
 
-from host_tools.emuboards import EmuBoard, unavailable
+from host_tools.emuboards import EmuBoard, random_walk, unavailable
 from host_tools.link import DeviceLink
 from tests.emu.conftest import BOOT_WALL, boot, is_update
 
@@ -58,27 +57,9 @@ def test_the_stock_image_boots_the_game_from_mpy_files(stock):
     assert stock.violations() == []
 
 
-def walk(board, presses, seed):
-    """Random presses over all five buttons, each waited on until its
-    panel update or a quiet emulated second; the resets seen."""
-    rng = random.Random(seed)
-    resets = 0
-    for _ in range(presses):
-        button = rng.choice(("A", "A", "B", "B", "C", "C", "UP", "DOWN"))
-        since = board.event_count()
-        t = board.press(button, ms=60)
-        while board.time() < t + 1.0:
-            events = board.events_since(since)
-            if any(is_update(e) or e.get("ev") == "reset" for e in events):
-                break
-            time.sleep(0.05)
-        resets += sum(1 for e in board.events_since(since) if e.get("ev") == "reset")
-    return resets
-
-
 @pytest.mark.slow
 def test_a_random_walk_of_every_button_never_runs_out_of_memory(stock):
-    resets = walk(stock, WALK_PRESSES, seed=2)
+    resets = random_walk(stock, WALK_PRESSES, seed=2)
     time.sleep(1.0)
     crashes = stock.read_file("crash.log")
     assert crashes is None, crashes.decode("utf-8", "replace")[-800:]
