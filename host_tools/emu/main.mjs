@@ -113,6 +113,22 @@ const OPS = {
   quit: () => { flash.close(); setImmediate(() => process.exit(0)); return {}; },
 };
 
+// Op send {hex, at}: bytes on the board's USB port as if the host wrote
+// them to the pty, at emulated ns `at` (now when past): what reaches a
+// board at a given moment of its boot (tests/emu/test_boot_bytes.py).
+// They queue as the pty's bytes do, until the port is up.
+OPS.send = (r) => {
+  const bytes = Buffer.from(r.hex, 'hex');
+  const put = () => {
+    if (!cdc.accepts()) { cdc.dropped += bytes.length; return; }
+    cdc.pending.push(...bytes);
+    cdc.bytesIn += bytes.length;
+  };
+  const wait = (r.at ?? 0) - clock.nanos;
+  if (wait > 0) clock.createAlarm(put).schedule(wait); else put();
+  return {};
+};
+
 readline.createInterface({ input: process.stdin }).on('line', (line) => {
   let req;
   try {
