@@ -62,14 +62,69 @@ def configured(path=CONFIG):
 
 
 def detect():
-    """The board this firmware runs on when no config names it. The RP2040
-    boards share one base image, so nothing tells a Badger from a Pico:
-    their config (written by the image and the flasher) names them."""
+    """The board this firmware runs on when no config names it (the config
+    the image and the flasher write always does): on an RP2040 the panel's
+    wiring tells (_probe), else the Pico + Pico-ePaper-2.9 as before."""
     if sys.implementation.name == "circuitpython":
         return "magtag"
     if sys.platform == "rp2":
-        return "pico-epaper29"
+        try:
+            return _probe(getattr(sys.implementation, "_machine", ""))
+        except Exception:  # noqa: BLE001 - a probe that fails must not stop the boot
+            return "pico-epaper29"
     return "sim"
+
+
+# _probe's pins, boards/boards.json's (tests/device/test_boot.py checks them):
+# the Pico-ePaper-2.9's SSD1680 BUSY, the Badger's UC8151 RST and BUSY, and
+# the Badger 2040 W's PCF85063A RTC (I2C bus, SDA, SCL, address).
+PROBE_PINS = (13, 21, 26, (0, 4, 5, 0x51))
+
+
+def _probe(machine_name):
+    """Which RP2040 board this is, by reading pins only where nothing can
+    be harmed: GP13 with a pull-up reads low only when the Pico-ePaper's
+    SSD1680 drives its BUSY low (on a Badger it is button B, to 3V3); with
+    the UC8151's RST (GP21: free on the Pico) held high, GP26 with a
+    pull-down reads high only when the Badger's UC8151 drives its BUSY_N
+    high, ready (free on the Pico). A Badger is a 2040 W when MicroPython
+    was built for a Pico W or its RTC answers on I2C0. Neither panel seen:
+    the Pico + Pico-ePaper-2.9."""
+    from machine import Pin
+
+    ssd_busy, uc_rst, uc_busy, rtc = PROBE_PINS
+    pico = "pico-epaper29"
+    _sleep_ms(1)
+    if not Pin(ssd_busy, Pin.IN, Pin.PULL_UP).value():
+        return pico
+    rst = Pin(uc_rst, Pin.OUT, value=1)
+    busy = Pin(uc_busy, Pin.IN, Pin.PULL_DOWN)
+    for _ in range(50):  # a UC8151 just out of reset is busy for a few ms
+        _sleep_ms(1)
+        if busy.value():
+            break
+    else:
+        rst.init(Pin.IN)
+        return pico
+    if "Pico W" in machine_name:
+        return "badger2040w"
+    try:
+        from machine import I2C
+
+        I2C(rtc[0], sda=Pin(rtc[1]), scl=Pin(rtc[2]), freq=100000).readfrom_mem(rtc[3], 0, 1)
+        return "badger2040w"
+    except OSError:  # no RTC answers: the Badger 2040
+        return "badger2040"
+
+
+def _sleep_ms(ms):
+    import time
+
+    sleep = getattr(time, "sleep_ms", None)
+    if sleep is None:
+        time.sleep(ms / 1000)  # CPython's tests
+    else:
+        sleep(ms)
 
 
 SIO_GPIO_IN = 0xD0000004  # RP2040: every GPIO's level, one bit each
