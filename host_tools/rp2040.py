@@ -88,11 +88,24 @@ def missing_message(what):
             "(or set DECKAHEDRON_RP2040_DIR)." % (what, cache_dir()))
 
 
-def base_image_path():
-    """The base image in the cache, checked; ImageError when absent or wrong."""
+def base_image_routes(board=None):
+    """The two ways to a board's game when the base image is missing, in
+    one sentence: the release's image or a base image built here, or the
+    official MicroPython with the game as files (the stock route)."""
+    board = board or "BOARD"
+    return ("Either download deckahedron-%s.uf2 from this project's latest release (its Releases page) and drag "
+            "it onto the board's RPI-RP2 drive, or build the base image with `make base-image` and run this "
+            "again; or keep the official MicroPython %s UF2 for the board (micropython.org/download: RPI_PICO, "
+            "RPI_PICO_W on a Badger 2040 W) and install the game with `deckahedron flash --board %s --port PORT` "
+            "(.mpy files on its filesystem; more RAM in use)." % (board, MICROPYTHON_VERSION, board))
+
+
+def base_image_path(board=None):
+    """The base image in the cache, checked; ImageError when absent (saying
+    both routes for `board`, base_image_routes) or wrong."""
     path = cache_dir() / BASE_IMAGE
     if not path.is_file():
-        raise ImageError(missing_message("the RP2040 base image " + BASE_IMAGE))
+        raise ImageError(missing_message("the RP2040 base image " + BASE_IMAGE) + " " + base_image_routes(board))
     check_base_image(uf2_to_flash(path.read_bytes()))
     return path
 

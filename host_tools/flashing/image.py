@@ -71,7 +71,7 @@ def build(board, romfs=None, root=files.ROOT, settings=None):
     """The UF2 (bytes) for `board`; rp2040.ImageError when the base image is
     missing or wrong, or the parts do not fit."""
     check_board(board)
-    base = rp2040.uf2_to_flash(rp2040.base_image_path().read_bytes())
+    base = rp2040.uf2_to_flash(rp2040.base_image_path(board).read_bytes())
     rp2040.check_base_image(base)
     romfs = rp2040.build_romfs(board) if romfs is None else romfs
     if len(romfs) > rp2040.ROMFS_BYTES:
