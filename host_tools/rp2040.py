@@ -20,7 +20,6 @@ it is now.
 import itertools
 import os
 import struct
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -173,20 +172,30 @@ def image_bytes(chunks):
     return bytes(out)
 
 
+# rp2_flash.c declares the partition in the binary info: "ROMFS", address, size.
+_ROMFS_TAG = struct.pack("<II", ROMFS_START, ROMFS_BYTES)
+
+
+def _micropython_below(chunks, limit, what, below):
+    """The flash image of `chunks` (bytes), or ImageError unless it is
+    MicroPython of the pinned version ending below `limit` (where `below`
+    starts)."""
+    flat = image_bytes(chunks)
+    if FLASH_BASE + len(flat) > limit:
+        raise ImageError("%s runs into %s at 0x%08x (it ends at 0x%08x)"
+                         % (what, below, limit, FLASH_BASE + len(flat)))
+    version = MICROPYTHON_VERSION[1:].encode()
+    if b"MicroPython" not in flat or version not in flat:
+        raise ImageError("%s is not MicroPython %s" % (what, MICROPYTHON_VERSION))
+    return flat
+
+
 def check_base_image(chunks):
     """Raise ImageError unless `chunks` is our base: MicroPython of the pinned
     version, with a ROMFS partition where this module expects it, and code
     that stays below it."""
-    flat = image_bytes(chunks)
-    if FLASH_BASE + len(flat) > ROMFS_START:
-        raise ImageError("the base image runs into the ROMFS partition (ends at 0x%08x, ROMFS at 0x%08x)"
-                         % (FLASH_BASE + len(flat), ROMFS_START))
-    version = MICROPYTHON_VERSION[1:].encode()
-    if b"MicroPython" not in flat or version not in flat:
-        raise ImageError("the base image is not MicroPython %s" % MICROPYTHON_VERSION)
-    # rp2_flash.c declares the partition in the binary info: "ROMFS", address, size.
-    tag = struct.pack("<II", ROMFS_START, ROMFS_BYTES)
-    if tag not in flat:
+    flat = _micropython_below(chunks, ROMFS_START, "the base image", "the ROMFS partition")
+    if _ROMFS_TAG not in flat:
         raise ImageError("the base image has no ROMFS partition of %d KiB at 0x%08x: a stock MicroPython "
                          "image, or a base built for the flash map before 2026-11-27; build the Deckahedron "
                          "base (docs/rp2040.md, 'The base image')" % (ROMFS_BYTES // 1024, ROMFS_START))
@@ -195,14 +204,8 @@ def check_base_image(chunks):
 def check_stock_image(chunks):
     """Raise ImageError unless `chunks` is MicroPython of the pinned version
     with the stock map: no ROMFS partition, code below its littlefs."""
-    flat = image_bytes(chunks)
-    if FLASH_BASE + len(flat) > STOCK_FS_START:
-        raise ImageError("the image runs into the stock littlefs (ends at 0x%08x, littlefs at 0x%08x)"
-                         % (FLASH_BASE + len(flat), STOCK_FS_START))
-    version = MICROPYTHON_VERSION[1:].encode()
-    if b"MicroPython" not in flat or version not in flat:
-        raise ImageError("the image is not MicroPython %s" % MICROPYTHON_VERSION)
-    if b"ROMFS\0" in flat and struct.pack("<II", ROMFS_START, ROMFS_BYTES) in flat:
+    flat = _micropython_below(chunks, STOCK_FS_START, "the image", "the stock littlefs")
+    if _ROMFS_TAG in flat:
         raise ImageError("this is the Deckahedron base image (it has a ROMFS partition), not the stock one")
 
 

@@ -94,18 +94,27 @@ def pico(emulator, tmp_path_factory):
     yield from booted(tmp_path_factory.mktemp("emu"))
 
 
-def booted(base, board="pico-epaper29"):
-    """One emulated board p1 (seed 7) under `base`, booted to its home
-    screen; closed (its log printed) when the generator ends."""
-    emu = EmuBoard("p1", str(base / "p1"), seed=7, board=board)
+def kept(emu):
+    """Yield the emulated board; then close it and print the end of its
+    emulator log (what a failing test wants to see)."""
     try:
-        boot(emu)
         yield emu
     finally:
         emu.close()
-        log = base / "p1.log"
-        if log.exists() and log.stat().st_size:
-            print(log.read_text()[-2000:])
+        log = os.path.join(os.path.dirname(emu.flash_dir), emu.name + ".log")
+        if os.path.exists(log) and os.path.getsize(log):
+            with open(log) as f:
+                print(f.read()[-2000:])
+
+
+def booted(base, board="pico-epaper29", name="p1", seed=7, **options):
+    """One emulated board (EmuBoard's options: firmware="stock" ...) under
+    `base`, booted to its home screen; closed (its log printed) when the
+    generator ends."""
+    emu = EmuBoard(name, str(base / name), seed=seed, board=board, **options)
+    for emu in kept(emu):
+        boot(emu)
+        yield emu
 
 
 def twin_of(emu, base):

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.emu.conftest import BOOT_WALL, hello
+from tests.emu.conftest import BOOT_WALL, hello, kept
 
 CTRL_C = b"\x03"
 # mpremote's connect (pyboard.py's enter_raw_repl): Ctrl-C twice, Ctrl-A, Ctrl-D
@@ -37,15 +37,7 @@ CASES = {
 def board(emulator, tmp_path_factory):
     from host_tools.emuboards import EmuBoard
 
-    base = tmp_path_factory.mktemp("emu")
-    emu = EmuBoard("p1", str(base / "p1"), seed=7)
-    try:
-        yield emu
-    finally:
-        emu.close()
-        log = base / "p1.log"
-        if log.exists() and log.stat().st_size:
-            print(log.read_text()[-2000:])
+    yield from kept(EmuBoard("p1", str(tmp_path_factory.mktemp("emu") / "p1"), seed=7))
 
 
 @pytest.mark.parametrize("case", list(CASES))

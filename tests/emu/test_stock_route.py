@@ -19,7 +19,7 @@ import pytest
 
 from host_tools.emuboards import EmuBoard, random_walk, unavailable
 from host_tools.link import DeviceLink
-from tests.emu.conftest import BOOT_WALL, boot, is_update
+from tests.emu.conftest import BOOT_WALL, booted, is_update
 
 WALK_PRESSES = 120  # make bench walks 500 (docs/benchmarks.md)
 # Today's figure after boot with a little room; a guard against growth, not
@@ -32,16 +32,7 @@ def stock(tmp_path_factory):
     why = unavailable("stock")
     if why:
         pytest.skip("no emulated stock Pico: " + why)
-    base = tmp_path_factory.mktemp("stock")
-    emu = EmuBoard("s1", str(base / "s1"), seed=11, firmware="stock")
-    try:
-        boot(emu)
-        yield emu
-    finally:
-        emu.close()
-        log = base / "s1.log"
-        if log.exists() and log.stat().st_size:
-            print(log.read_text()[-2000:])
+    yield from booted(tmp_path_factory.mktemp("stock"), name="s1", seed=11, firmware="stock")
 
 
 def _hello(port):

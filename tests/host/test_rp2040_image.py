@@ -64,6 +64,28 @@ def test_the_base_image_check_says_what_is_wrong(kwargs, words):
         R.check_base_image(fake_base(**kwargs))
 
 
+def test_the_stock_image_check_takes_the_official_map_and_refuses_ours():
+    stock = fake_base(romfs=None)
+    R.check_stock_image(stock)
+    with pytest.raises(R.ImageError, match="no ROMFS partition"):
+        R.check_base_image(stock)
+    with pytest.raises(R.ImageError, match="the Deckahedron base image"):
+        R.check_stock_image(fake_base())
+    big = {R.FLASH_BASE: stock[R.FLASH_BASE] + bytes(R.STOCK_FS_START - R.FLASH_BASE)}
+    with pytest.raises(R.ImageError, match="runs into the stock littlefs at 0x100a0000"):
+        R.check_stock_image(big)
+    assert R.STOCK_FS_START == 0x100A0000 and R.STOCK_FS_BYTES == 1408 * 1024  # ports/rp2's default
+
+
+def test_the_official_image_in_the_cache_is_the_stock_map():
+    path = R.cache_dir() / R.STOCK_IMAGE
+    if not path.is_file():
+        pytest.skip("no official MicroPython image in %s" % R.cache_dir())
+    assert R.stock_image_path() == path
+    with pytest.raises(R.ImageError, match="no ROMFS partition"):
+        R.check_base_image(R.uf2_to_flash(path.read_bytes()))
+
+
 def test_a_missing_base_image_names_the_folder_and_the_doc(tmp_path, monkeypatch):
     monkeypatch.setenv("DECKAHEDRON_RP2040_DIR", str(tmp_path))
     with pytest.raises(R.ImageError) as e:
