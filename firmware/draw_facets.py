@@ -101,7 +101,6 @@ def _dice_row(r, roll, x, y, size, room):
 
 
 def _roll(r, v):
-    fb = r.fb
     r._title_bar(_str(v.get("title"), 40), _str(_list(v.get("rolls")) and _roll_right(_list(v.get("rolls"))[0]), 18))
     rolls = _list(v.get("rolls"))
     notes = _list(v.get("notes"))

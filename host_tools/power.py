@@ -33,9 +33,7 @@ constant below with where its number comes from. Currents are battery-side
 """
 
 import argparse
-import ast
 import importlib.util
-import re
 from pathlib import Path
 
 from host_tools import boards as registry

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from host_tools import boards as registry
 from host_tools import rp2040
-from host_tools.flashing import FlashError, files, image, magtag
+from host_tools.flashing import FlashError, image, magtag
 
 FIRMWARE_UF2 = "deckahedron-firmware-rp2040.uf2"
 MAGTAG_ZIP = "deckahedron-magtag-circuitpy.zip"

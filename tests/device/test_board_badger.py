@@ -497,7 +497,7 @@ def test_2040w_powered_up_by_its_alarm_says_so_and_clears_it(fx):
 
     rtc = pcf85063a.FakePCF85063A()
     rtc.regs[0x01] = 0xC0  # the alarm fired and holds GPIO8 high
-    panel = fx.uc8151()
+    fx.uc8151()
     from boards.badger2040w import Badger2040WBoard
 
     board = Badger2040WBoard(support.fresh_dir(), clock=fx.clock, serial=FakeSerial(fx.clock))
@@ -589,7 +589,7 @@ def test_the_app_menu_moves_by_partial_updates(fx):
 
 @faked
 def test_2040w_without_an_answering_rtc_plays_on_without_the_alarm(fx):
-    panel = fx.uc8151()  # and no RTC on the I2C bus
+    fx.uc8151()  # and no RTC on the I2C bus
     from boards.badger2040w import Badger2040WBoard
 
     board = Badger2040WBoard(support.fresh_dir(), clock=fx.clock, serial=FakeSerial(fx.clock))
