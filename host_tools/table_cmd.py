@@ -44,8 +44,8 @@ def add_arguments(parser):
     parser.add_argument("--web-port", type=whole(1, 65535, "8765"), default=DEFAULT_PORT, metavar="PORT",
                         help="port of the live table page (default %d; a free one if it is taken)" % DEFAULT_PORT)
     parser.add_argument("--web-host", default=LOOPBACK, metavar="ADDRESS",
-                        help="serve the page on this interface instead of %s: anyone who can reach it "
-                             "sees the table and can act as the GM" % LOOPBACK)
+                        help="serve the page on this interface instead of %s (its URL and QR code are "
+                             "printed): anyone there with that URL can act as the GM" % LOOPBACK)
     parser.add_argument("--no-web", action="store_true", help="no live table page")
     parser.error = _fail
 
@@ -136,16 +136,13 @@ def start_page(console, host, port, out):
     for attempt in (port, 0):
         server = WebServer(bridge, host, attempt)
         try:
-            url = server.start()
+            server.start()
         except OSError as e:
             out.print("the page cannot listen on %s port %s: %s" % (host, attempt or "(any)", e.strerror or e),
                       style="yellow")
             continue
         console.ticks.append(bridge.tick)
-        out.print("live table page: %s" % url, style="bold")
-        if host not in (LOOPBACK, "localhost", "::1"):
-            out.print("warning: the page is served on %s: anyone on that network can see the table and act "
-                      "as the GM" % host, style="red")
+        server.announce(out)
         return server
     out.print("going on without the live page", style="yellow")
     return None

@@ -24,6 +24,7 @@ import time
 
 from host_tools.link import DeviceError, LinkError
 from host_tools.table import TableError
+from host_tools.web.guard import printable
 from host_tools.web.view import table_view
 
 SCREEN_EVERY = 3.0  # seconds: a screen is read again this often even if nothing seemed to change
@@ -96,7 +97,7 @@ class Bridge:
                     refused, lines = self.console.capture(job)
                     # with what the line showed (undo: the plan it asks about, for the page's confirm)
                     done.append((future, dict(self.console.shown, ok=not refused, lines=lines), None))
-                    said += ["(page) %s" % job] + lines
+                    said += [printable(text) for text in ["(page) %s" % job] + lines]  # no raw ESC, \n, surrogate
                 else:
                     done.append((future, job(), None))
             except Exception as e:  # capture says errors in words: this is a bug, told to the caller too

@@ -1,6 +1,6 @@
 """The live table page: an aiohttp server on its own thread and event loop.
 
-    GET  /                  the page (static/index.html; app.js, style.css beside it)
+    GET  /?token=T          the page (static/index.html; app.js, style.css beside it); sets the token's cookie
     GET  /events            server-sent events: the table view (JSON) now and at every change
     GET  /api/table         the table view now (JSON)
     GET  /screen/NAME.png   NAME's device screen, the panel's pixels (2x)
@@ -11,37 +11,77 @@
                             {"action": "line", "line": "damage Di 9 wounds=1"}
                             {"action": "undo", "player": "Ann"}: what would be undone ("undo": the plan),
                             then {"action": "undo", "player": "Ann", "confirm": true, "entry": 12} does it
+                            {"action": "line", "line": "newgame Ann yes"}: asks ("confirm": the line),
+                            then the same with "confirm": true runs it (CONFIRM)
                             answers {"ok": true|false, "line": ..., "lines": [the console's words]}:
                             200 done, 422 refused (the words say why, as on the console),
-                            400 a request that is not an action, 403 from another site's page,
+                            400 a request that is not an action the page may send, 408 a body too slow,
                             415 not JSON, 503 the hub did not answer
 
+Every route but /static/ needs the run's token (guard.Access: 401 without it, 403 from another
+name or site); guard.py says who may reach the page and how much of it they can hold.
 Nothing here touches the hub: see bridge.py for the hand-over.
 """
 
 import asyncio
 import json
+import logging
 import os
 import re
+import secrets
 import shlex
+import socket
 import threading
 import time
 
 from aiohttp import web
 
 from host_tools import record
+from host_tools.console import ALIASES
+from host_tools.web.guard import (LOOPBACK, WILDCARD, Access, Gate, Limits, PathLog, add_headers, check_text,
+                                  log_to, plain, unlog)
 from host_tools.web.view import history_view, record_names
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 DEFAULT_PORT = 8765
 ANSWER_WITHIN = 60.0  # seconds the page waits for the hub's thread (a teamwork flip of 16 boards is slow)
 KEEPALIVE = 15.0  # seconds between SSE comments, so proxies and browsers keep the stream
-NOT_FROM_PAGE = ("quit", "exit", "EOF")
 MEDIA = {"md": "text/markdown", "csv": "text/csv", "json": "application/json"}
+
+
+# The console's commands a page line may run: the game's actions and what reads the table.
+# CONSOLE_ONLY are the GM's at the keyboard, with why; a command in neither is refused too, so a new
+# console command stays off the page until it is listed here.
+PAGE_COMMANDS = ("assist", "attr", "backup", "backups", "blessing", "breather", "bump", "choose", "clock", "damage",
+                 "decline", "destiny", "edition", "end", "facets", "flashback", "flip", "gear", "harm", "health",
+                 "help", "history", "leave_out", "log", "lose", "mercy", "minigame", "move", "name", "newgame",
+                 "odds", "press", "pursue", "pursuit", "reshuffle", "rest", "reveal", "revive", "roll", "seek_help",
+                 "shadow", "spotlight", "status", "study", "take_as_new", "team", "undo", "wound", "xp")
+CONSOLE_ONLY = {
+    "do": "it sends any device command, the REPL too",
+    "restore": "it opens any path as a device's port",
+    "screen": "it writes a file",
+    "quit": "the table is closed at the console, not from the page",
+}
+# Page lines that lose a game or a seat: run only once the GM confirms them on the page (an undo
+# asks the hub what it would undo, see the undo action).
+CONFIRM = {
+    "newgame": "starts a new character on the device: the old one is lost (its backups stay)",
+    "leave_out": "leaves the device out of the table until a restore at the console",
+    "take_as_new": "seats the device now on that port as another player",
+}
 
 
 class BadAction(ValueError):
     """A request that is not an action; the message says what one looks like."""
+
+
+class Ask(Exception):
+    """A page line that runs only once confirmed; the message is the question."""
+
+    def __init__(self, line, command):
+        Exception.__init__(self, "this would run %s: it %s; confirm to do it" % (line, CONFIRM[command]))
+        self.line = line
 
 
 def _word(body, key, required=True):
@@ -68,12 +108,7 @@ def action_line(body):
         raise BadAction('send a JSON object, e.g. {"action": "flip", "player": "Ann", "attr": "str"}')
     action = body.get("action")
     if action == "line":
-        line = body.get("line")
-        if not isinstance(line, str) or not line.strip():
-            raise BadAction('a line action needs the console line, e.g. {"action": "line", "line": "status"}')
-        if line.split()[0] in NOT_FROM_PAGE:
-            raise BadAction("the table is closed at the console, not from the page")
-        return line.strip()
+        return page_line(body)
     player = lambda: _word(body, "player")  # noqa: E731
     if action == "flip":
         words = ["flip", player()]
@@ -119,6 +154,52 @@ def action_line(body):
     return " ".join(shlex.quote(w) for w in words)
 
 
+def page_line(body):
+    """The console line of a line action if the page may run it: BadAction if not, Ask until confirmed."""
+    line = body.get("line")
+    if not isinstance(line, str) or not line.strip():
+        raise BadAction('a line action needs the console line, e.g. {"action": "line", "line": "status"}')
+    line = line.strip()
+    word = line.split()[0]
+    # As the console reads it (TableConsole.precmd). The console runs the command its first word's
+    # leading letters name: a first word that is exactly a listed name is that command.
+    command = ALIASES.get(word, word)
+    if command in CONSOLE_ONLY:
+        raise BadAction("%s is for the console only: %s" % (command, CONSOLE_ONLY[command]))
+    if command not in PAGE_COMMANDS:
+        raise BadAction("unknown command %r: type help for the list" % word)
+    confirm = body.get("confirm", False)
+    if not isinstance(confirm, bool):
+        raise BadAction("confirm is true or false, not %s" % json.dumps(confirm))
+    if command in CONFIRM and not confirm:
+        raise Ask(line, command)
+    return line
+
+
+def lan_address():
+    """This machine's address on its network (the one a packet out would leave from; none is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: only the route is looked up
+            return s.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def qr_code(text):
+    """``text`` as a QR code for a terminal (ANSI colours, so light and dark themes both read), or None
+    without segno."""
+    try:
+        import segno
+    except ImportError:
+        return None
+    import io
+
+    out = io.StringIO()
+    segno.make(text, error="l").terminal(out=out)
+    return out.getvalue()
+
+
 def export_name(fmt, player=None, day=None):
     """A download's file name: deckahedron-record-2026-11-23[-Ann].md (a name's odd letters as -)."""
     name = "deckahedron-record-" + (day or time.strftime("%Y-%m-%d"))
@@ -128,27 +209,59 @@ def export_name(fmt, player=None, day=None):
 
 
 class WebServer:
-    """The page's server on a thread of its own; ``start()`` returns once it listens."""
+    """The page's server on a thread of its own; ``start()`` returns once it listens.
 
-    def __init__(self, bridge, host="127.0.0.1", port=DEFAULT_PORT):
+    ``limits`` (guard.Limits) bound the connections; ``log`` is the file for aiohttp's own
+    messages (default: web.log in the console's run folder)."""
+
+    def __init__(self, bridge, host="127.0.0.1", port=DEFAULT_PORT, limits=Limits(), log=None):
         self.bridge = bridge
         self.host = host
         self.port = port
+        self.limits = limits
+        self.token = secrets.token_urlsafe(24)  # this run's: in the printed URL only, never in a log
+        self.log = log or os.path.join(bridge.console.run_dir, "web.log")
+        self.gate = Gate(limits.connections)
+        self.access = None  # once it listens (the port may be a free one)
         self.loop = None
         self.thread = None
         self.clients = set()  # one asyncio.Queue per open event stream
         self._runner = None
+        self._server = None
+        self._log_handler = None
         self._ready = threading.Event()
         self._error = None
 
     @property
+    def base(self):
+        """The page's address for a browser on this machine (the first of every interface's)."""
+        host = "127.0.0.1" if self.host in WILDCARD else self.host
+        return "http://%s:%d/" % ("[%s]" % host if ":" in host else host, self.port)
+
+    @property
     def url(self):
-        host = "[%s]" % self.host if ":" in self.host else self.host
-        return "http://%s:%d/" % (host, self.port)
+        """The page with this run's token: the URL printed at start."""
+        return "%s?token=%s" % (self.base, self.token)
+
+    def announce(self, out):
+        """Print where the page is; served on a network, the URL for a phone there, as a QR code too."""
+        out.print("live table page: %s" % self.url, style="bold")
+        if self.host in LOOPBACK:
+            return
+        phone = self.url.replace(self.base, "http://%s:%d/" % (lan_address(), self.port)) \
+            if self.host in WILDCARD else self.url
+        out.print("warning: the page is served on %s: anyone on that network who has its URL (the token in it) "
+                  "can act as the GM. On a phone there: %s" % (self.host, phone), style="red")
+        code = qr_code(phone)
+        if code:
+            out.file.write(code)
+            out.file.flush()
 
     # -- the app ---------------------------------------------------------------
     def app(self):
-        app = web.Application()
+        # An action is a few hundred bytes: a bigger body is refused (413) before it is read whole.
+        app = web.Application(middlewares=[self.guard], client_max_size=64 * 1024)
+        app.on_response_prepare.append(add_headers)
         app.router.add_get("/", self.index)
         app.router.add_get("/events", self.events)
         app.router.add_get("/api/table", self.table)
@@ -159,8 +272,21 @@ class WebServer:
         app.router.add_static("/static/", STATIC)
         return app
 
+    @web.middleware
+    async def guard(self, request, handler):
+        """Every request: busy while answered (its connection is not closed to make room), and
+        refused unless it names this server and carries the token (guard.Access)."""
+        with self.gate.busy(request.transport):
+            refused = self.access.refusal(request)
+            if refused is not None:
+                return plain(*refused)
+            return await handler(request)
+
     async def index(self, request):
-        return web.FileResponse(os.path.join(STATIC, "index.html"))
+        response = web.FileResponse(os.path.join(STATIC, "index.html"), headers={"Cache-Control": "no-store"})
+        if "token" in request.query:  # the first load: the page's own requests carry the cookie from now on
+            response.set_cookie(self.access.cookie, self.token, httponly=True, samesite="Strict", path="/")
+        return response
 
     async def table(self, request):
         text = self.bridge.latest()
@@ -215,6 +341,9 @@ class WebServer:
         return record.export(record.entries(hub.db, player), fmt)
 
     async def events(self, request):
+        if len(self.clients) >= self.limits.streams:
+            return plain(503, "the table's page has %d event streams open (one for each open page): close one"
+                         % len(self.clients))
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
         await response.prepare(request)
         mine = asyncio.Queue(maxsize=1)
@@ -239,21 +368,20 @@ class WebServer:
         return response
 
     async def action(self, request):
-        # Only the page itself may act: JSON (another site's plain form cannot send it without the
-        # browser asking first, and this server never says yes) from the page's own origin.
-        origin = request.headers.get("Origin")
-        if origin is not None and origin != "%s://%s" % (request.scheme, request.host):
-            return web.json_response({"ok": False, "lines": ["actions come from the table's own page, not %s"
-                                                             % origin]}, status=403)
+        # JSON only: another site's plain form cannot send it without the browser asking first, and
+        # this server never says yes (guard.Access refuses other origins and requests with no token).
         if request.content_type != "application/json":
             return web.json_response({"ok": False, "lines": ["send the action as JSON (Content-Type: application/json)"]},
                                      status=415)
         try:
-            body = await request.json()
-        except ValueError:
-            return web.json_response({"ok": False, "lines": ["send the action as JSON"]}, status=400)
-        try:
-            line = action_line(body)
+            line = action_line(await self._body(request))
+        except asyncio.TimeoutError:
+            response = web.json_response({"ok": False, "lines": [
+                "the action did not arrive within %g s" % self.limits.body]}, status=408)
+            response.force_close()
+            return response
+        except Ask as ask:
+            return web.json_response({"ok": True, "line": ask.line, "lines": [str(ask)], "confirm": ask.line})
         except BadAction as e:
             return web.json_response({"ok": False, "lines": [str(e)]}, status=400)
         future = self.bridge.submit(line)
@@ -267,6 +395,23 @@ class WebServer:
             return web.json_response({"ok": False, "line": line, "lines": ["that failed: %s" % e]}, status=500)
         answer["line"] = line
         return web.json_response(answer, status=200 if answer["ok"] else 422)
+
+    async def _body(self, request):
+        """The action's JSON, read within ``limits.body`` seconds; BadAction in words for bytes that are not
+        UTF-8 JSON, JSON nested deeper than an action (json's own recursion ends in RecursionError) or text
+        that is not plain (guard.check_text)."""
+        raw = await asyncio.wait_for(request.read(), self.limits.body)
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except RecursionError:
+            raise BadAction("an action is an object of words, not JSON nested that deep") from None
+        except ValueError:
+            raise BadAction("send the action as JSON") from None
+        try:
+            check_text(body)
+        except ValueError as e:
+            raise BadAction(str(e)) from None
+        return body
 
     # -- pushing --------------------------------------------------------------------
     def _fan_out(self, text):
@@ -293,26 +438,35 @@ class WebServer:
     def _serve(self):
         self.loop = asyncio.new_event_loop()
         asyncio.set_event_loop(self.loop)
+        self._log_handler = log_to(self.log)
+        self.loop.set_exception_handler(lambda loop, context: logging.getLogger("aiohttp.server").error(
+            context.get("message"), exc_info=context.get("exception")))  # e.g. out of files: the log, not the terminal
         try:
             self.loop.run_until_complete(self._listen())
         except BaseException as e:
             self._error = e
             self._ready.set()
             self.loop.close()
+            unlog(self._log_handler)
             return
         self._ready.set()
         try:
             self.loop.run_forever()
         finally:
+            self._server.close()
             self.loop.run_until_complete(self._runner.cleanup())
             self.loop.close()
+            unlog(self._log_handler)
 
     async def _listen(self):
-        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
+        self._runner = web.AppRunner(self.app(), access_log_class=PathLog, access_log=logging.getLogger("aiohttp.access"),
+                                     keepalive_timeout=self.limits.idle, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]
+        # Not aiohttp's TCPSite: each connection goes through the Gate, which bounds how many are open.
+        self._server = await self.loop.create_server(self.gate.protocol(self._runner.server), self.host or None,
+                                                     self.port)
+        self.port = self._server.sockets[0].getsockname()[1]
+        self.access = Access(self.host, self.port, self.token)
 
     def stop(self):
         if self._on_view in self.bridge.listeners:

@@ -17,7 +17,7 @@ import pytest
 from host_tools.console import TableConsole, make_console
 from host_tools.table import TableHub
 from host_tools.table_cmd import start_page
-from host_tools.web.server import BadAction, action_line
+from host_tools.web.server import BadAction, action_line, qr_code
 from tests.host.web_table import live_table, press_flip
 
 pytestmark = pytest.mark.slow
@@ -105,7 +105,8 @@ def test_only_the_tables_own_page_may_act(table):
     assert status == 415 and answer["lines"] == ["send the action as JSON (Content-Type: application/json)"]
     status, answer = table.post(None, raw=body, headers={"Content-Type": "application/json",
                                                          "Origin": "http://evil.example"})
-    assert status == 403 and answer["lines"] == ["actions come from the table's own page, not http://evil.example"]
+    assert status == 403 and answer == "the table's page takes requests from its own page only, not from " \
+                                       "http://evil.example\n"
     own = table.url.rstrip("/")
     status, answer = table.post(None, raw=json.dumps({"action": "line", "line": "shadow"}).encode(),
                                 headers={"Content-Type": "application/json", "Origin": own})
@@ -114,11 +115,11 @@ def test_only_the_tables_own_page_may_act(table):
     assert (after["draw"], after["discard"], after["flips"]) == (before["draw"], before["discard"], before["flips"])
 
 
-def test_any_console_line_runs_from_the_page(table):
+def test_a_console_line_runs_from_the_page(table):
     status, answer = table.post({"action": "line", "line": "shadow"})
     assert status == 200 and answer["lines"][0].startswith("Shadow: ")
     status, answer = table.post({"action": "line", "line": "frobnicate Ann"})
-    assert status == 422 and answer["lines"] == ["unknown command 'frobnicate': type help for the list"]
+    assert status == 400 and answer["lines"] == ["unknown command 'frobnicate': type help for the list"]
 
 
 def test_a_teamwork_flip_from_the_page(table):
@@ -139,7 +140,7 @@ def test_a_button_flip_on_a_board_reaches_the_view(table):
 
 
 def test_the_event_stream_sends_the_view_at_once(table):
-    with urllib.request.urlopen(table.url + "events", timeout=10) as f:
+    with table.open("events", timeout=10) as f:
         assert f.headers["Content-Type"].startswith("text/event-stream")
         line = f.readline().decode()
     assert line.startswith("data: ")
@@ -149,11 +150,11 @@ def test_the_event_stream_sends_the_view_at_once(table):
 def test_the_screen_is_the_panels_pixels(table):
     from PIL import Image
 
-    with urllib.request.urlopen(table.url + "screen/Ann.png", timeout=10) as f:
+    with table.open("screen/Ann.png", timeout=10) as f:
         img = Image.open(io.BytesIO(f.read()))
     assert img.size == (296 * 2, 128 * 2)
     try:
-        urllib.request.urlopen(table.url + "screen/Zed.png", timeout=10)
+        table.open("screen/Zed.png", timeout=10)
         raise AssertionError("a screen of nobody was served")
     except urllib.error.HTTPError as e:
         assert e.code == 404
@@ -182,7 +183,7 @@ def test_another_interface_is_served_only_with_a_warning_and_a_taken_port_falls_
     hub = TableHub(str(tmp_path / "s.db"))
     text = io.StringIO()
     out = make_console(file=text, width=200)
-    console = TableConsole(hub, out)
+    console = TableConsole(hub, out, str(tmp_path))
     busy = socket.socket()
     busy.bind(("127.0.0.1", 0))
     busy.listen(1)
@@ -195,7 +196,11 @@ def test_another_interface_is_served_only_with_a_warning_and_a_taken_port_falls_
         assert "live table page: http://127.0.0.1:%d/" % servers[0].port in text.getvalue()
         assert "anyone on that network" not in text.getvalue()
         servers.append(start_page(console, "0.0.0.0", 0, out))
-        assert "warning: the page is served on 0.0.0.0: anyone on that network can see the table" in text.getvalue()
+        assert "warning: the page is served on 0.0.0.0: anyone on that network who has its URL (the token in it) " \
+               "can act as the GM. On a phone there: http://" in text.getvalue()
+        phone = re.search(r"On a phone there: (http://[\d.]+:%d/\?token=%s)\n" % (servers[1].port, servers[1].token),
+                          text.getvalue()).group(1)
+        assert qr_code(phone) in text.getvalue(), "and its QR code, for the phone's camera"
     finally:
         busy.close()
         for s in servers:
@@ -246,7 +251,7 @@ def test_undo_from_the_page_asks_first_then_puts_the_device_back_and_the_history
     assert done["lines"] == ["undone: %s" % answer["undo"]["text"]]
     assert _digest(table, "Ann") == start
     assert table.player("Ann")["flips"][0]["undone"]
-    with urllib.request.urlopen(table.url + "api/history?player=Ann", timeout=10) as f:
+    with table.open("api/history?player=Ann", timeout=10) as f:
         history = json.load(f)
     assert history["entries"][0]["text"] == "undo: back to before flip (entry %d)" % answer["undo"]["entry"]
     assert any(e["undone"] and e["op"] == "end_flip" for e in history["entries"][1:])
@@ -283,7 +288,7 @@ def test_a_bad_undo_is_refused_in_a_sentence_and_changes_nothing(table, body, st
 def _get(table, path):
     """(status, headers, body text) of a GET."""
     try:
-        with urllib.request.urlopen(table.url + path, timeout=30) as f:
+        with table.open(path, timeout=30) as f:
             return f.status, f.headers, f.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.headers, e.read().decode()

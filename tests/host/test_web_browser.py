@@ -52,7 +52,7 @@ def browser(table):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     try:
-        driver.get(table.url)
+        driver.get(table.page)
         # app.js may not have run yet when the page has loaded: no window.deckahedron then
         WebDriverWait(driver, 20).until(lambda d: d.execute_script("return (window.deckahedron || {}).views || 0") > 0)
         yield driver
@@ -98,6 +98,29 @@ def test_the_page_shows_four_players_with_screens_state_and_the_table(browser):
         assert "20 to draw, 0 discarded, 0 exhausted" in state and "incapacitated\nno" in state
     assert " earned, " in browser.find_element(By.ID, "shadow").text
     assert browser.find_element(By.ID, "supply").text.startswith("Blessings: ")
+
+
+def test_the_token_leaves_the_address_bar_and_the_page_keeps_working_on_its_cookie(browser, table):
+    assert table.server.token not in browser.current_url and browser.current_url == table.url
+    assert browser.execute_script("return document.cookie") == "", "the cookie is HttpOnly: no script reads it"
+    assert browser.find_element(By.ID, "link").text == "live"
+
+
+def test_a_console_line_that_loses_a_game_asks_first(browser, table):
+    field, box = browser.find_element(By.ID, "line"), browser.find_element(By.ID, "line-confirm")
+    for answer in ("no", "yes"):
+        field.clear()
+        field.send_keys("newgame Zed yes")
+        click(browser, browser.find_element(By.CSS_SELECTOR, "#line-form button"))
+        WebDriverWait(browser, 20).until(lambda d: box.is_displayed())
+        assert box.find_element(By.CSS_SELECTOR, ".ask").text == (
+            "this would run newgame Zed yes: it starts a new character on the device: the old one is lost "
+            "(its backups stay); confirm to do it")
+        click(browser, box.find_element(By.CSS_SELECTOR, "button." + answer))
+        assert not box.is_displayed()
+    # confirmed: the console ran it, and says there is no Zed
+    WebDriverWait(browser, 20).until(lambda d: d.find_element(By.ID, "answer").get_attribute("data-ok") == "no")
+    assert browser.find_element(By.CSS_SELECTOR, "#answer .refused").text.startswith("no player named 'Zed'")
 
 
 def test_a_flip_from_the_page_reaches_the_device(browser, table):

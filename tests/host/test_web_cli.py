@@ -1,9 +1,10 @@
-"""`deckahedron table` at a terminal serves the live page: the URL is
-printed, an action from the page runs and its words show in the terminal
+"""`deckahedron table` at a terminal serves the live page: the URL (with
+the run's token) is printed, an action from the page runs and its words show in the terminal
 too, and quit stops the page with the console."""
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -31,17 +32,17 @@ def test_the_table_at_a_terminal_serves_the_page_until_quit(tmp_path):
     url = "http://127.0.0.1:%d/" % port
     try:
         gm.until("live table page: " + url)
-        gm.until("table> ")
-        with urllib.request.urlopen(url, timeout=10) as f:
+        token = re.match(r"\?token=([\w-]+)\s", gm.until("table> ")).group(1)  # printed with the URL
+        with urllib.request.urlopen(url + "?token=" + token, timeout=10) as f:
             assert b"Deckahedron table" in f.read()
-        req = urllib.request.Request(url + "api/action", headers={"Content-Type": "application/json"},
+        req = urllib.request.Request(url + "api/action?token=" + token, headers={"Content-Type": "application/json"},
                                      data=json.dumps({"action": "flip", "player": "Bo", "attr": "int"}).encode())
         with urllib.request.urlopen(req, timeout=30) as f:
             answer = json.load(f)
         assert answer["ok"] and answer["lines"][0].startswith("Bo flips Int (")
         gm.until("(page) flip Bo int")
         gm.until("resolves Bo's flip:")
-        view = json.load(urllib.request.urlopen(url + "api/table", timeout=10))
+        view = json.load(urllib.request.urlopen(url + "api/table?token=" + token, timeout=10))
         assert [p["name"] for p in view["players"]] == ["Ann", "Bo"]
         assert view["players"][1]["flips"][0]["source"] == "host"
         gm.type("quit")

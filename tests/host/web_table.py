@@ -14,37 +14,44 @@ import urllib.request
 import pytest
 
 from host_tools.table_cmd import PAGE_POLL
+from host_tools.web.guard import Limits
 from tests.host.conftest import running_sims
 
 NAMES = ("Ann", "Bo", "Cy", "Di")
 
 
 class LiveTable:
-    def __init__(self, bridge, server, sims):
+    def __init__(self, bridge, server, sims=None):
         self.bridge, self.server, self.sims = bridge, server, sims
-        self.url = server.url
+        self.url = server.base  # the routes, without the token
+        self.page = server.url  # the page to open: with the run's token, as printed
+
+    def open(self, path, data=None, headers=None, timeout=30):
+        """urlopen of a route with the run's token, as the page sends it (its cookie)."""
+        headers = dict(headers or {}, Cookie="%s=%s" % (self.server.access.cookie, self.server.token))
+        return urllib.request.urlopen(urllib.request.Request(self.url + path, data=data, headers=headers),
+                                      timeout=timeout)
 
     def on_hub(self, fn, timeout=30):
         """fn(hub) run on the hub's thread; its result."""
         return self.bridge.submit(lambda: fn(self.bridge.hub)).result(timeout)
 
     def view(self):
-        with urllib.request.urlopen(self.url + "api/table", timeout=10) as f:
+        with self.open("api/table", timeout=10) as f:
             return json.load(f)
 
     def player(self, name):
         return next(p for p in self.view()["players"] if p["name"] == name)
 
     def post(self, body, raw=None, headers=None):
-        """(status, answer) of POST /api/action."""
+        """(status, answer) of POST /api/action: the JSON, or the text of a refusal in plain words."""
         data = raw if raw is not None else json.dumps(body).encode()
-        req = urllib.request.Request(self.url + "api/action", data=data,
-                                     headers=headers or {"Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(req, timeout=60) as f:
+            with self.open("api/action", data, headers or {"Content-Type": "application/json"}, timeout=60) as f:
                 return f.status, json.load(f)
         except urllib.error.HTTPError as e:
-            return e.code, json.load(e)
+            text = e.read().decode()
+            return e.code, json.loads(text) if e.headers.get_content_type() == "application/json" else text
 
     def wait_view(self, test, timeout=10):
         end = time.monotonic() + timeout
@@ -68,49 +75,59 @@ def press_flip(hub, name):
 
 
 @contextlib.contextmanager
-def live_table(base, n=4, seed=11, every=PAGE_POLL):
+def live_table(base, n=4, seed=11, every=PAGE_POLL, limits=Limits()):
     """Yields a LiveTable of ``n`` simulated boards seated as NAMES; the hub
     is polled every ``every`` seconds, as the console's loop does with the page on."""
-    from host_tools.console import TableConsole, make_console
     from host_tools.simboards import FIRMWARE_MAIN
-    from host_tools.table import TableHub
-    from host_tools.web import Bridge, WebServer
 
     if not os.path.isfile(FIRMWARE_MAIN):
         pytest.fail("firmware/main.py is missing: the page's tests run the real firmware on simulated boards")
     with running_sims(n, base / "sim", seed) as sims:
-        ready, stop, box = threading.Event(), threading.Event(), {}
+        with serving(base, sims.boards, every, limits) as table:
+            table.sims = sims
+            yield table
 
-        def hub_thread():
-            hub = TableHub(str(base / "session.db"))
-            server = None
-            try:
-                for name, b in zip(NAMES, sims.boards):
-                    hub.join(name, b.port)
-                bridge = Bridge(TableConsole(hub, make_console(file=open(str(base / "console.txt"), "w"))))
-                server = WebServer(bridge, port=0)
-                server.start()
-                bridge.tick()
-                box["table"] = LiveTable(bridge, server, sims)
-                ready.set()
-                bridge.run(stop, every=every)
-            except BaseException as e:
-                box["error"] = e
-                ready.set()
-            finally:
-                if server is not None:
-                    server.stop()
-                hub.close()
 
-        thread = threading.Thread(target=hub_thread, name="hub", daemon=True)
-        thread.start()
-        if not ready.wait(120):
-            stop.set()
-            raise AssertionError("the live table did not start within 120 s")
+@contextlib.contextmanager
+def serving(base, boards=(), every=PAGE_POLL, limits=Limits()):
+    """Yields a LiveTable of the hub seating ``boards`` (none: an empty table, which is enough for
+    what the page's server refuses before the hub sees it); the web log is base/web.log."""
+    from host_tools.console import TableConsole, make_console
+    from host_tools.table import TableHub
+    from host_tools.web import Bridge, WebServer
+
+    ready, stop, box = threading.Event(), threading.Event(), {}
+
+    def hub_thread():
+        hub = TableHub(str(base / "session.db"))
+        server = None
         try:
-            if "error" in box:
-                raise box["error"]
-            yield box["table"]
+            for name, b in zip(NAMES, boards):
+                hub.join(name, b.port)
+            bridge = Bridge(TableConsole(hub, make_console(file=open(str(base / "console.txt"), "w")), str(base)))
+            server = WebServer(bridge, port=0, limits=limits)
+            server.start()
+            bridge.tick()
+            box["table"] = LiveTable(bridge, server)
+            ready.set()
+            bridge.run(stop, every=every)
+        except BaseException as e:
+            box["error"] = e
+            ready.set()
         finally:
-            stop.set()
-            thread.join(30)
+            if server is not None:
+                server.stop()
+            hub.close()
+
+    thread = threading.Thread(target=hub_thread, name="hub", daemon=True)
+    thread.start()
+    if not ready.wait(120):
+        stop.set()
+        raise AssertionError("the live table did not start within 120 s")
+    try:
+        if "error" in box:
+            raise box["error"]
+        yield box["table"]
+    finally:
+        stop.set()
+        thread.join(30)

@@ -35,6 +35,16 @@ function options(select, values, keep) {  // values: "v" or ["v", "label"]
   if (keep && pairs.some(([v]) => v === old)) select.value = old;
 }
 
+// A response's JSON; a refusal the server says in plain words (no token, too big, too many) as
+// {ok: false, lines, error}, like the console's refusals.
+async function answerOf(r) {
+  const text = await r.text();
+  try { return JSON.parse(text); } catch (e) {
+    const line = text.trim() || `${r.status} ${r.statusText}`;
+    return { ok: false, lines: [line], error: line };
+  }
+}
+
 async function act(body) {
   const answer = document.getElementById("answer");
   let reply;
@@ -42,7 +52,7 @@ async function act(body) {
   try {
     const r = await fetch("/api/action", { method: "POST", headers: { "Content-Type": "application/json" },
                                            body: JSON.stringify(body) });
-    reply = await r.json();
+    reply = await answerOf(r);
   } catch (e) {
     reply = { ok: false, lines: ["the table's server did not answer: " + e] };
   }
@@ -207,7 +217,7 @@ async function loadHistory() {
   let h;
   try {
     const r = await fetch("/api/history" + query);
-    h = await r.json();
+    h = await answerOf(r);
     if (!r.ok) throw new Error(h.error);
   } catch (e) {
     if (asked === historyAsked) document.getElementById("history-count").textContent = "the history did not load: " + e.message;
@@ -248,9 +258,17 @@ function listen() {
   const status = document.getElementById("link");
   const events = new EventSource("/events");
   events.onopen = () => { status.textContent = "live"; };
-  events.onerror = () => { status.textContent = "reconnecting to the table…"; };  // EventSource retries itself
+  events.onerror = () => {  // EventSource retries by itself, unless the server refused it (a new run's token)
+    status.textContent = events.readyState === EventSource.CLOSED
+      ? "the table refused this page: open the URL the table printed at its start (each run has a new one)"
+      : "reconnecting to the table…";
+  };
   events.onmessage = m => { render(JSON.parse(m.data)); status.textContent = "live"; };
 }
+
+// The page's first URL holds the run's token; the server has set it as a cookie (HttpOnly), so it
+// leaves the address bar and the history (docs/web.md, "Who can reach the page").
+if (new URLSearchParams(location.search).has("token")) history.replaceState(null, "", location.pathname);
 
 document.addEventListener("DOMContentLoaded", () => {
   document.getElementById("shadow-form").addEventListener("submit", ev => {
@@ -264,11 +282,24 @@ document.addEventListener("DOMContentLoaded", () => {
       .filter(n => n !== f.elements.lead.value);
     act({ action: "team", lead: f.elements.lead.value, supporters, attr: f.elements.attr.value });
   });
-  document.getElementById("line-form").addEventListener("submit", ev => {
+  // A line that loses a game or a seat (newgame, leave_out, take_as_new) is asked first: the server
+  // answers with the question and the line ("confirm"), run only by the confirm of exactly that line.
+  const box = document.getElementById("line-confirm"), ask = box.querySelector(".ask");
+  const yes = box.querySelector("button.yes");
+  document.getElementById("line-form").addEventListener("submit", async ev => {
     ev.preventDefault();
     const input = ev.target.elements.line;
-    act({ action: "line", line: input.value }).then(r => { if (r.ok) input.value = ""; });
+    const r = await act({ action: "line", line: input.value });
+    box.hidden = !r.confirm;
+    if (r.confirm) { ask.textContent = r.lines.join(" "); box.dataset.line = r.confirm; }
+    else if (r.ok) input.value = "";
   });
+  yes.addEventListener("click", async () => {
+    box.hidden = true;  // one confirm per question; the answer shows below, as for any line
+    const r = await act({ action: "line", line: box.dataset.line, confirm: true });
+    if (r.ok) document.getElementById("line").value = "";
+  });
+  box.querySelector("button.no").addEventListener("click", () => { box.hidden = true; });
   document.getElementById("history-player").addEventListener("change", loadHistory);
   listen();
 });
