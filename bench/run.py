@@ -3,7 +3,8 @@
 Runs bench/bench_rules.py under each runtime and prints a table, then the same
 figures as plain ``name: value unit`` lines to paste into notes; then the
 firmware on the emulated Pico (bench/bench_pico.py) with the unix-port
-figures beside them, when the RP2040 base image is there. Figures, not
+figures beside them, when the RP2040 base image is there; and what a GM's
+action costs at a table with one silent board (bench/bench_silent.py). Figures, not
 assertions: the exit status is 1 only when a benchmark could not run.
 """
 
@@ -19,6 +20,7 @@ from rich.table import Table
 
 import bench_latency
 import bench_pico
+import bench_silent
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = "bench/bench_rules.py"
@@ -120,6 +122,15 @@ def latency(boards):
         return bench_latency.measure(boards, LATENCY_ROUNDS)
     except Exception as e:  # a figure, not a test: say what went wrong
         errors.append("latency bench, %d boards: %s" % (boards, e))
+        return {}
+
+
+def silent():
+    """bench_silent's figures (one board of the table stopped), or {} (the reason in errors)."""
+    try:
+        return bench_silent.measure()
+    except Exception as e:  # a figure, not a test: say what went wrong
+        errors.append("silent board bench: %s" % e)
         return {}
 
 
@@ -251,6 +262,18 @@ def main():
                              "%.1f ms" % lat[key][0], "", ""))
                 rows.append(("latency_%d_%s_p99" % (n, key), "%s, p99 (%d boards)" % (label, n),
                              "%.1f ms" % lat[key][1], "", goal if n == 16 else ""))
+
+    with console.status("a table of %d simulated boards with one silent (SIGSTOP)" % bench_silent.BOARDS):
+        quiet = silent()
+    for key, label, goal in (
+            ("silent_all_flip_p50", "table, every board answering: flip on one (p50)", ""),
+            ("silent_all_screens_p50", "  the page's screen reads after it (p50)", ""),
+            ("silent_one_silent_flip_max", "one board silent: flip on another (max)", "<= 2000 ms"),
+            ("silent_one_silent_screens_max", "  the page's screen reads after it (max)", "<= 2000 ms"),
+            ("silent_found_s", "  the silent board found offline (its link's retries)", ""),
+            ("silent_back_s", "  back once it answers again (background probe)", "")):
+        if key in quiet:
+            rows.append((key, label, "%s %s" % quiet[key], "", goal))
 
     # panels and power (issues 11 and 12): the refresh policy's mix and the
     # battery model the build guides quote (host_tools/power.py)

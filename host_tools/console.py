@@ -30,7 +30,7 @@ from shared_rules import systems
 from shared_rules.editions import CAMPAIGNS, EDITION_KEYS
 from shared_rules.state import ATTRS, MOVE_LEVELS
 
-from host_tools import record, replies
+from host_tools import outfiles, record, replies
 from host_tools.console_facets import FacetsCommands
 from host_tools.do_cmd import OPS, Usage, coerce, parse_pairs
 from host_tools.link import DeviceError, LinkError
@@ -890,11 +890,18 @@ class TableConsole(FacetsCommands, SaveCommands, cmd.Cmd):
         self.say("%s's device is left out; restore %s onto a device to play on" % (who, who))
 
     def do_screen(self, arg):
-        """screen NAME FILE.png
-        Save what NAME's panel shows as a PNG.
-          FILE.png   where to write it, e.g. screen Ann ann.png"""
-        words = self.words(arg, 2, "screen NAME FILE.png")
-        path = save_screen(self.hub, self.who(words[0]), words[1])
+        """screen NAME FILE.png [overwrite=yes]
+        Save what NAME's panel shows as a PNG where you say (its folder must be there).
+          FILE.png        where to write it, e.g. screen Ann ann.png
+          overwrite=yes   replace a file that is there, e.g. screen Ann ann.png overwrite=yes"""
+        words = self.words(arg, 2, "screen NAME FILE.png [overwrite=yes]")
+        extra = words[2:]
+        if extra not in ([], ["overwrite=yes"]):
+            raise Usage("screen NAME FILE.png takes only overwrite=yes after the file, not %s" % " ".join(extra))
+        try:
+            path = save_screen(self.hub, self.who(words[0]), words[1], overwrite=bool(extra))
+        except ValueError as e:  # outfiles: the extension, the folder, a file there already
+            raise Usage(str(e))
         self.say("wrote %s" % path)
 
     def do_status(self, arg):
@@ -1050,14 +1057,15 @@ def breather_pick(state, want):
     return {"tokens": tokens, "cards": cards, "facedown": max(0, min(left, down))}
 
 
-def save_screen(hub, name, path, scale=2):
-    from host_tools.screens import save_png
+def save_screen(hub, name, path, scale=2, overwrite=False):
+    """What ``name``'s panel shows, as a PNG at ``path`` (absolute, returned).
+    The path is checked before anything is asked or written
+    (host_tools/outfiles.py): ValueError in words."""
+    from host_tools.screens import png_bytes
 
-    p = hub.player(name)
-    buf = p.link.fetch_screen()
-    w, h = p.link.screen_size
-    save_png(buf, path, width=w, height=h, scale=scale)
-    return path
+    path = outfiles.check_new(path, (".png",), overwrite)
+    buf, (w, h) = hub.fetch_screen(name)
+    return outfiles.write_new(path, png_bytes(buf, w, h, scale), overwrite)
 
 
 def _save_tty():

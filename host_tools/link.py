@@ -532,6 +532,27 @@ class DeviceLink:
     def ping(self):
         return self.request("ping")
 
+    def probe(self, timeout):
+        """Whether the device answers one ``ping`` within ``timeout`` seconds
+        (a port that went away is reopened within them too), for a host that
+        stopped using this link because the device went silent; any thread
+        may ask. Nothing is delivered meanwhile (on_event and on_hello are
+        off: events stay on the device), so after True the host says hello."""
+        with self._lock:
+            saved = self.timeout, self.retries, self.reconnect_timeout, self.on_event, self.on_hello
+            self.timeout, self.retries, self.reconnect_timeout = float(timeout), 0, float(timeout)
+            self.on_event = self.on_hello = None
+            try:
+                self._check_usable()
+                self._transact("ping", {})
+                return True
+            except DeviceError:  # an answer all the same
+                return True
+            except LinkError:
+                return False
+            finally:
+                self.timeout, self.retries, self.reconnect_timeout, self.on_event, self.on_hello = saved
+
     def state(self):
         """The player's state summary (a dict with ``digest``). A device may
         send it whole or, since it grows with the piles, as JSON text in parts

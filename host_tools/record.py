@@ -97,11 +97,13 @@ def describe(e):
     by = " (buttons)" if e["kind"] == "event" else ""
     if e["kind"] == "refused":
         return "%s refused: %s" % (op, r.get("message", ""))
+    if e["kind"] == "intent":  # written before the device acted; what happened was never written over it
+        return "%s sent to the device, its answer not recorded (no answer, or the record failed)" % op
     system = r.get("system")
     if system in systems.KEYS and system != systems.DEFAULT:  # a result in its own system's words
         return systems.module(system).say(op, a, r) + by
     if e["kind"] in ("join", "question", "faulty", "rename", "leave_out", "take_as_new", "restore", "teamwork",
-                     "undo"):
+                     "undo", "reconcile"):
         return _table_event(e, a, r)
     if op == "flip":
         what = SUITS.get(a.get("attr")) or a.get("attr") or r.get("suit") or a.get("suit") or "?"
@@ -174,6 +176,8 @@ def _table_event(e, a, r):
         return r.get("text", "another device or game on the port")
     if k == "undo":
         return "undo: back to before %s (entry %s)" % (a.get("op"), a.get("entry"))
+    if k == "reconcile":
+        return "the record takes the device's state as it is (it acted while the record could not be written)"
     return k
 
 

@@ -7,7 +7,7 @@ and against its logged result. A save's text form holds the deck order and
 the shuffle's PRNG state, so this re-run is the device's own play
 (tests/host/test_replay.py checks that). Exit 0 when every entry matches, 1
 with one line naming the first that does not, 2 for a file that is not a
-session database.
+session database or is damaged.
 
 `--export md|csv|json` writes the session record instead (host_tools/record.py).
 """
@@ -22,11 +22,13 @@ from shared_rules import systems
 from shared_rules.state import text_digest
 
 from host_tools import record
+from host_tools.table import NotSessionDatabase, session_kind
 
 # Entries that put a whole saved state on the device: the replay goes on from
-# the backup with the digest they logged.
+# the backup with the digest they logged (reconcile: the record taking a device
+# as it was after writes failed, table.TableHub._catch_up).
 RELOADS = (("restore", "restore"), ("take_as_new", "take_as_new"), ("command", "new_game"),
-           ("command", "restore"), ("undo", "undo"))
+           ("command", "restore"), ("undo", "undo"), ("reconcile", "reconcile"))
 
 
 class Mismatch(Exception):
@@ -34,20 +36,39 @@ class Mismatch(Exception):
 
 
 def open_db(path):
-    """The session database read-only; ValueError when it is not one."""
+    """The session database read-only; ValueError when it is not one (another
+    program's, or one that fails SQLite's own quick_check: damaged)."""
     if not os.path.isfile(path):
         raise ValueError("%s: no such file" % path)
     try:
         db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    except sqlite3.Error as e:
+        raise ValueError("%s cannot be read: %s" % (path, e))
+    try:
+        _check(db, path)
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _check(db, path):
+    try:
+        session_kind(db)  # a database from before the tag is read as it is
+        damage = [r[0] for r in db.execute("PRAGMA quick_check")]
         cols = [r[1] for r in db.execute("PRAGMA table_info(log)")]
+    except NotSessionDatabase as e:
+        raise ValueError("%s: %s" % (path, e))
     except sqlite3.DatabaseError as e:
         raise ValueError("%s is not a session database: %s" % (path, e))
+    if damage != ["ok"]:
+        raise ValueError("%s is damaged: SQLite's quick_check finds %s%s; nothing in it can be trusted"
+                         % (path, damage[0], " (and %d more)" % (len(damage) - 1) if len(damage) > 1 else ""))
     if not cols:
         raise ValueError("%s is not a session database: it has no log" % path)
     if "before" not in cols:
         raise ValueError("%s is from before proof of roll (schema version 1): open it with `deckahedron table "
                          "--db %s` once to upgrade it; its older entries carry no digests to check" % (path, path))
-    return db
 
 
 def players(db):

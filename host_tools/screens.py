@@ -7,7 +7,7 @@ images.
 
     python -m host_tools.screens docs/screens        regenerate the documentation PNGs
 
-API: ``to_image(buf)``, ``save_png(buf, path, scale=2)``,
+API: ``to_image(buf)``, ``png_bytes(buf)``, ``save_png(buf, path, scale=2)``,
 ``render_views(views)`` -> {name: buffer}, ``render_views_to_pngs(views, outdir)``.
 """
 
@@ -38,15 +38,29 @@ def to_image(buf, width=WIDTH, height=HEIGHT):
     return Image.frombytes("1", (width, height), data, "raw", "1", stride)
 
 
-def save_png(buf, path, scale=2, width=WIDTH, height=HEIGHT):
-    """Write the buffer as a PNG, scaled up (nearest neighbour) for reading."""
+def scaled(buf, width=WIDTH, height=HEIGHT, scale=2):
+    """to_image scaled up (nearest neighbour) for reading."""
     from PIL import Image
 
     img = to_image(buf, width, height)
     if scale and scale != 1:
         img = img.resize((width * scale, height * scale), Image.NEAREST)
+    return img
+
+
+def png_bytes(buf, width=WIDTH, height=HEIGHT, scale=2):
+    """The buffer as PNG file contents (the table's screens: console, scene, page)."""
+    import io
+
+    out = io.BytesIO()
+    scaled(buf, width, height, scale).save(out, "PNG")
+    return out.getvalue()
+
+
+def save_png(buf, path, scale=2, width=WIDTH, height=HEIGHT):
+    """Write the buffer as a PNG, scaled up (nearest neighbour) for reading."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    img.save(str(path))
+    scaled(buf, width, height, scale).save(str(path))
     return str(path)
 
 

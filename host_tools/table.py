@@ -10,11 +10,15 @@ authority for its own deck; the hub only sends it commands.
     hub.command("Ann", "flip", attr="str", net=1)
     hub.poll()          # button flips arrive as events and are logged
 
-Not thread-safe: drive a hub from one thread.
+Not thread-safe: drive a hub from one thread (a silent device's background
+probe, _Probe, touches only that device's link).
 """
 
+import contextlib
 import json
+import re
 import sqlite3
+import threading
 import time
 
 from shared_rules import cards as C
@@ -24,6 +28,7 @@ from shared_rules.teamwork import best
 from shared_rules.state import text_digest
 
 from host_tools import table_check as V
+from host_tools.clocks import SCHEMA as CLOCKS_SCHEMA
 from host_tools.link import DeviceError, DeviceLink, LinkError
 
 SCHEMA = """
@@ -71,6 +76,20 @@ INSERT OR IGNORE INTO players (name, device, t)
     SELECT player, device, MAX(t) FROM backups WHERE player != '' GROUP BY player;
 """
 
+# The session database's tag (issue 25): PRAGMA application_id is this number
+# ("DKHD") in every database the hub made or adopted; user_version is its
+# schema version (VERSION). Another program's database is refused untouched.
+APPLICATION_ID = 0x444B4844
+# Every table a session database may hold (clocks: made when first used).
+TABLES = frozenset(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA + UPGRADE + CLOCKS_SCHEMA))
+
+# A device that stops answering (sent to its REPL, crashed, unplugged with no
+# disconnect) is offline at once and asked again in the background: a ping
+# every PROBE_EVERY seconds that waits PROBE_TIMEOUT seconds, on a thread of
+# its own, so the rest of the table never waits for it.
+PROBE_EVERY = 2.0
+PROBE_TIMEOUT = 1.0
+
 # Commands after which a player's holdings of supply cards may have changed.
 SUPPLY_OPS = ("take_blessing", "take_wound", "damage", "take_harm", "seek_help", "end_flip", "new_game",
               "restore", "press")
@@ -82,6 +101,54 @@ FLIP_STEPS = ("choose", "flashback", "bump", "end_flip")
 
 class TableError(Exception):
     """A table command that cannot be done; the message says why."""
+
+
+class NotSessionDatabase(TableError):
+    """A database that is not a session database (another program's): left untouched."""
+
+
+def session_kind(db):
+    """What the open database ``db`` is, read before anything is written:
+    "ours" (tagged with APPLICATION_ID), "new" (empty: ours to tag) or
+    "untagged" (made before the tag: no application_id, and its tables are
+    all a session database's, with the log: it is adopted and tagged).
+    Anything else raises NotSessionDatabase saying what it is."""
+    app = db.execute("PRAGMA application_id").fetchone()[0]
+    if app == APPLICATION_ID:
+        return "ours"
+    if app:
+        raise NotSessionDatabase("it is another program's database (application_id %d), not a session database"
+                                 % app)
+    if not db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+        return "new"
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
+                                       " AND name NOT LIKE 'sqlite_%'")}
+    if "log" in tables and tables <= TABLES:
+        return "untagged"
+    others = sorted(tables - TABLES) or sorted(tables)
+    raise NotSessionDatabase("it is not a session database: it holds other tables (%s)" % ", ".join(others[:5]))
+
+
+def open_session_db(path):
+    """The hub's one connection to its session database, kept for the
+    session. A database another program made is refused before anything
+    is written to it (session_kind)."""
+    db = sqlite3.connect(path)
+    try:
+        kind = session_kind(db)
+    except (NotSessionDatabase, sqlite3.Error):
+        db.close()
+        raise
+    # WAL keeps the database's files open for the connection's life: in the
+    # default rollback mode every write opens a journal file, and a process
+    # out of file handles (a flood of page connections) failed every write
+    # with "unable to open database file".
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA temp_store = MEMORY")  # sorting never opens a temporary file either
+    if kind != "ours":
+        db.execute("PRAGMA application_id = %d" % APPLICATION_ID)
+    db.executescript(SCHEMA)
+    return db
 
 
 class Player:
@@ -118,12 +185,16 @@ class Player:
         self.lineage = None
         self.checking = False  # hellos are checked against the player (off while joining, restoring)
         self.chain = None  # the digest after the player's last logged action: the next one's "before"
+        self.silent = None  # time.time() the device stopped answering (offline, probed in the background)
+        self.probe = None  # the background probe of a silent device (_Probe)
+        self.unrecorded = False  # the device acted but the record could not be written: _catch_up
 
 
 class TableHub:
     def __init__(self, db_path=":memory:", link_factory=DeviceLink, notify=None):
-        self.db = sqlite3.connect(db_path)
-        self.db.executescript(SCHEMA)
+        self.db = open_session_db(db_path)
+        self.db_path = db_path
+        self.record_error = None  # why the session record cannot be written now, or None
         self._upgrade()
         cur = self.db.execute("INSERT INTO sessions (started, note) VALUES (?, ?)", (time.time(), ""))
         self.session = cur.lastrowid
@@ -164,6 +235,8 @@ class TableHub:
         Raises LinkError/DeviceError when the port or hello fails."""
         if name is not None and name in self.players:
             raise TableError("%s is already at the table" % name)
+        if name is not None and V.name_problem(name):
+            raise TableError(V.name_problem(name))
         player = Player(name or "", port, None)
         player.link = self._connect(player, port)
         try:
@@ -210,7 +283,7 @@ class TableHub:
 
     def _choose_name(self, device, names):
         known = self.name_for(device) if device else None
-        if known and known not in self.players:
+        if known and known not in self.players and not V.name_problem(known):  # (an older table took any name)
             return known
         taken = set(self.players)
         taken.update(r[0] for r in self.db.execute("SELECT name FROM players WHERE device IS NOT ? AND device != ''",
@@ -374,12 +447,18 @@ class TableHub:
             raise self._question_error(p)
         if p.link is None:
             raise TableError("%s has no device: restore %s onto one (restore %s PORT)" % (p.name, p.name, p.name))
+        if p.silent is not None:
+            raise TableError("%s's device has not answered since %s: it is offline and asked again every few "
+                             "seconds; the rest of the table plays on" % (p.name, _clock(p.silent)))
 
     def _request(self, p, op, **args):
         """One request to a player's device; an error reply the hub cannot
-        show makes the device faulty."""
+        show makes the device faulty, no answer makes it silent."""
         try:
             return p.link.request(op, **args)
+        except LinkError as e:
+            self._silence(p, e)
+            raise
         except DeviceError as e:
             reason = V.error_problem(e.code, e.message, echoed=args.values())
             if reason:
@@ -387,15 +466,148 @@ class TableHub:
                 raise TableError("%s's device is faulty: %s" % (p.name, reason))
             raise
 
+    # -- a device that stops answering -------------------------------------
+    def _silence(self, p, error):
+        """``p``'s device did not answer, or its port went away: offline at
+        once, skipped by every sweep (poll, state reads, supply syncs, the
+        page's screen reads) and asked again in the background (_probe)."""
+        p.online = False
+        p.error = "offline: %s" % error
+        if p.silent is None:
+            p.silent = time.time()
+            self.notify("%s's device does not answer (%s): it is offline and asked again in the background; "
+                        "the rest of the table plays on" % (p.name, error))
+
+    def _probe(self, p):
+        """Start a silent device's probe when one is due; take the device
+        back once it answered (on this, the hub's, thread)."""
+        probe = p.probe
+        if probe is not None and probe.is_alive():
+            return
+        if probe is not None and probe.answered:
+            p.probe = None
+            self._revive(p)
+        elif probe is None or time.monotonic() >= probe.finished + PROBE_EVERY:
+            p.probe = _Probe(p.link)
+            p.probe.start()
+
+    def _revive(self, p):
+        """The silent device answered a probe: hello first (the link checks
+        who is on the port, on_hello), then its state and the supply."""
+        try:
+            p.link.hello()
+        except LinkError as e:
+            p.error = "offline: %s" % e  # silent again: the next probe is due in PROBE_EVERY
+            return
+        except (DeviceError, TableError):  # a fault or a question: marked and said already
+            p.silent = None
+            return
+        p.silent = None
+        p.online = True
+        p.error = ""
+        self.notify("%s's device answers again" % p.name)
+        self.refresh(p)
+        self.sync_supply()
+
+    def fetch_screen(self, name):
+        """(buffer, (w, h)) of what ``name``'s panel shows now (screens.to_image
+        reads it). TableError for a device that cannot be asked (offline,
+        faulty, a question open); a device that does not answer goes silent."""
+        p = self.player(name)
+        self._usable(p)
+        try:
+            buf = p.link.fetch_screen()
+        except LinkError as e:
+            self._silence(p, e)
+            raise
+        return buf, p.link.screen_size
+
+    # -- the session record can be written, or nothing is sent ----------------
+    def _down(self, error, told=False):
+        """The session record could not be written: the sentence that says
+        so. The GM is told once an outage (``told``: the caller's refusal
+        says it); _intend says when it can be written again."""
+        if self.record_error is None and not told:
+            self.notify("the session record %s cannot be written (%s): nothing is sent to the devices until it "
+                        "can be" % (self.db_path, error))
+        self.record_error = str(error)
+        return "the session record cannot be written (%s)" % error
+
+    def _record_soon(self, step, p):
+        """``step(p)`` of a sweep (poll): a record that cannot be written
+        leaves the mirror read and its backup for the next refresh, and the
+        GM is told once, not the sweep stopped."""
+        try:
+            step(p)
+        except sqlite3.Error as e:
+            self._down(e)
+
+    def _intend(self, p, op, args):
+        """Write the intent of an action (a log row of kind "intent", which
+        _log(replaces=) turns into what happened) before the device hears
+        of it: a record that cannot be written refuses the action here, so
+        no device changes behind it. Returns the row's id."""
+        try:
+            self._catch_up()
+            cur = self.db.execute("INSERT INTO log (session, t, player, device, kind, op, args)"
+                                  " VALUES (?,?,?,?,?,?,?)", (self.session, time.time(), p.name, p.device,
+                                                              "intent", op, json.dumps(args, sort_keys=True)))
+            self.db.commit()
+        except sqlite3.Error as e:
+            self.db.rollback()
+            raise TableError("%s: nothing was sent to %s's device" % (self._down(e, told=True), p.name))
+        if self.record_error is not None:
+            self.record_error = None
+            self.notify("the session record can be written again: the table goes on")
+        return cur.lastrowid
+
+    @contextlib.contextmanager
+    def _acting(self, p, op, args):
+        """Around one action on ``p``'s device: its intent is written first
+        (or it is refused); a write that fails after the device acted leaves
+        the mirror up to date and the player ``unrecorded`` for _catch_up."""
+        intent = self._intend(p, op, args)
+        try:
+            yield intent
+        except sqlite3.Error as e:
+            raise self._unrecorded(p, op, e) from e
+
+    def _unrecorded(self, p, op, error):
+        """A write failed after ``p``'s device did ``op``: the mirror is read
+        again and _catch_up records the device as it is once writes work.
+        Returns the TableError that says so."""
+        p.unrecorded = True
+        with contextlib.suppress(sqlite3.Error, LinkError, DeviceError, TableError):
+            self.refresh(p)  # the mirror: its state is set before the writes that fail
+        return TableError("%s's device did %s, but %s: it is written when it can be" % (
+            p.name, op, self._down(error, told=True)))
+
+    def _catch_up(self):
+        """Once writes work again: each device that acted while they failed
+        is taken as it is now (a backup and a "reconcile" row, which replay
+        goes on from, as from a restore)."""
+        for p in list(self.players.values()):
+            if not p.unrecorded or p.link is None or p.faulty or p.question is not None or p.silent is not None:
+                continue
+            self.refresh(p)
+            digest = p.state.get("digest")
+            if not p.online or digest != p.backup_digest:  # not read now: caught up later
+                continue
+            self._log(p, "reconcile", None, "reconcile", {}, {"digest": digest}, digest)
+            p.unrecorded = False
+
     # -- reading devices ---------------------------------------------------
     def refresh(self, player):
         """Read the device's state; back it up when it changed. Nothing is
         taken from a faulty device or from one that is not the player's."""
-        if player.link is None or player.faulty or player.question is not None:
+        if player.link is None or player.faulty or player.question is not None or player.silent is not None:
             return
         try:
             state = player.link.state()  # joined from its parts
-        except (LinkError, DeviceError) as e:
+        except LinkError as e:
+            self._silence(player, e)
+            return
+        except DeviceError as e:
             player.online = False
             player.error = str(e)
             return
@@ -429,7 +641,11 @@ class TableHub:
         """Store the device's save text as a new version of the player's
         backup (never over an earlier one); returns its digest."""
         self._usable(player)
-        text = player.link.backup()
+        try:
+            text = player.link.backup()
+        except LinkError as e:
+            self._silence(player, e)
+            raise
         digest = text_digest(text)
         fields = _save_fields(text)
         game, count = fields.get("game", ""), int(fields.get("count", 0))
@@ -464,18 +680,17 @@ class TableHub:
         """One name per player: the table's and the device's (`set_name`).
         The player's backups follow the name, so a restore finds them."""
         p = self.player(old)
-        if not isinstance(new, str) or not new.strip() or new != new.strip():
-            raise TableError("a name is 1 to 16 letters, digits or spaces, not %r" % (new,))
         if new == old:
             return p
         known = self._known(new)
         taken = new in self.players or (known is not None and known.get("device") not in (None, p.device))
-        if taken:
-            if tell_device:
-                raise TableError("%s is already at the table" % new if new in self.players
-                                 else "%s is a player this table knows on another device" % new)
-            self.notify("%s's device called itself %s, but that name is taken at this table: it is %s again"
-                        % (old, new, old))
+        problem = V.name_problem(new)
+        if tell_device and (problem or taken):
+            raise TableError(problem or ("%s is already at the table" % new if new in self.players
+                                         else "%s is a player this table knows on another device" % new))
+        if problem or taken:  # the device's own name (its name screen, or a hostile one): refused at the edge
+            self.notify("%s's device called itself %s, but %s: it is %s again"
+                        % (old, new, problem or "that name is taken at this table", old))
             p.link.request("set_name", name=old[:16])  # back to the table's name, so it is said once
             p.state["name"] = old[:16]
             return p
@@ -501,18 +716,19 @@ class TableHub:
         self._usable(p)
         if op in ("take_blessing", "take_wound", "damage", "take_harm"):
             self.sync_supply()  # the device draws only what nobody else holds
-        try:
-            result = self._request(p, op, **args)
-        except DeviceError as e:
-            self._log(p, "refused", None, op, args, {"code": e.code, "message": str(e)}, None)
-            raise
-        reason = V.result_problem(op, result)
-        if reason:
-            self._fault(p, reason)
-            raise TableError("%s's device is faulty: %s" % (p.name, reason))
-        row = self._log(p, "command", None, op, args, result, result.get("digest"))
-        if op == "end_flip" and p.state.get("flip"):
-            self._record_flip(p, "host", p.state["flip"], result, row)
+        with self._acting(p, op, args) as intent:
+            try:
+                result = self._request(p, op, **args)
+            except DeviceError as e:
+                self._log(p, "refused", None, op, args, {"code": e.code, "message": str(e)}, None, replaces=intent)
+                raise
+            reason = V.result_problem(op, result)
+            if reason:
+                self._fault(p, reason)
+                raise TableError("%s's device is faulty: %s" % (p.name, reason))
+            row = self._log(p, "command", None, op, args, result, result.get("digest"), replaces=intent)
+            if op == "end_flip" and p.state.get("flip"):
+                self._record_flip(p, "host", p.state["flip"], result, row)
         if op in ("new_game", "restore"):
             p.lineage = None  # the GM started this game here: it is the player's from now on
         self.refresh(p)
@@ -547,10 +763,12 @@ class TableHub:
             raise TableError("a player can take one part in a teamwork flip")
         for n in names:
             self._usable(self.player(n))
-        cur = self.db.execute("INSERT INTO teamwork (session, t, lead, supporters) VALUES (?,?,?,?)",
-                              (self.session, time.time(), lead, json.dumps(list(supporters))))
-        self.db.commit()
-        tid = cur.lastrowid
+        try:
+            with self.db:
+                tid = self.db.execute("INSERT INTO teamwork (session, t, lead, supporters) VALUES (?,?,?,?)",
+                                      (self.session, time.time(), lead, json.dumps(list(supporters)))).lastrowid
+        except sqlite3.Error as e:
+            raise TableError("%s: nothing was sent to the devices" % self._down(e, told=True))
         outcome = "abandoned"
         try:
             summary = self._teamwork(lead, supporters, names, pick, crit, flip_args)
@@ -666,6 +884,8 @@ class TableHub:
             if reason:
                 raise TableError("the device on %s cannot take a backup: %s" % (target, reason))
             self._keep_strangers_state(link, info, p)
+            args = {"port": target, "backup": row[0]}
+            intent = self._intend(p, "restore", args)
             link.restore(text)
         except Exception:
             if not reuse:
@@ -688,8 +908,12 @@ class TableHub:
         p.backup_digest = digest
         p.checking = True
         p.online = True
+        p.silent = p.probe = None
         self._request(p, "set_name", name=name[:16])
-        self._log(p, "restore", None, "restore", {"port": target, "backup": row[0]}, {"digest": digest}, digest)
+        try:
+            self._log(p, "restore", None, "restore", args, {"digest": digest}, digest, replaces=intent)
+        except sqlite3.Error as e:
+            raise self._unrecorded(p, "restore", e) from e
         self.refresh(p)
         self.sync_supply()
         return digest
@@ -728,8 +952,8 @@ class TableHub:
         """(log id, op, before) of ``name``'s last rules action not undone yet, or None."""
         undone, undo_restore = set(), False
         for rid, kind, op, args, before in self.db.execute(
-                "SELECT id, kind, op, args, before FROM log WHERE player = ? AND digest IS NOT NULL AND"
-                " kind IN ('command', 'event', 'restore', 'take_as_new', 'undo') ORDER BY id DESC", (name,)):
+                "SELECT id, kind, op, args, before FROM log WHERE player = ? AND digest IS NOT NULL AND kind IN"
+                " ('command', 'event', 'restore', 'take_as_new', 'reconcile', 'undo') ORDER BY id DESC", (name,)):
             if kind == "undo":  # an earlier undo: step over what it undid, and the restore it made
                 undone.update(json.loads(args).get("entries", []))
                 undo_restore = True
@@ -737,7 +961,8 @@ class TableHub:
             if kind == "restore" and undo_restore:
                 undo_restore = False
                 continue
-            if kind in ("restore", "take_as_new") or (kind == "command" and op == "new_game" and rid not in undone):
+            if kind in ("restore", "take_as_new", "reconcile") or (kind == "command" and op == "new_game"
+                                                                   and rid not in undone):
                 return None  # the game was put back or begun here: the table holds nothing before it to undo to
             if rid in undone or op in ("supply_sync", "press"):
                 continue
@@ -833,8 +1058,9 @@ class TableHub:
         p = self.player(name)
         if p.link is None or (p.question is None and not p.faulty):
             raise TableError("%s's port has no other device or game to take" % name)
-        if not isinstance(new_name, str) or not 0 < len(new_name) <= 16 or not new_name.isprintable() \
-                or not new_name.isascii() or new_name != new_name.strip():
+        if V.name_problem(new_name):
+            raise TableError(V.name_problem(new_name))
+        if len(new_name) > 16 or not new_name.isascii():
             raise TableError("a name is 1 to 16 letters, digits or spaces, not %r" % (new_name,))
         if new_name != name and new_name in self.players:
             raise TableError("%s is already at the table" % new_name)
@@ -936,13 +1162,15 @@ class TableHub:
             others = sorted(set(cid for m, cards in held.items() if m != n for cid in cards))
             if sorted(self._elsewhere(p)) == others:
                 continue
+            args = {"elsewhere": others}
             try:
-                result = self._request(p, "supply_sync", elsewhere=others)
-                self._log(p, "command", None, "supply_sync", {"elsewhere": others}, result, result.get("digest"))
+                with self._acting(p, "supply_sync", args) as intent:
+                    result = self._request(p, "supply_sync", **args)
+                    self._log(p, "command", None, "supply_sync", args, result, result.get("digest"), replaces=intent)
             except DeviceError as e:
                 self.notify("supply conflict at %s: %s" % (n, e))
                 continue
-            except (TableError, LinkError):
+            except (TableError, LinkError):  # the record or the device cannot be reached: synced later
                 continue
             self.refresh(p)  # the device's state (and digest) changed
         bad = self.conflicts()
@@ -978,9 +1206,12 @@ class TableHub:
             raise TableError("spend 1 or more Shadow points")
         if n > self.shadow()[2]:
             raise TableError("only %d Shadow points available" % self.shadow()[2])
-        self.db.execute("INSERT INTO shadow (session, t, delta, reason) VALUES (?,?,?,?)",
-                        (self.session, time.time(), -n, reason))
-        self.db.commit()
+        try:
+            with self.db:
+                self.db.execute("INSERT INTO shadow (session, t, delta, reason) VALUES (?,?,?,?)",
+                                (self.session, time.time(), -n, reason))
+        except sqlite3.Error as e:
+            raise TableError("%s: no Shadow point was spent" % self._down(e, told=True))
         return self.shadow()
 
     # -- events and the log ------------------------------------------------------
@@ -990,20 +1221,26 @@ class TableHub:
         for p in list(self.players.values()):
             if p.link is None or p.faulty:
                 continue
+            if p.silent is not None:
+                self._record_soon(self._probe, p)
+                continue
             before = p.state.get("digest")
             try:
                 p.link.poll(timeout)
                 if p.question is None:
                     p.online = True
-            except (LinkError, DeviceError) as e:
+            except LinkError as e:
+                self._silence(p, e)
+                continue
+            except DeviceError as e:
                 p.online = False
                 p.error = str(e)
                 continue
             except TableError:  # a reconnect found another device or game: the GM is asked
                 continue
             if p.dirty:
+                self._record_soon(self.refresh, p)
                 p.dirty = False
-                self.refresh(p)
                 if p.state.get("digest") != before:
                     changed.append(p.name)
         if changed:
@@ -1073,18 +1310,23 @@ class TableHub:
              ",".join(flip.get("cards", [])), result.get("level", flip.get("level")),
              result.get("resolving", flip.get("resolving")), result.get("xp", 0), result.get("shadow", 0), event))
 
-    def _log(self, player, kind, seq, op, args, result, digest):
+    def _log(self, player, kind, seq, op, args, result, digest, replaces=None):
         """One row of the session record; returns its id. A row with a
         digest carries the player's previous one as ``before`` (proof of
         roll); a press's own row does not move that chain on (the rules
-        commands a press runs come as events, each with its digests)."""
+        commands a press runs come as events, each with its digests).
+        ``replaces``: the action's intent row (_intend), deleted in the same
+        transaction; the row itself goes last, after any event that arrived
+        while the device acted, as the device did them."""
         before = player.chain if digest else None
-        cur = self.db.execute(
-            "INSERT INTO log (session, t, player, device, kind, seq, op, args, result, digest, before)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (self.session, time.time(), player.name, player.device, kind, seq, op,
-             json.dumps(args, sort_keys=True), json.dumps(result, sort_keys=True), digest, before))
-        self.db.commit()
+        with self.db:
+            cur = self.db.execute(
+                "INSERT INTO log (session, t, player, device, kind, seq, op, args, result, digest, before)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (self.session, time.time(), player.name, player.device, kind, seq, op,
+                 json.dumps(args, sort_keys=True), json.dumps(result, sort_keys=True), digest, before))
+            if replaces is not None:
+                self.db.execute("DELETE FROM log WHERE id = ?", (replaces,))
         if digest and op != "press":
             player.chain = digest
         return cur.lastrowid
@@ -1118,3 +1360,25 @@ def _save_fields(text):
         if key in ("count", "game"):
             out[key] = value
     return out
+
+
+def _clock(t):
+    return time.strftime("%H:%M:%S", time.localtime(t))
+
+
+class _Probe(threading.Thread):
+    """Whether a silent device answers again (DeviceLink.probe), asked on a
+    thread of its own: the hub's thread never waits for it, and nothing
+    else uses that link meanwhile (the player is skipped while silent)."""
+
+    def __init__(self, link):
+        super().__init__(name="probe %s" % link.port, daemon=True)
+        self.link = link
+        self.answered = False
+        self.finished = None  # time.monotonic() it gave up
+
+    def run(self):
+        try:
+            self.answered = self.link.probe(PROBE_TIMEOUT)
+        finally:
+            self.finished = time.monotonic()

@@ -110,6 +110,20 @@ def hello_problem(info):
                   text_problem("hello's firmware", info.get("firmware", "") or ""))
 
 
+def name_problem(name):
+    """A player's name, as the GM types it or a device calls itself: the
+    table keys its record by it and names files after it (the scripted
+    scene's screens), so it is refused with a path separator, "..", control
+    characters or spaces around it. "" when it will do."""
+    if not isinstance(name, str) or not name.strip():
+        return "a name is 1 to 16 letters, digits or spaces, not %s" % _short(name)
+    if name != name.strip() or not name.isprintable():
+        return "a name has no spaces around it and no control characters: %s" % _short(name)
+    if "/" in name or "\\" in name or ".." in name:
+        return "a name has no /, \\ or .. in it (files are named after it): %s" % _short(name)
+    return ""
+
+
 def flip_problem(what, flip):
     if flip is None:
         return ""

@@ -17,10 +17,12 @@ import sqlite3
 import sys
 import tempfile
 
+from host_tools import outfiles
 from host_tools.cli import reporter, whole
 from host_tools.console import TableConsole, make_console, save_screen, status_table
 from host_tools.link import DeviceError, LinkError
-from host_tools.table import TableHub
+from host_tools.runlock import RunFolderBusy, RunLock
+from host_tools.table import NotSessionDatabase, TableError, TableHub
 from host_tools.web.server import DEFAULT_PORT
 
 LOOPBACK = "127.0.0.1"
@@ -98,11 +100,17 @@ def scripted_scene(hub, out, run_dir):
         hub.poll(0.3)
     hub.poll(0.5)
     out.print(status_table(hub))
-    shots = os.path.join(run_dir, "screens")
+    shots = os.path.join(run_dir, "screens")  # the hub's own files stay in the run folder
     os.makedirs(shots, exist_ok=True)
     for n in names:
-        path = save_screen(hub, n, os.path.join(shots, "%s.png" % n))
-        out.print("screen of %s: %s" % (n, path))
+        path = os.path.join(shots, outfiles.file_name(n, ".png"))
+        again = os.path.exists(path)
+        try:
+            save_screen(hub, n, path, overwrite=True)
+        except (TableError, LinkError, DeviceError, ValueError) as e:
+            out.print("no screen of %s: %s" % (n, e), style="red")
+            continue
+        out.print("screen of %s: %s%s" % (n, path, " (replacing the last run's)" if again else ""))
     flips = hub.flip_rows()
     out.print("session log: %d entries, %d flips (%d made with buttons)" % (
         len(hub.log_rows(10 ** 6)), len(flips), sum(1 for f in flips if f[1] == "buttons")))
@@ -120,6 +128,8 @@ def open_hub(path, out):
     if reason is None:
         try:
             return TableHub(path, notify=lambda text: out.print(text, style="yellow"))
+        except NotSessionDatabase as e:
+            reason = "%s; it is left as it was" % e
         except sqlite3.Error as e:
             reason = "%s (it must be a session database this user can write)" % e
     _complain("cannot use %s as the session database: %s" % (path, reason))
@@ -156,6 +166,16 @@ def run(args):
     except OSError as e:
         _complain("cannot use %s as the run folder: %s" % (args.dir, e.strerror or e))
         return EXIT_USAGE
+    try:
+        lock = RunLock(run_dir)  # held while this hub runs; the kernel lets go if the process dies
+    except (RunFolderBusy, OSError) as e:
+        _complain(e)
+        return EXIT_USAGE
+    with lock:
+        return _run(args, out, run_dir)
+
+
+def _run(args, out, run_dir):
     hub = open_hub(args.db or os.path.join(run_dir, "session.db"), out)
     if hub is None:
         return EXIT_USAGE

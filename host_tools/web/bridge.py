@@ -16,33 +16,19 @@ that may have changed and publishes the table view when it changed.
 
 import concurrent.futures
 import hashlib
-import io
 import json
 import queue
 import threading
 import time
 
 from host_tools.link import DeviceError, LinkError
+from host_tools.screens import png_bytes
 from host_tools.table import TableError
 from host_tools.web.guard import printable
 from host_tools.web.view import table_view
 
 SCREEN_EVERY = 3.0  # seconds: a screen is read again this often even if nothing seemed to change
 SCREEN_SCALE = 2
-
-
-def screen_png(buf, size, scale=SCREEN_SCALE):
-    from PIL import Image
-
-    from host_tools.screens import to_image
-
-    w, h = size
-    img = to_image(buf, w, h)
-    if scale != 1:
-        img = img.resize((w * scale, h * scale), Image.NEAREST)
-    out = io.BytesIO()
-    img.save(out, "PNG")
-    return out.getvalue()
 
 
 class Bridge:
@@ -137,8 +123,8 @@ class Bridge:
 
     def _read_screen(self, name, p, digest, now):
         try:
-            buf = p.link.fetch_screen()
-            png = screen_png(buf, p.link.screen_size)
+            buf, (w, h) = self.hub.fetch_screen(name)  # a device that does not answer goes offline: skipped after
+            png = png_bytes(buf, w, h, SCREEN_SCALE)
         except (LinkError, DeviceError, TableError, ValueError):
             return False  # the connection state on the page says why; the last screen stays
         self._screen_seen[name] = (digest, now)
