@@ -1,4 +1,7 @@
-"""CircuitPython boot file for the Adafruit MagTag: runs once at power-on
+"""CircuitPython boot file for the Adafruit MagTag and the Pico +
+Pico-ePaper-2.9 on CircuitPython (button A: the MagTag's BUTTON_A, the
+Pico's GP2, from the board registry when deckahedron.cfg names the board):
+runs once at power-on
 and at reset (not when code.py reloads), before USB starts.
 
 1. Two USB serial ports: ``usb_cdc.enable(console=True, data=True)``. The
@@ -45,13 +48,34 @@ def _a_held():
     except ImportError:
         pass
     try:
-        button = digitalio.DigitalInOut(board.BUTTON_A)
+        button = digitalio.DigitalInOut(_button_a())
         button.switch_to_input(pull=digitalio.Pull.UP)
         held = not button.value  # low = held down
         button.deinit()
         return held
     except Exception:  # noqa: BLE001 -- whatever goes wrong, still boot
         return False
+
+
+def _button_a():
+    """The MagTag's BUTTON_A; on another board, button A's GPIO from the
+    registry entry deckahedron.cfg names."""
+    pin = getattr(board, "BUTTON_A", None)
+    if pin is not None:
+        return pin
+    name = None
+    with open("deckahedron.cfg") as f:
+        for line in f:
+            key, _, value = line.strip().partition("=")
+            if key.strip() == "board":
+                name = value.strip()
+    import json
+
+    with open("boards/boards.json") as f:
+        buttons = json.load(f)["boards"][name]["pins"]["buttons"]
+    import microcontroller
+
+    return getattr(microcontroller.pin, "GPIO%d" % dict(buttons)["A"])
 
 
 usb_mode = _a_held()

@@ -1,13 +1,19 @@
-"""Device entry point on CircuitPython (the Adafruit MagTag). Copy the
-firmware (app.py, render.py, ... and boards/), shared_rules/, this file and
-boot.py to the CIRCUITPY drive; CircuitPython runs boot.py at reset, then
-this file.
+"""Device entry point on CircuitPython (the Adafruit MagTag; the Pico +
+Pico-ePaper-2.9 on CircuitPython). Copy the firmware (app.py, render.py, ...
+and boards/), shared_rules/, this file and boot.py to the CIRCUITPY drive
+(`deckahedron flash --board BOARD` does); CircuitPython runs boot.py at
+reset, then this file.
 
-It builds the MagTag board (boards/magtag.py), a renderer that draws into
-the board's displayio bitmap (CircuitPython has no framebuf: surface.py),
-and runs the same App as main.py does on MicroPython. When boot.py left the
-drive to the computer (button A held at reset), the game cannot be saved:
-the panel says so and the game does not start.
+It builds the board deckahedron.cfg names (``board=``; the MagTag without
+one: boards/magtag.py), a renderer that draws into the board's displayio
+bitmap (CircuitPython has no framebuf: surface.py), and runs the same App as
+main.py does on MicroPython, with the file's ``seed=`` and ``id=`` where an
+emulated board's host wrote them. When boot.py left the drive to the
+computer (button A held at reset), the game cannot be saved: the panel says
+so and the game does not start. A 0x03 on the console port (the REPL's
+Ctrl-C: CircuitPython has no micropython.kbd_intr to turn it off) raises
+KeyboardInterrupt in the game: it goes on from its save, as main.py does
+where kbd_intr is missing.
 """
 
 import sys
@@ -26,7 +32,27 @@ def _paths():
         sys.path.append(here + "/..")
 
 
+CONFIG = "deckahedron.cfg"
+
+
+def config(path=CONFIG):
+    """deckahedron.cfg's ``key=value`` lines as a dict ({} without one)."""
+    out = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                key, eq, value = line.strip().partition("=")
+                if eq and value.strip():
+                    out[key.strip()] = value.strip()
+    except OSError:
+        pass
+    return out
+
+
 def device_id():
+    given = config().get("id")
+    if given:
+        return given
     try:
         import binascii
         import microcontroller
@@ -37,9 +63,15 @@ def device_id():
 
 
 def make_board():
-    from boards.magtag import MagTagBoard
+    name = config().get("board") or "magtag"
+    if name == "magtag":
+        from boards.magtag import MagTagBoard
 
-    return MagTagBoard()
+        return MagTagBoard()
+    from boards import spec
+
+    cls = spec(name)["class"]
+    return getattr(__import__(spec(name)["module"], None, None, [cls]), cls)()
 
 
 def notice(board, renderer, title, lines):
@@ -71,16 +103,21 @@ def main():
         usb_mode(board, renderer)
     from app import App
 
-    app = App(board, device_id())
-    app.renderer = renderer  # draw into the MagTag's bitmap (no framebuf here)
-    try:
-        app.run()
-    except Exception as e:  # show it on the panel, then let CircuitPython report it
+    seed = config().get("seed")
+    while True:
+        app = App(board, device_id(), None if seed is None else int(seed))
+        app.renderer = renderer  # draw into the board's bitmap (no framebuf here)
         try:
-            notice(board, renderer, "Firmware error", [type(e).__name__, str(e)[:34], "", "Press reset."])
-        except Exception:  # noqa: BLE001
-            pass
-        raise
+            app.run()
+            return
+        except KeyboardInterrupt:
+            continue  # a 0x03 on the console port: go on from the save
+        except Exception as e:  # show it on the panel, then let CircuitPython report it
+            try:
+                notice(board, renderer, "Firmware error", [type(e).__name__, str(e)[:34], "", "Press reset."])
+            except Exception:  # noqa: BLE001
+                pass
+            raise
 
 
 if __name__ == "__main__":

@@ -40,8 +40,11 @@ class Surface:
     """``bitmap``: anything indexed as ``bitmap[x, y]`` with ``width`` and
     ``height`` (a displayio.Bitmap with 2 values)."""
 
-    def __init__(self, bitmap):
+    def __init__(self, bitmap, max_runs=256):
         self.bitmap = bitmap
+        # glyph blits' runs kept, at most this many sources: ~0.6 KB each, so
+        # 256 of them (the MagTag's PSRAM) would fill a Pico's whole heap
+        self.max_runs = max_runs
         self.width = bitmap.width
         self.height = bitmap.height
         self._fill_region = None
@@ -257,8 +260,8 @@ class Surface:
                     start = col
                     colour = cc
         runs = tuple(runs)
-        if cache:
-            if len(self._runs) > 256:
+        if cache and self.max_runs:
+            if len(self._runs) >= self.max_runs:
                 self._runs = {}
             self._runs[ck] = runs
         return runs

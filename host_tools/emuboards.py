@@ -28,6 +28,14 @@ SimBoard, so the path never changes across restarts) and copies bytes both
 ways between it and a socket the Node process has as the USB CDC link:
 nothing is translated, 0x03 and 0x04 included. The Node process's stderr
 goes to ``<flash_dir>/../<name>.log``.
+
+A board whose registry entry runs CircuitPython (pico-epaper29-cp) runs
+CircuitPython's image for the Pico instead (host_tools/circuitpython.py):
+its CIRCUITPY drive, a FAT12 image in ``<flash_dir>/circuitpy.img`` laid at
+flash offset 0x100000 and written through like the littlefs partition,
+holds the game's files as `deckahedron flash --board pico-epaper29-cp`
+copies them, and deckahedron.cfg; its two USB serial ports (boot.py) are
+two ptys: ``port``, usb_cdc.data, the link, and ``console_port``, the REPL.
 """
 
 import base64
@@ -43,7 +51,7 @@ import threading
 import time
 import tty
 
-from host_tools import boards, rp2040
+from host_tools import boards, circuitpython, rp2040
 from host_tools.flashing import files
 from host_tools.simboards import PtyBoard, SimError
 from host_tools.simboards import device_id as persistent_id
@@ -74,7 +82,8 @@ def emulated_boards():
 
 
 def _emulable(entry):
-    return entry["runtime"] == "micropython" and entry.get("panel", {}).get("controller") in PANEL_MODELS
+    return (entry["runtime"] in ("micropython", "circuitpython")
+            and entry.get("panel", {}).get("controller") in PANEL_MODELS)
 
 
 def _battery(sense):
@@ -127,14 +136,23 @@ def find_node():
 # UF2 give), or "stock", the official MicroPython image with the device code
 # as .mpy files on littlefs (what `deckahedron flash --port` gives a board
 # that runs it).
-FIRMWARES = ("romfs", "stock")
+# "circuitpython": CircuitPython's image with the game on its CIRCUITPY drive
+# (a board whose registry entry runs CircuitPython).
+FIRMWARES = ("romfs", "stock", "circuitpython")
+
+
+def firmware_image(firmware):
+    """The UF2 a firmware starts from (checked); rp2040.ImageError when absent."""
+    if firmware == "circuitpython":
+        return circuitpython.image_path()
+    return (rp2040.stock_image_path if firmware == "stock" else rp2040.base_image_path)()
 
 
 def unavailable(firmware="romfs"):
     """Why emulated boards cannot run on this machine (the base image, the
     bootrom or Node.js with rp2040js missing), or None."""
     try:
-        (rp2040.stock_image_path if firmware == "stock" else rp2040.base_image_path)()
+        firmware_image(firmware)
         rp2040.bootrom_path()
         find_node()
     except (rp2040.ImageError, EmuError) as e:
@@ -279,6 +297,9 @@ class EmuBoard(PtyBoard):
 
     def __init__(self, name, flash_dir, seed=None, board="pico-epaper29", device_id=None, battery_volts=3.9,
                  settings=None, flash_timing=False, firmware="romfs", bare=False):
+        self.pins = board_pins(board)
+        if boards.board(board)["runtime"] == "circuitpython":
+            firmware = "circuitpython"
         if firmware not in FIRMWARES:
             raise EmuError("no firmware %r for an emulated board (known: %s)" % (firmware, ", ".join(FIRMWARES)))
         self.name = name
@@ -287,7 +308,10 @@ class EmuBoard(PtyBoard):
         # bare: a board fresh from the official UF2, nothing of the game on it
         # (the stock route's `deckahedron flash --port` puts it there)
         self.bare = bare and firmware == "stock"
+        self.circuitpython = firmware == "circuitpython"
         self.fs_start = rp2040.STOCK_FS_START if firmware == "stock" else rp2040.FS_START
+        if self.circuitpython:
+            self.fs_start = rp2040.FLASH_BASE + circuitpython.FS_OFFSET
         self.fs_bytes = rp2040.STOCK_FS_BYTES if firmware == "stock" else rp2040.FS_BYTES
         # the flash chip's erase and program times charged (host_tools/emu/flash.mjs):
         # a board's pace, for figures; off, the tests run faster
@@ -298,10 +322,9 @@ class EmuBoard(PtyBoard):
         # Like a simulated board: an id made once and kept with its flash, so a
         # table tells two emulated Picos (and runs) apart, not all "p1".
         self.device_id = device_id if device_id is not None else persistent_id(self.flash_dir)
-        self.pins = board_pins(board)
         self.battery_volts = battery_volts  # what the battery sense reads (a charged LiPo)
         self.log_path = os.path.join(os.path.dirname(self.flash_dir), "%s.log" % name)
-        self.fs_path = os.path.join(self.flash_dir, "littlefs.img")
+        self.fs_path = os.path.join(self.flash_dir, "circuitpy.img" if self.circuitpython else "littlefs.img")
         self.romfs_path = os.path.join(self.flash_dir, "romfs.img")
         self.proc = None
         self.port = None
@@ -310,6 +333,8 @@ class EmuBoard(PtyBoard):
         self.events = []  # every event of the current run, in order
         self.refusals = []  # the panel's violations over every run, [{t, msg}]
         self._master = self._slave = None
+        self.console_port = None  # CircuitPython's console (the REPL), a second pty
+        self._console = None  # its (master, slave)
         self._log = None
         self._sock = None
         self._answers = {}
@@ -333,6 +358,11 @@ class EmuBoard(PtyBoard):
             tty.setraw(slave)
             self._master, self._slave = master, slave
             self.port = os.ttyname(slave)
+        if self.circuitpython and self._console is None:
+            master, slave = os.openpty()
+            tty.setraw(slave)
+            self._console = (master, slave)
+            self.console_port = os.ttyname(slave)
 
     def _prepare_flash(self):
         os.makedirs(self.flash_dir, exist_ok=True)
@@ -340,6 +370,13 @@ class EmuBoard(PtyBoard):
             main = f.read()
         cfg = config_text(self.board, self.seed, self.device_id, self.settings).encode()
         wanted = {"main.py": main, "deckahedron.cfg": cfg}
+        if self.circuitpython:
+            if not os.path.exists(self.fs_path) or os.path.getsize(self.fs_path) != circuitpython.FS_BYTES:
+                circuitpython.make_fat(self.fs_path + ".tmp")
+                os.replace(self.fs_path + ".tmp", self.fs_path)
+            wanted = dict(circuitpython.game_files(self.board), **{files.CONFIG: cfg})
+            circuitpython.put_files(self.fs_path, wanted)
+            return
         if self.bare:
             prepare_littlefs(self.fs_path, {}, self.fs_bytes)
             return
@@ -363,7 +400,7 @@ class EmuBoard(PtyBoard):
             if self.is_alive():
                 self.wanted = True
                 return self
-            image = (rp2040.stock_image_path if self.firmware == "stock" else rp2040.base_image_path)()
+            image = firmware_image(self.firmware)
             bootrom = rp2040.bootrom_path()
             node = find_node()
             self._prepare_flash()
@@ -372,12 +409,13 @@ class EmuBoard(PtyBoard):
                 self._log = open(self.log_path, "ab")
             self._drain()
             ours, theirs = socket.socketpair()
+            console = socket.socketpair() if self._console is not None else None
             config = {
                 "bootrom": str(bootrom), "image": str(image),
-                "romfs": None if self.firmware == "stock" else self.romfs_path,
+                "romfs": None if self.firmware in ("stock", "circuitpython") else self.romfs_path,
                 "romfsOffset": rp2040.ROMFS_START - rp2040.FLASH_BASE,
                 "fs": self.fs_path, "fsOffset": self.fs_start - rp2040.FLASH_BASE,
-                "cdcFd": theirs.fileno(), "panel": self.pins["panel"], "buttons": self.pins["buttons"],
+                "cdcFd": theirs.fileno(), "consoleFd": console[1].fileno() if console else None, "panel": self.pins["panel"], "buttons": self.pins["buttons"],
                 "pressed": self.pins["pressed"], "latch": self.pins["latch"], "vbus": self.pins["vbus"],
                 "battery": self.pins["battery"] and dict(self.pins["battery"], volts=self.battery_volts),
                 "wake": {"button": wake[0], "ms": wake[1]} if wake else None,
@@ -392,15 +430,24 @@ class EmuBoard(PtyBoard):
             try:
                 self.proc = subprocess.Popen([node, os.path.join(EMU_DIR, "main.mjs"), json.dumps(config)],
                                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
-                                             cwd=EMU_DIR, pass_fds=(theirs.fileno(),), start_new_session=True)
+                                             cwd=EMU_DIR, start_new_session=True,
+                                             pass_fds=(theirs.fileno(),) + ((console[1].fileno(),) if console else ()))
             except OSError as e:
                 ours.close()
+                if console:
+                    console[0].close()
                 raise EmuError("cannot start %s: %s" % (self.name, e))
             finally:
                 theirs.close()
+                if console:
+                    console[1].close()
             self._sock = ours
+            self._csock = console[0] if console else None
             self._threads = [threading.Thread(target=self._read_control, args=(self.proc,), daemon=True),
                              threading.Thread(target=self._bridge, args=(ours,), daemon=True)]
+            if console:
+                self._threads.append(threading.Thread(target=self._bridge, args=(console[0], self._console[0]),
+                                                      daemon=True))
             for t in self._threads:
                 t.start()
             self.starts += 1
@@ -410,9 +457,10 @@ class EmuBoard(PtyBoard):
     def _drain(self):
         """Bytes written to the port while the board was off are lost, as
         on a real board (the pty kept them)."""
-        while select.select([self._master], [], [], 0)[0]:
-            if not os.read(self._master, 65536):
-                break
+        for master in [self._master] + ([self._console[0]] if self._console else []):
+            while select.select([master], [], [], 0)[0]:
+                if not os.read(master, 65536):
+                    break
 
     def is_alive(self):
         """The Node process runs and the board has power."""
@@ -458,17 +506,28 @@ class EmuBoard(PtyBoard):
             self._join()
 
     def _join(self):
-        if self._sock is not None:
+        socks = [s for s in (self._sock, getattr(self, "_csock", None)) if s is not None]
+        for sock in socks:
             try:
-                self._sock.shutdown(socket.SHUT_RDWR)
+                sock.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
         for t in self._threads:
             t.join(STOP_GRACE)
         self._threads = []
-        if self._sock is not None:
-            self._sock.close()
-            self._sock = None
+        for sock in socks:
+            sock.close()
+        self._sock = self._csock = None
+
+    def close(self):
+        PtyBoard.close(self)
+        if self._console is not None:
+            for fd in self._console:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+            self._console = None
 
     reset = PtyBoard.restart  # a power-on reset: the chip starts from its flash as it is
 
@@ -491,9 +550,9 @@ class EmuBoard(PtyBoard):
         with self._cond:
             self._cond.notify_all()
 
-    def _bridge(self, sock):
+    def _bridge(self, sock, master=None):
         """pty master <-> the emulator's CDC socket, bytes untouched."""
-        master = self._master
+        master = self._master if master is None else master
         while True:
             try:
                 ready, _, _ = select.select([master, sock], [], [], 0.5)
@@ -574,11 +633,12 @@ class EmuBoard(PtyBoard):
         emulated time of the press (s)."""
         return self.control("tap", button=button, ms=ms)["t"] * NS
 
-    def send_at(self, data, t=0.0):
+    def send_at(self, data, t=0.0, port="link"):
         """Bytes on the board's USB port at emulated second `t` (now when it
         is past), as if written to the pty then; they wait, as the pty's
-        do, until the board's port is up. Returns the emulated time now (s)."""
-        return self.control("send", hex=bytes(data).hex(), at=int(t * 1e9))["t"] * NS
+        do, until the board's port is up. port="console": CircuitPython's
+        console port. Returns the emulated time now (s)."""
+        return self.control("send", hex=bytes(data).hex(), at=int(t * 1e9), port=port)["t"] * NS
 
     def hold(self, button):
         return self.control("press", button=button)["t"] * NS
@@ -655,7 +715,9 @@ class EmuBoard(PtyBoard):
         return {"dormant": answer["dormant"], "usb": answer["usb"]}
 
     def read_file(self, name):
-        """A file from the board's littlefs as the flash holds it now."""
+        """A file from the board's littlefs (CIRCUITPY's FAT) as the flash holds it now."""
+        if self.circuitpython:
+            return circuitpython.read_file(self.fs_path, name)
         return read_littlefs(self.fs_path, name)
 
 

@@ -123,8 +123,8 @@ def _check_usage(args):
     if args.wipe and not args.yes and not args.dry_run:
         _fail("--wipe deletes the player's saved game (deck.sav): add --yes to confirm")
     if entry["runtime"] == "circuitpython" and args.port:
-        _fail("the MagTag is flashed through its CIRCUITPY drive, not a serial port: drop --port "
-              "(give --drive PATH if it is not found by itself)")
+        _fail("the %s runs CircuitPython: it is flashed through its CIRCUITPY drive, not a serial port: drop "
+              "--port (give --drive PATH if it is not found by itself)" % entry.get("short", args.board))
     if args.port and args.drive:
         _fail("give --port (a running board) or --drive (a board in BOOTSEL mode), not both")
     return entry
@@ -186,16 +186,16 @@ def _flash_magtag(args, out):
     if not drive:
         found = magtag.find_drives()
         if not found:
-            raise NoBoard("no CIRCUITPY drive is mounted: plug in the MagTag (wait for the drive to appear) or give "
-                          "it with --drive PATH")
+            raise NoBoard("no CIRCUITPY drive is mounted: plug in the %s (wait for the drive to appear) or give "
+                          "it with --drive PATH" % registry.board(args.board).get("short", args.board))
         if len(found) > 1:
             raise NoBoard("more than one CIRCUITPY drive is mounted (%s): say which with --drive PATH"
                           % ", ".join(found))
         drive = found[0]
     plan = magtag.flash(drive, wipe=args.wipe, dry_run=args.dry_run,
-                        progress=lambda path, n: out.note("copied %s (%d bytes)" % (path, n)))
+                        progress=lambda path, n: out.note("copied %s (%d bytes)" % (path, n)), board=args.board)
     if args.dry_run:
-        out.note("plan for magtag on %s (CircuitPython %s)" % (drive, plan.info["version"]))
+        out.note("plan for %s on %s (CircuitPython %s)" % (args.board, drive, plan.info["version"]))
         for line in plan.lines():
             out.note("  " + line)
         for n in plan.notes:
@@ -204,8 +204,8 @@ def _flash_magtag(args, out):
         return EXIT_OK
     for n in plan.notes:
         out.note("note: " + n)
-    out.note("flashed magtag on %s: %d copied and verified, %d the same; %s" % (
-        drive, len(plan.copies), len(plan.same), "the saved game is kept" if plan.kept else "no saved game kept"))
+    out.note("flashed %s on %s: %d copied and verified, %d the same; %s" % (
+        args.board, drive, len(plan.copies), len(plan.same), "the saved game is kept" if plan.kept else "no saved game kept"))
     return EXIT_OK
 
 

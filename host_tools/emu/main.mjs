@@ -9,7 +9,14 @@
 // pressed button reads), latch (the power latch's gpio) or null, battery:
 // {gpio, divider, volts[, vref, vrefVolts]} or null, wake: {button, ms} (a
 // button held from power-on for ms) or null, vbus (the VBUS-sense gpio) or
-// null}.
+// null, consoleFd (CircuitPython's console port's socket: its boot.py
+// enables two CDC ports, the link is the second; cdc.mjs) or null}.
+//
+// The QSPI chip select reads high while nothing drives it: the Pico's
+// BOOTSEL button is open and a pull-up holds the line (the flash chip's
+// CS). CircuitPython's port_boot_button_pressed() floats it and reads it
+// (SIO GPIO_HI_IN bit 1); rp2040js read 0, "held", and CircuitPython waited
+// forever for its release.
 //
 // The control channel is line-delimited JSON: requests on stdin
 // ({"id": n, "op": ...}), answers ({"id": n, ...}) and events ({"ev": ...})
@@ -56,6 +63,7 @@ const dormancy = new Dormancy(mcu, clock, {
 });
 runChip(sim, dormancy);
 
+Object.defineProperty(mcu.qspi[1], 'inputValue', { get: () => true }); // BOOTSEL open, CS pulled up
 loadBootrom(mcu, config.bootrom);
 loadUF2(mcu, config.image);
 // romfs null: the stock MicroPython image, which has no ROMFS partition.
@@ -85,7 +93,8 @@ const buttons = new Buttons(mcu, clock, config.buttons, { pressed: config.presse
 if (config.wake) buttons.tap(config.wake.button, config.wake.ms);
 if (config.latch != null) watchLatch(mcu, clock, config.latch, (l) => emit({ ev: 'latch', ...l }));
 if (config.battery) senseBattery(mcu, config.battery);
-const cdc = new CDCBridge(mcu, clock, config.cdcFd, { onConnected: (t) => emit({ ev: 'cdc', t }) });
+const cdc = new CDCBridge(mcu, clock, config.cdcFd, { onConnected: (t) => emit({ ev: 'cdc', t }),
+  consoleFd: config.consoleFd ?? null });
 const host = new UsbHost(mcu, clock, cdc, dormancy, { vbus: config.vbus ?? null, onChange: (e) => emit({ ev: 'usb', ...e }) });
 // Event reset {t}: a watchdog reset (machine.reset()); the board starts again.
 watchReset(mcu, clock, (t) => { host.held.clear(); cdc.reset(); emit({ ev: 'reset', t }); });
@@ -119,9 +128,10 @@ const OPS = {
 // They queue as the pty's bytes do, until the port is up.
 OPS.send = (r) => {
   const bytes = Buffer.from(r.hex, 'hex');
+  const port = r.port === 'console' ? cdc.console : cdc.link;
   const put = () => {
     if (!cdc.accepts()) { cdc.dropped += bytes.length; return; }
-    cdc.pending.push(...bytes);
+    port.pending.push(...bytes);
     cdc.bytesIn += bytes.length;
   };
   const wait = (r.at ?? 0) - clock.nanos;

@@ -41,6 +41,7 @@ export class SSD1680 {
     this.ram = { 0x24: new Uint8Array(RAM).fill(0xaa), 0x26: new Uint8Array(RAM).fill(0x55) };
     this.glass = new Uint8Array(RAM).fill(0xff);
     this.busyUntil = 0;
+    this.refreshUntil = 0; // BUSY of the last refresh (0x20) ends then
     this.asleep = false;
     this.inReset = false;
     this.updates = []; // {kind: 'full' | 'fast', t: ns, until: ns}
@@ -110,7 +111,10 @@ export class SSD1680 {
 
   rstWritten(level) {
     if (!level) {
-      if (this.busy()) this.violation('hardware reset during a refresh (BUSY high)');
+      // BUSY of a refresh, not of a reset: a second reset pulse while the first's BUSY
+      // is high only restarts the controller (Adafruit's adafruit_ssd1680 pulses RST
+      // to probe for the pin, then CircuitPython's EPaperDisplay pulses it again)
+      if (this.clock.nanos < this.refreshUntil) this.violation('hardware reset during a refresh (BUSY high)');
       this.inReset = true;
     } else if (this.inReset) {
       this.inReset = false;
@@ -253,6 +257,7 @@ export class SSD1680 {
       if (s & 0x02) this.analogOn = false;
       if (s & 0x01) this.clockOn = false;
       this.busyFor(ms);
+      this.refreshUntil = this.busyUntil;
       const update = { kind, t: this.clock.nanos, until: this.busyUntil, ram: this.ramAt, ready: this.readyAt };
       this.ramAt = this.readyAt = null;
       this.updates.push(update);

@@ -38,7 +38,8 @@
 // at once, with zero bytes when it had none: a zero-length transfer every
 // ~35 us that kept the emulated core in tinyusb's interrupt and task, and
 // left a completion pending at any moment, which tinyusb drops without
-// re-arming when it lands while the bus is suspended).
+// re-arming when it lands while the bus is suspended). Every CDC port's
+// OUT endpoint alike (CircuitPython has two: host_tools/emu/cdc.mjs).
 const SOF_RD = 0x48, SIE_STATUS = 0x50;
 const SUSPENDED = 1 << 4, RESUME = 1 << 11;
 const INTR_DEV_SUSPEND = 1 << 14, INTR_DEV_SOF = 1 << 17;
@@ -172,8 +173,8 @@ export class UsbHost {
   }
 
   nothingToSend(offset) {
-    const cdc = this.cdc.cdc;
-    return cdc.outEndpoint > 0 && offset === BUF_CTRL_FIRST + 4 + 8 * cdc.outEndpoint && cdc.txFIFO.itemCount === 0;
+    // an OUT endpoint's buffer control (DPRAM 0x84 + 8 n) of a CDC port with nothing queued
+    return (offset - BUF_CTRL_FIRST) % 8 === 4 && this.cdc.idleOut((offset - BUF_CTRL_FIRST - 4) / 8);
   }
 
   replay() {
@@ -212,8 +213,7 @@ export class UsbHost {
     this.state = state;
     this.retryAt = null;
     if (state === 'unplugged') {
-      this.cdc.dropped += this.cdc.pending.length;
-      this.cdc.pending = [];
+      this.cdc.dropPending();
       this.link = 'none';
     }
     this.driveVbus();

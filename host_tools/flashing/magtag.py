@@ -1,11 +1,16 @@
-"""The MagTag (CircuitPython): the game goes onto its CIRCUITPY drive as
+"""The CircuitPython boards (the MagTag; the Pico + Pico-ePaper-2.9 on
+CircuitPython, pico-epaper29-cp): the game goes onto the CIRCUITPY drive as
 compiled modules (.mpy in CircuitPython's flavour, host_tools/flashing/
 mpy.py: a board that deep-sleeps between presses starts over at every
 press, and compiling .py source then would cost ~1 s each time) beside
 code.py and boot.py; as .py on a CircuitPython older than 9.0. Files that
 are already the same are skipped, every copy is read back, the save stays
 unless wipe. Adafruit libraries from the bundle go on with circup (the
-registry's "circup" list; the game needs none today).
+registry's "circup" list; the game needs none today). A board whose
+registry entry has "libraries" ({module: PyPI package}: the Pico's
+adafruit_ssd1680) gets each module's file from that package as installed
+beside this tool (the dev extra has it), compiled into lib/ as CircuitPython
+users put the bundle's libraries: the same bytes every flash, no network.
 """
 
 import glob
@@ -56,8 +61,12 @@ def find_drives(candidates=None):
     return out
 
 
-def check_drive(drive):
-    """{"version", "machine", "writable"} of a MagTag's CIRCUITPY drive, or a plain error."""
+# what a board's boot_out.txt names (its machine or Board ID), lower case
+DRIVE_NAMES = {"magtag": "magtag", "pico-epaper29-cp": "raspberry_pi_pico"}
+
+
+def check_drive(drive, board="magtag"):
+    """{"version", "machine", "writable"} of a board's CIRCUITPY drive, or a plain error."""
     drive = Path(drive)
     if not drive.is_dir():
         raise NoBoard("%s is not a folder: give the MagTag's mounted CIRCUITPY drive with --drive" % drive)
@@ -70,9 +79,11 @@ def check_drive(drive):
         raise WrongFirmware("%s does not run CircuitPython (its boot_out.txt says: %s); %s"
                             % (drive, (lines or ["nothing"])[0][:80], CIRCUITPYTHON))
     board_id = "".join(ln[9:].strip() for ln in lines[1:] if ln.startswith("Board ID:"))
-    if "magtag" not in (m.group(2) + " " + board_id).lower():
-        raise WrongFirmware("%s is not a MagTag's drive (its boot_out.txt says: %s); plug in the MagTag or give "
-                            "its CIRCUITPY drive with --drive" % (drive, m.group(2).strip() or "no board name"))
+    said = (m.group(2) + " " + board_id).lower()
+    if DRIVE_NAMES.get(board, board) not in said and not (board != "magtag" and "raspberry pi pico" in said):
+        raise WrongFirmware("%s is not a %s's drive (its boot_out.txt says: %s); plug in the board or give "
+                            "its CIRCUITPY drive with --drive" % (drive, registry.board(board).get("short", board),
+                                                                  m.group(2).strip() or "no board name"))
     return {"version": m.group(1), "machine": m.group(2).strip(), "writable": os.access(str(drive), os.W_OK)}
 
 
@@ -96,18 +107,38 @@ class Plan:
         return out
 
 
-def board_files(version, root=files.ROOT):
-    """{board path: bytes} of the game for a MagTag running CircuitPython
+def board_files(version, root=files.ROOT, board="magtag"):
+    """{board path: bytes} of the game for `board` running CircuitPython
     `version`: the modules compiled, or as source where it cannot load
-    them; code.py, boot.py and the registry as they are."""
+    them; code.py, boot.py and the registry as they are; the registry's
+    libraries in lib/."""
     compiled = mpy.circuitpython_loads(version)
     out = {}
-    for s in files.device_files("magtag", root):
+    for s in files.device_files(board, root):
         if compiled and s.board_path.endswith(".py") and not s.entry:
             out[s.board_path[:-3] + ".mpy"] = mpy.for_circuitpython(mpy.compile_module(s.local, s.board_path))
         else:
             out[s.board_path] = s.local.read_bytes()
+    for module, package in sorted((registry.board(board).get("libraries") or {}).items()):
+        local = library_file(module, package)
+        path = "lib/%s.py" % module
+        if compiled:
+            out[path[:-3] + ".mpy"] = mpy.for_circuitpython(mpy.compile_module(local, path))
+        else:
+            out[path] = local.read_bytes()
     return out
+
+
+def library_file(module, package):
+    """The installed source file of an Adafruit library module (one .py
+    file), or FlashError saying which package to install."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        raise FlashError("the board needs Adafruit's %s library, which this tool copies from the PyPI package "
+                         "%s: `pip install %s` (or `pip install '.[dev]'`)" % (module, package, package))
+    return Path(spec.origin)
 
 
 def _other_form(path):
@@ -131,11 +162,11 @@ def _settings(drive):
         return ""
 
 
-def make_plan(drive, wipe=False, root=files.ROOT):
-    info = check_drive(drive)
+def make_plan(drive, wipe=False, root=files.ROOT, board="magtag"):
+    info = check_drive(drive, board)
     drive = Path(drive)
     copies, same = {}, []
-    wanted = board_files(info["version"], root)
+    wanted = board_files(info["version"], root, board)
     for path, data in sorted(wanted.items()):
         target = drive.joinpath(*path.split("/"))
         if target.is_file() and target.read_bytes() == data:
@@ -150,12 +181,12 @@ def make_plan(drive, wipe=False, root=files.ROOT):
         plan.notes.append("CircuitPython %s cannot load the game's compiled modules, so they go on as source, which "
                           "the MagTag compiles at every wake (slower, more battery): CircuitPython 9 or later loads "
                           "them" % info["version"])
-    if _waits_at_a_wake(info["version"]) and "CIRCUITPY_SAFE_MODE_DELAY" not in _settings(drive):
+    if board == "magtag" and _waits_at_a_wake(info["version"]) and "CIRCUITPY_SAFE_MODE_DELAY" not in _settings(drive):
         plan.notes.append("CircuitPython %s waits a second for safe mode at every wake from deep sleep (earlier "
                           "versions skip it at a wake): add the line CIRCUITPY_SAFE_MODE_DELAY = 0 to settings.toml "
                           "on the drive to save that second's battery at every press (hardware/magtag.md)"
                           % info["version"])
-    config = files.config_text("magtag").encode()
+    config = files.config_text(board).encode()
     if not ((drive / files.CONFIG).is_file() and (drive / files.CONFIG).read_bytes() == config):
         copies[files.CONFIG] = config
     return plan
@@ -199,11 +230,12 @@ def circup_command():
     return [sys.executable, "-m", "circup"] if importlib.util.find_spec("circup") else None
 
 
-def install_libraries(drive, version, runner=None, command=None):
+def install_libraries(drive, version, runner=None, command=None, board="magtag"):
     """Install the registry's circup list onto the drive; a note for the log."""
-    libs = registry.board("magtag").get("circup") or []
+    libs = registry.board(board).get("circup") or []
     if not libs:
-        return "the MagTag code needs no Adafruit library from the bundle: nothing for circup to install"
+        return "the %s code needs no Adafruit library from the bundle: nothing for circup to install" % (
+            registry.board(board).get("short", board))
     command = command if command is not None else circup_command()
     if not command:
         return ("circup is not installed, so these Adafruit libraries were not installed: %s. `pip install circup`, "
@@ -216,14 +248,14 @@ def install_libraries(drive, version, runner=None, command=None):
     return "installed with circup: %s" % ", ".join(libs)
 
 
-def flash(drive, wipe=False, dry_run=False, progress=None, circup_runner=None, circup=None):
-    plan = make_plan(drive, wipe)
+def flash(drive, wipe=False, dry_run=False, progress=None, circup_runner=None, circup=None, board="magtag"):
+    plan = make_plan(drive, wipe, board=board)
     if dry_run:
         if not plan.info["writable"]:
             plan.notes.append(read_only_message(drive))
         return plan
     execute(plan, progress)
-    plan.notes.append(install_libraries(drive, plan.info["version"], circup_runner, circup))
+    plan.notes.append(install_libraries(drive, plan.info["version"], circup_runner, circup, board))
     if plan.copies:
         plan.notes.append("CircuitPython restarts code.py by itself after the copy; press reset (without holding "
                           "button A) so the new boot.py runs and the game can save")

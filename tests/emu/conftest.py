@@ -32,6 +32,17 @@ def emulator():
         pytest.skip("no emulated Pico: " + why)
 
 
+@pytest.fixture(scope="session")
+def circuitpython():
+    """CircuitPython's image for the Pico (the cache folder or
+    DECKAHEDRON_CIRCUITPY_DIR), the bootrom, Node with rp2040js and pyfatfs."""
+    why = unavailable("circuitpython")
+    if why is None and importlib.util.find_spec("pyfatfs") is None:
+        why = "pyfatfs is not installed (`make setup`)"
+    if why:
+        pytest.skip("no emulated Pico on CircuitPython: " + why)
+
+
 def is_update(e):
     return e.get("ev") == "update"
 

@@ -1,0 +1,181 @@
+"""Raspberry Pi Pico + Waveshare Pico-ePaper-2.9 on CircuitPython (registry
+key pico-epaper29-cp): the same parts and pins as pico-epaper29, for players
+who prefer CircuitPython's CIRCUITPY drive. Started by code.py (boot.py
+first: two USB serial ports, the drive writable by code).
+
+What differs from the MagTag (boards/magtag.py), whose screen, refresh,
+link and save logic this board inherits:
+
+- the panel is not built in: Adafruit's ``adafruit_ssd1680`` driver (its
+  module in lib/ on CIRCUITPY, as CircuitPython users install it; the
+  flasher copies it) over ``busio.SPI`` + ``fourwire.FourWire`` on the
+  Waveshare module's pins, the panel's BUSY line given so CircuitPython
+  refuses a refresh while the panel works ("Refresh too soon", caught);
+- five buttons, A B C UP DOWN on GP2-GP6 to GND, each a press of its own
+  (no long-press split: keypad.Keys debounces them in the background);
+- the battery on GP29 (VSYS/3, the Pico's own divider), the red LED the
+  Pico's GP25 while a frame waits;
+- no deep sleep: it stays awake (the app's idle power-off just lets the
+  panel finish), so the RAM and the game's screens survive.
+"""
+
+try:
+    from boards import spec
+    from boards.magtag import MagTagBoard, Surface, _monotonic_ms, _sleep_ms
+except ImportError:  # from a repo checkout
+    from firmware.boards import spec
+    from firmware.boards.magtag import MagTagBoard, Surface, _monotonic_ms, _sleep_ms
+
+NAME = "pico-epaper29-cp"
+WIDTH, HEIGHT = 296, 128
+
+
+class ButtonNames:
+    """Physical key events (index, pressed, t) -> the app's button names:
+    each button acts on its press."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def event(self, k, pressed, t, out):
+        if pressed:
+            out.append(self.names[k])
+
+    def tick(self, t, out):
+        pass
+
+
+class _Led:
+    """The Pico's LED (GP25) lit while a frame waits for the panel."""
+
+    def __init__(self, board, digitalio):
+        self.on = False
+        try:
+            self.led = digitalio.DigitalInOut(board.LED)
+            self.led.switch_to_output(value=False)
+        except Exception:  # noqa: BLE001
+            self.led = None
+
+    def set(self, on):
+        if on != self.on and self.led is not None:
+            self.led.value = on
+        self.on = on
+
+
+class PicoEpaper29CPBoard(MagTagBoard):
+    name = NAME
+    can_partial = False
+    SPI_BAUD = 20000000  # the SSD1680's limit for writes; the RP2040 gives 15.6 MHz
+    # EPaperDisplay refuses a refresh sooner than this after the last one
+    # started, and while BUSY is high (the panel's own time: ~3 s full)
+    SECONDS_PER_FRAME = 0.5
+    # after its reset pulse the SSD1680 holds BUSY ~1-3 ms; EPaperDisplay's default
+    # start_up_time (0) sends the start sequence's soft reset into it (the
+    # emulated panel flagged it): wait 10 ms first
+    START_UP_S = 0.01
+    ROTATION = 270  # the Waveshare module's landscape: the ribbon on the left, as the MicroPython driver draws
+    SLEEP_AFTER_MS = None
+    # glyph runs the surface keeps (surface.py): the MagTag's 256 took ~150 KB
+    # and the Pico's heap ran out drawing its first home screen (MemoryError)
+    GLYPH_RUNS = 0
+
+    def __init__(self, flash_dir=None, display=None, clock_ms=None, sleep_ms=None, use_keypad=True):
+        import board
+        import digitalio
+        import displayio
+
+        pins = spec(NAME)["pins"]
+        self._board = board
+        self.clock_ms = clock_ms or _monotonic_ms
+        self.sleep_ms = sleep_ms or _sleep_ms
+        self.flash_dir = self.FLASH_DIR if flash_dir is None else flash_dir
+        self.read_only = self._check_writable()
+
+        import microcontroller
+
+        # microcontroller.pin names every GPIO (board has no GP29: it is VOLTAGE_MONITOR)
+        gp = lambda n: getattr(microcontroller.pin, "GPIO%d" % n)  # noqa: E731
+        self.display = display if display is not None else self._make_display(pins["panel"], gp, displayio)
+        self.bitmap = displayio.Bitmap(WIDTH, HEIGHT, 2)
+        self.palette = displayio.Palette(2)
+        self.palette[0] = 0xFFFFFF
+        self.palette[1] = 0x000000
+        self.group = displayio.Group()
+        self.group.append(displayio.TileGrid(self.bitmap, pixel_shader=self.palette))
+        self.display.root_group = self.group
+        self.surface = Surface(self.bitmap, self.GLYPH_RUNS)
+        self.pending = None
+        self.retry_at = 0
+        self.refreshes = {"full": 0, "fast": 0, "partial": 0}
+        self.too_soon = 0
+
+        self._digitalio = digitalio
+        names = [b[0] for b in pins["buttons"]]
+        self.pins = tuple(gp(b[1]) for b in pins["buttons"])
+        self.map = ButtonNames(names)
+        self.use_keypad = use_keypad
+        self._pressed = []
+        self.woke = None
+        self._make_keys()
+        self.indicator = _Led(board, digitalio)
+
+        self.port = None
+        try:
+            import usb_cdc
+
+            self.port = usb_cdc.data
+        except ImportError:
+            pass
+        if self.port is not None:
+            self.port.timeout = 0
+            self.port.write_timeout = 1.0
+        self.dropped_writes = 0
+        battery = pins.get("battery")
+        self._battery_pin = gp(battery[0]) if battery else None
+        self._divider = battery[1] if battery else None
+        self._adc = None
+        self._volts = None
+        self._volts_at = None
+
+    def _make_display(self, p, gp, displayio):
+        import busio
+        import fourwire
+        from adafruit_ssd1680 import SSD1680
+
+        displayio.release_displays()  # a display from an earlier run of code.py holds the pins
+        spi = busio.SPI(gp(p["sck"]), MOSI=gp(p["mosi"]))
+        bus = fourwire.FourWire(spi, command=gp(p["dc"]), chip_select=gp(p["cs"]), reset=gp(p["rst"]),
+                                baudrate=self.SPI_BAUD)
+        return SSD1680(bus, width=WIDTH, height=HEIGHT, rotation=self.ROTATION, busy_pin=gp(p["busy"]),
+                       colstart=0, seconds_per_frame=self.SECONDS_PER_FRAME, start_up_time=self.START_UP_S)
+
+    def battery(self):
+        """VSYS volts through the Pico's divider on GP29, at most every BATTERY_MS."""
+        if self._battery_pin is None:
+            return None
+        now = self.clock_ms()
+        if self._volts_at is not None and now - self._volts_at < self.BATTERY_MS:
+            return self._volts
+        try:
+            if self._adc is None:
+                import analogio
+
+                self._adc = analogio.AnalogIn(self._battery_pin)
+            self._volts = self._adc.value / 65535 * 3.3 * self._divider
+        except Exception:  # noqa: BLE001
+            self._volts = None
+        self._volts_at = now
+        return self._volts
+
+    def sleep_after_ms(self):
+        return None  # awake: the app's long idle power-off only
+
+    def sleep_loses_ram(self):
+        return False
+
+    def power_off(self):
+        """Let the pending frame reach the panel; the board stays awake."""
+        self.flush()
+
+
+Board = PicoEpaper29CPBoard
