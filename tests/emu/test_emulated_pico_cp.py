@@ -11,6 +11,7 @@ import pytest
 import serial
 
 from host_tools.link import DeviceLink, LinkError
+from tests.host.conftest import wait_hello
 from tests.emu.conftest import (PRESS_WALL, booted, hello, is_update, press_and_settle, press_and_wait,
                                 same_as_twin, settle_flash, twin_of)
 
@@ -19,8 +20,18 @@ from tests.emu.conftest import (PRESS_WALL, booted, hello, is_update, press_and_
 BOARD = "pico-epaper29-cp"
 
 
-UNDIAGNOSED = pytest.mark.xfail(strict=False, reason="failed on the emulated CircuitPython board at the first run "
-                                "(2026-11-28), not yet diagnosed: a flip by B after the home screen")
+# A defect found here (2026-11-28): CircuitPython 10.2.1 on a Pico has ~164 KB of heap; the game's
+# modules loaded from CIRCUITPY take ~154 KB at boot, and the first flip's save runs out (MemoryError
+# in state.dump, allocating 448 B; code.py stops at "Code done running"). Until the boot's code is
+# smaller (issue 28, and the stock route's heap goal in issue 24), the game cannot be played there.
+OUT_OF_HEAP = ("defect: the first flip runs out of CircuitPython's heap on a Pico (MemoryError in "
+               "state.dump); the board stops")
+NEEDS_A_FLIP = pytest.mark.xfail(run=False, reason="needs a board that survives a flip: " + OUT_OF_HEAP)
+QUICK = 20.0  # wall s for a hello after a press: a crashed board never answers, no need to wait 90
+
+
+def answer(board):
+    return wait_hello(board.port, timeout=QUICK)
 
 
 @pytest.fixture(scope="module")
@@ -51,19 +62,19 @@ def test_the_same_seed_gives_the_same_game_and_pixels_as_the_unix_port(cp, twin)
     same_as_twin(cp, twin, "the home screen")
 
 
-@UNDIAGNOSED
+@pytest.mark.xfail(strict=True, reason=OUT_OF_HEAP)
 def test_a_flip_by_the_boards_buttons_shows_on_the_panel(cp):
     before = hello(cp)
     home = cp.panel_image()
     press_and_wait(cp, "B")
     assert cp.panel_image() != home, "B flips: the panel must change"
-    after = hello(cp)
+    after = answer(cp)
     assert after["count"] == before["count"] + 1 and after["events"] == before["events"] + 1
     press_and_wait(cp, "A")
-    assert hello(cp)["count"] == before["count"] + 2
+    assert answer(cp)["count"] == before["count"] + 2
 
 
-@UNDIAGNOSED
+@NEEDS_A_FLIP
 def test_a_flip_over_usb_cdc_data_shows_on_the_panel(cp):
     count = hello(cp)["count"]
     for op, args in (("flip", {"suit": "blade", "net": 1}), ("end_flip", {})):
@@ -76,7 +87,7 @@ def test_a_flip_over_usb_cdc_data_shows_on_the_panel(cp):
     assert hello(cp)["count"] == count + 2
 
 
-@UNDIAGNOSED
+@NEEDS_A_FLIP
 def test_a_save_survives_a_reset(cp):
     settle_flash(cp)
     before = hello(cp)
@@ -88,7 +99,7 @@ def test_a_save_survives_a_reset(cp):
                                                                     before["events"])
 
 
-@UNDIAGNOSED
+@NEEDS_A_FLIP
 @pytest.mark.parametrize("which", ["console", "data"])
 def test_ctrl_c_on_either_usb_port_does_not_stop_the_game(cp, which):
     """0x03 on the console port is CircuitPython's Ctrl-C (KeyboardInterrupt
