@@ -3,6 +3,7 @@
     deckahedron image --board pico-epaper29|badger2040|badger2040w [--sleep MODE] [--out FILE]
     deckahedron image --base-names FILE
     deckahedron flash --board NAME [--port P | --drive PATH] [--sleep MODE] [--wipe --yes] [--dry-run]
+                      [--probe-timeout S]
 
 An RP2040 board in BOOTSEL mode (its RPI-RP2 drive mounted, or picotool
 installed) gets the whole image: base + ROMFS of the current code + a fresh
@@ -17,6 +18,7 @@ Exit codes: 0 done (or planned), 1 the flash failed (the message says what
 to do), 2 bad usage or no base image to build from.
 """
 
+import argparse
 import sys
 
 from host_tools import boards as registry
@@ -42,8 +44,20 @@ def add_arguments(parser):
     parser.add_argument("--wipe", action="store_true", help="also delete the saved game (deck.sav, deck.tmp, deck.bad)")
     parser.add_argument("--yes", "-y", action="store_true", help="confirm --wipe")
     parser.add_argument("--dry-run", action="store_true", help="show the plan; change nothing on the board")
+    parser.add_argument("--probe-timeout", type=_seconds, default=running.PROBE_TIMEOUT, metavar="S",
+                        help="a running board: seconds it has to answer the first question (default %(default)g)")
     _add_sleep(parser)
     parser.error = _fail
+
+
+def _seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0
+    if not 0 < value < 86400:
+        raise argparse.ArgumentTypeError("%r is not a number of seconds above 0 (and below a day)" % text)
+    return value
 
 
 def _add_sleep(parser):
@@ -159,7 +173,7 @@ def _flash_bootsel(args, drive, out):
 
 def _flash_running(args, port, out):
     plan = running.flash(args.board, port, wipe=args.wipe, dry_run=args.dry_run, progress=out.note,
-                         progress_bytes=out.bytes, sleep=args.sleep)
+                         progress_bytes=out.bytes, sleep=args.sleep, probe_timeout=args.probe_timeout)
     info = plan.info
     head = "plan for %s on %s (MicroPython %s, %s)" % (
         args.board, port, info.get("version"),

@@ -232,13 +232,20 @@ def leave_game(port, link=None):
         return "no game answered on %s; mpremote gets in directly" % port
 
 
-def probe(mp, board, then_reset=False):
+# Seconds a board has to answer the probe, mpremote's first session: a busy
+# board or a slow hub is still answering well within it; a port where nothing
+# answers waits it out (`flash --probe-timeout S`; the tests set it short).
+PROBE_TIMEOUT = 60.0
+
+
+def probe(mp, board, then_reset=False, timeout=PROBE_TIMEOUT):
     """What the board runs and holds: {"impl", "version", "mpy", "platform",
     "romfs": partition bytes (0: none), "free", "files": {path: size}};
-    then_reset restarts the game afterwards (a dry run)."""
+    then_reset restarts the game afterwards (a dry run); timeout: seconds
+    for the whole mpremote session."""
     paths = sorted(set(_installed_paths(board)) | set(files.SAVE_FILES) | {files.CONFIG})
     snippet = PROBE % {"paths": paths, "dirs": package_dirs(board), "root": mp.root, "config": files.CONFIG}
-    out = mp([["exec", snippet]] + ([["reset"]] if then_reset else []), 60, "asking the board what it runs")
+    out = mp([["exec", snippet]] + ([["reset"]] if then_reset else []), timeout, "asking the board what it runs")
     for line in out.splitlines():
         if line.startswith("@@DECK "):
             try:
@@ -444,15 +451,16 @@ def check_readback(plan, out):
 
 
 def flash(board, port, wipe=False, dry_run=False, runner=None, link=None, progress=None, romfs_builder=None,
-          root="/", progress_bytes=None, sleep=None):
+          root="/", progress_bytes=None, sleep=None, probe_timeout=PROBE_TIMEOUT):
     """Update the running board at `port`; the Plan carried out. dry_run
     reads the board and plans, changing nothing on it (the game is left for
-    the probe and restarted after it). sleep: see make_plan."""
+    the probe and restarted after it). sleep: see make_plan; probe_timeout:
+    seconds the board has to answer the probe."""
     say = progress or (lambda text: None)
     notes = [leave_game(port, link)]
     say(notes[-1])
     mp = Mpremote(port, runner, root=root)
-    info = probe(mp, board, then_reset=dry_run)
+    info = probe(mp, board, then_reset=dry_run, timeout=probe_timeout)
     plan = make_plan(board, info, wipe, romfs_builder, sleep=sleep)
     plan.notes = notes + plan.notes
     plan.info = info

@@ -163,10 +163,14 @@ def test_the_panel_took_no_command_it_would_refuse_through_the_flash(flashed):
 
 
 def test_flashing_a_port_where_nothing_answers_says_so_in_one_line(tmp_path):
+    # Nothing answers, so the probe waits out its whole timeout: 3 s here
+    # instead of a board's 60 (running.PROBE_TIMEOUT).
     master, slave = os.openpty()
     try:
         port = os.ttyname(slave)
-        run = deckahedron(ROOT, "flash", "--board", BOARD, "--port", port, timeout=300)
+        started = time.monotonic()
+        run = deckahedron(ROOT, "flash", "--board", BOARD, "--port", port, "--probe-timeout", "3", timeout=300)
+        took = time.monotonic() - started
     finally:
         os.close(master)
         os.close(slave)
@@ -174,3 +178,4 @@ def test_flashing_a_port_where_nothing_answers_says_so_in_one_line(tmp_path):
     assert "Traceback" not in run.stderr + run.stdout
     said = [ln for ln in run.stderr.splitlines() if ln.strip()]
     assert len(said) == 1 and port in said[0], run.stderr
+    assert "did not answer within 3 s" in said[0] and took < 30, (took, said)

@@ -387,6 +387,28 @@ def test_a_sleep_mode_the_board_lacks_is_dropped_with_a_note(board_fs, board, li
     assert any(words in n for n in plan.notes)
 
 
+def test_the_probe_waits_as_long_as_the_caller_says_60_s_by_default(board_fs):
+    timeouts = []
+
+    class Timed(FakeBoard):
+        def __call__(self, argv, timeout):
+            timeouts.append(timeout)
+            return FakeBoard.__call__(self, argv, timeout)
+
+    fake = Timed(board_fs, romfs=rp2040.ROMFS_BYTES)
+    flash_running(fake, dry_run=True)  # a dry run: the probe alone
+    flash_running(fake, dry_run=True, probe_timeout=2.5)
+    assert timeouts == [60, 2.5] and running.PROBE_TIMEOUT == 60
+
+
+@pytest.mark.parametrize("text", ["0", "-1", "soon", "nan", "inf"])
+def test_a_probe_timeout_that_is_no_time_is_one_line_and_exit_2(text, capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["flash", "--board", "pico-epaper29", "--port", "/dev/ttyX", "--probe-timeout", text])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "seconds above 0" in err and err.count("\n") == 1
+
+
 def test_the_config_refuses_a_sleep_mode_the_board_lacks():
     assert files.config_text("badger2040w", settings={"sleep": "dormant"}) == \
         "hold=10\nboard=badger2040w\nsleep=dormant\n"
