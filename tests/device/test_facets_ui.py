@@ -172,21 +172,25 @@ def _screen_kind(v):
     return v["screen"]
 
 
-def _walk(make, prefix, depth, seen):
+def _walk(make, prefix, depth, seen, reached=None):
     """Choose every row of the screen reached by ``prefix`` on a fresh
-    device, and follow what opens, ``depth`` levels more."""
+    device, and follow what opens, ``depth`` levels more; ``seen`` counts
+    the screens by kind, ``reached`` (a list) gets each (buttons, view,
+    app)."""
     u, app = make()
     press(u, *prefix)
     v = app.ui.view()
     kind = v["screen"]
     seen[kind] = seen.get(kind, 0) + 1
+    if reached is not None:
+        reached.append((prefix, v, app))
     if depth == 0:
         return
     if kind == "menu":
         for i in range(len(v["items"])):
-            _walk(make, prefix + ["DOWN"] * i + ["B"], depth - 1, seen)
+            _walk(make, prefix + ["DOWN"] * i + ["B"], depth - 1, seen, reached)
     elif kind in ("number", "entry"):
-        _walk(make, prefix + (["B", "C"] if kind == "entry" else ["B"]), depth - 1, seen)
+        _walk(make, prefix + (["B", "C"] if kind == "entry" else ["B"]), depth - 1, seen, reached)
 
 
 def _busy_game():
@@ -204,8 +208,16 @@ def test_every_menu_path_works():
         assert kind in seen, (kind, seen)
 
 
+CONSEQUENCE_MENUS = ("Taken out! (", "Penalty on (", "Also on (", "Crippled, or death?", "Which penalty?")
+
+
 def test_taken_out_paths_and_no_game_menu():
-    seen = {}
+    """Taken out of Health or Cool at each rung: every row of the consequence's
+    menus works, only those menus show until one is taken (A and C lead
+    nowhere else), and every path ends at home with the character no longer
+    out; taking it moves the track one rung down, and only Health's last
+    rungs can kill. A Facets device with no game: C opens the "No game" menu,
+    and each of its rows works."""
     for track in ("health", "cool"):
         for level in (0, 1, 2, 3):
             def make(track=track, level=level):
@@ -215,7 +227,49 @@ def test_taken_out_paths_and_no_game_menu():
                 g.s.points[track] = 0
                 g.s.out = track
                 return ui_for(facets_app(g))
-            _walk(make, [], 4, seen)
+            case = (track, level)
+            u, app = make()
+            for b in ("C", "A"):
+                press(u, b)
+                assert u.view()["title"] == "Taken out! (%s 0)" % track, case
+            seen, reached = {}, []
+            _walk(make, [], 4, seen, reached)
+            assert sorted(seen) == ["facets_home", "menu"], (case, seen)  # no refusal ("Not now") on any path
+            for buttons, v, app in reached:
+                s = app.game.s
+                if v["screen"] == "menu":
+                    assert [t for t in CONSEQUENCE_MENUS if v["title"].startswith(t)], (case, buttons, v["title"])
+                    assert s.out == track and s.ladders[track][0] == level, (case, buttons)
+                    continue
+                assert s.out == "" and s.ladders[track][0] >= level, (case, buttons)
+                if buttons[0] == "B" and not s.dead:  # Take it
+                    assert s.ladders[track][0] == min(level + 1, 3), (case, buttons, s.ladders[track])
+            homes = [app for buttons, v, app in reached if v["screen"] == "facets_home"]
+            assert homes, case
+            assert any(app.game.s.dead for app in homes) == (track == "health" and level >= 2), case
+
+    def no_game():
+        app = facets_app()
+        app.game = None
+        app.ui.reset()
+        return ui_for(app)
+
+    u, app = no_game()
+    assert u.view()["screen"] == "facets_home" and u.view()["hint"] == "C menu: New character"
+    press(u, "C")
+    v = u.view()
+    assert v["title"] == "No game" and v["items"] == ["New character", "Help"]
+    seen, reached = {}, []
+    _walk(no_game, ["C"], 4, seen, reached)
+    # a new character of each system, and the help pages
+    assert set(seen) == {"menu", "facets_home", "home", "save_home", "message"}, seen
+    made = []
+    for buttons, v, app in reached:
+        assert v.get("title") != "Not now", (buttons, v)
+        if app.game is not None:
+            assert app.ui.SYSTEM == app.game.SYSTEM and v["screen"].endswith("home"), (buttons, v["screen"])
+            made.append(app.game.SYSTEM)
+    assert sorted(made) == ["deck", "facets", "save"], made
 
 
 def test_new_character_chooses_facets_and_back():
