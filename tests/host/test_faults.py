@@ -11,6 +11,8 @@ import random
 import threading
 import time
 
+import pytest
+
 from host_tools.link import DeviceError, DeviceLink
 from host_tools.simboards import SimBoard
 from shared_rules.errors import RulesError
@@ -44,6 +46,7 @@ def _crash_and_restart(board, delay, pids):
     board.restart()
 
 
+@pytest.mark.slow  # about 5 s of random kills and restarts
 def test_sigkill_at_random_points_loses_and_duplicates_nothing(firmware, tmp_path):
     board = SimBoard("p1", str(tmp_path / "p1"), seed=SEED)
     board.start()

@@ -172,7 +172,7 @@ def test_a_refusal_from_the_page_is_the_consoles_sentence(browser, table):
     assert table.view()["shadow"]["left"] == left
 
 
-def test_button_flips_appear_on_the_page_and_their_latency_is_measured(browser, table, capsys):
+def test_button_flips_appear_on_the_page_and_their_latency_is_measured(browser, table, record_property):
     latencies, tries = [], 0
     while len(latencies) < FLIPS:
         tries += 1
@@ -191,10 +191,10 @@ def test_button_flips_appear_on_the_page_and_their_latency_is_measured(browser, 
     latencies.sort()
     p50 = latencies[len(latencies) // 2]
     p99 = latencies[min(len(latencies) - 1, int(round(0.99 * (len(latencies) - 1))))]
-    with capsys.disabled():
-        print("\nlive page: a button flip's event in the hub to the page showing it, %d flips: p50 %.0f ms, "
-              "p99 %.0f ms, max %.0f ms (a real button's event first waits for the next device poll, every %g s)"
-              % (len(latencies), p50 * 1000, p99 * 1000, latencies[-1] * 1000, PAGE_POLL))
+    # printed after the run, from any worker (tests/conftest.py)
+    record_property("figure", "live page: a button flip's event in the hub to the page showing it, %d flips: "
+                    "p50 %.0f ms, p99 %.0f ms, max %.0f ms (a real button's event first waits for the next device "
+                    "poll, every %g s)" % (len(latencies), p50 * 1000, p99 * 1000, latencies[-1] * 1000, PAGE_POLL))
     text = card(browser, NAMES[-1]).find_element(By.CSS_SELECTOR, ".flips").text
     assert "(buttons)" in text
 

@@ -1,0 +1,57 @@
+"""Slow marks given by rule rather than on the test (pyproject.toml's
+`slow` marker; `make check` runs everything else), and the figures tests
+measure, printed after the run.
+
+- Every test in tests/emu is slow: each boots an RP2040 (or several) in
+  rp2040js, seconds to minutes of a 2-core machine, and a module's board is
+  shared by its tests, so its first test pays the boot.
+- SLOW_ELSEWHERE: slow tests in files whose marks are not kept on the test
+  itself yet (the table hub's tests, changed by other work in parallel);
+  tests/host/test_slow_marks.py checks that each one still exists.
+"""
+
+from pathlib import Path
+
+import pytest
+
+EMU = Path(__file__).resolve().parent / "emu"
+
+# (file under tests/, test function): what it waits for
+SLOW_ELSEWHERE = (
+    ("host/test_table_events.py",
+     "test_a_hub_killed_at_random_points_stores_every_event_exactly_once"),  # 35 s of kills and restarts
+    ("host/test_table_silent.py",
+     "test_a_silent_board_is_offline_at_once_and_the_others_answer_in_their_usual_time"),  # 15 s: the link's retries
+    ("host/test_table_files.py", "test_the_scripted_scene_writes_every_screen_inside_the_run_folder"),  # 7 s: the scene
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    tests = Path(__file__).resolve().parent
+    slow = set(SLOW_ELSEWHERE)
+    for item in items:
+        path = Path(str(item.fspath)).resolve()
+        if EMU in path.parents:
+            item.add_marker(pytest.mark.slow)
+            continue
+        try:
+            key = (path.relative_to(tests).as_posix(), getattr(item, "originalname", item.name))
+        except ValueError:
+            continue
+        if key in slow:
+            item.add_marker(pytest.mark.slow)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The figures tests measured (``record_property("figure", text)``),
+    after the run: a test's own print is lost when it runs on a worker
+    (make test's pytest-xdist)."""
+    lines = []
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if getattr(report, "when", None) == "call":
+                lines += [value for key, value in getattr(report, "user_properties", ()) if key == "figure"]
+    if lines:
+        terminalreporter.write_sep("-", "figures measured")
+        for line in lines:
+            terminalreporter.write_line(line)
