@@ -21,12 +21,14 @@ BOARD = "pico-epaper29-cp"
 
 
 # A defect found here (2026-11-28): CircuitPython 10.2.1 on a Pico has ~164 KB of heap; the game's
-# modules loaded from CIRCUITPY take ~154 KB at boot, and the first flip's save runs out (MemoryError
-# in state.dump, allocating 448 B; code.py stops at "Code done running"). Until the boot's code is
-# smaller (issue 28, and the stock route's heap goal in issue 24), the game cannot be played there.
-OUT_OF_HEAP = ("defect: the first flip runs out of CircuitPython's heap on a Pico (MemoryError in "
-               "state.dump); the board stops")
-NEEDS_A_FLIP = pytest.mark.xfail(run=False, reason="needs a board that survives a flip: " + OUT_OF_HEAP)
+# modules loaded from CIRCUITPY took ~154 KB at boot, and the first flip's save ran out (MemoryError
+# in state.dump, allocating 448 B; code.py stops at "Code done running"). With the modules compiled
+# without line numbers (149 KB, 15 KB free) the first flip by B works, but the presses after it do
+# not reliably: a strict expectation either way would be flaky, so these tests do not run until the
+# boot's code is smaller (issue 28, and the stock route's heap goal in issue 24).
+OUT_OF_HEAP = ("defect: the game plays at the edge of CircuitPython's heap on a Pico (15 KB free after boot); "
+               "a flip and the presses after it do not reliably answer")
+NEEDS_A_FLIP = pytest.mark.xfail(run=False, reason=OUT_OF_HEAP)
 QUICK = 20.0  # wall s for a hello after a press: a crashed board never answers, no need to wait 90
 
 
@@ -62,7 +64,7 @@ def test_the_same_seed_gives_the_same_game_and_pixels_as_the_unix_port(cp, twin)
     same_as_twin(cp, twin, "the home screen")
 
 
-@pytest.mark.xfail(strict=True, reason=OUT_OF_HEAP)
+@NEEDS_A_FLIP
 def test_a_flip_by_the_boards_buttons_shows_on_the_panel(cp):
     before = hello(cp)
     home = cp.panel_image()
