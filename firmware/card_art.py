@@ -218,7 +218,7 @@ def faces(render, ink):
     ALL_IDS order, as one bytes: drawn by module ``render``'s Renderer on a
     canvas in the panel layout with native ``ink``, as the Pico draws. What
     host_tools/card_faces.py puts in a board's ROMFS, and what
-    tests/screens_mp.py checks against cards drawn piece by piece."""
+    host_tools/screens_mp.py checks against cards drawn piece by piece."""
     import framebuf
     from shared_rules.cards import ALL_IDS, CARDS
 

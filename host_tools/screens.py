@@ -2,7 +2,7 @@
 
 The renderer itself (firmware/render.py) runs only under MicroPython: this
 module runs it in the MicroPython unix port beside the venv's Python (or on
-PATH) through tests/screens_mp.py, then turns the raw 1-bit buffers into
+PATH) through host_tools/screens_mp.py, then turns the raw 1-bit buffers into
 images.
 
     python -m host_tools.screens docs/screens        regenerate the documentation PNGs
@@ -21,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDTH, HEIGHT = 296, 128
-SCRIPT = "tests/screens_mp.py"
+SCRIPT = "host_tools/screens_mp.py"
 
 
 def to_image(buf, width=WIDTH, height=HEIGHT):

@@ -8,7 +8,7 @@ text in the project's font (font8.py) and glyphs.py bitmaps, at any scale,
 with the pixels framebuf would draw (a key-0 blit: paper is left as it is;
 colour 0 clears ink; clipped at the edges). render.Canvas uses this module
 for a MONO_VLSB canvas where the runtime compiles viper (MicroPython on the
-rp2 and unix ports; tests/screens_mp.py --vlsb and --ink compare every
+rp2 and unix ports; host_tools/screens_mp.py --vlsb and --ink compare every
 screen and random drawings with framebuf's pixels). Not on the MagTag:
 CircuitPython draws on its own surface and has no viper.
 

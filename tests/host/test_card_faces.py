@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 import firmware.layout as L
-import tests.screens_mp as S
+import host_tools.screens_mp as S
 from host_tools import card_faces, rp2040
 from shared_rules.cards import ALL_IDS, CARDS, SUITS
 from shared_rules.editions import EDITION_KEYS
@@ -20,8 +20,8 @@ FACE = L.FACE_BYTES
 def test_a_card_from_its_face_is_the_card_drawn_piece_by_piece():
     """Every card in every flip slot, every suit chosen or none, resolving
     or under the cursor, over paper and over ink, under every edition's
-    symbols, and every screen of tests/screens_mp.py: the same bytes."""
-    proc = subprocess.run([find_tool("micropython"), "tests/screens_mp.py", "--faces"], cwd=str(ROOT),
+    symbols, and every screen of host_tools/screens_mp.py: the same bytes."""
+    proc = subprocess.run([find_tool("micropython"), "host_tools/screens_mp.py", "--faces"], cwd=str(ROOT),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     cases = len(EDITION_KEYS) * len(ALL_IDS) * len(L.FLIP_SLOTS[3]) * (1 + len(SUITS)) * 3 * 2

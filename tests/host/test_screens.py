@@ -2,10 +2,10 @@
 the card faces everywhere.
 
 The renderer runs only under MicroPython, so this runs
-``micropython tests/screens_mp.py OUTDIR`` once and reads the raw buffers
+``micropython host_tools/screens_mp.py OUTDIR`` once and reads the raw buffers
 (4736 bytes, MONO_HLSB, bit 1 = black). Every coordinate comes from
 firmware/layout.py (plain data, imported here on CPython) and every view from
-tests/screens_mp.py (its VIEWS list is plain data too).
+host_tools/screens_mp.py (its VIEWS list is plain data too).
 """
 
 import hashlib
@@ -17,7 +17,7 @@ import pytest
 import firmware.card_art as A
 import firmware.glyphs as G
 import firmware.layout as L
-import tests.screens_mp as S
+import host_tools.screens_mp as S
 from tests.host.test_micropython_suite import ROOT, find_tool
 
 VIEWS = dict(S.VIEWS)
@@ -27,7 +27,7 @@ STRIDE = L.WIDTH // 8
 @pytest.fixture(scope="module")
 def screens(tmp_path_factory):
     out = tmp_path_factory.mktemp("screens")
-    proc = subprocess.run([find_tool("micropython"), "tests/screens_mp.py", str(out)], cwd=str(ROOT),
+    proc = subprocess.run([find_tool("micropython"), "host_tools/screens_mp.py", str(out)], cwd=str(ROOT),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, "screens_mp.py failed:\n%s%s" % (proc.stdout, proc.stderr)
     bufs = {}
@@ -69,7 +69,7 @@ def test_every_screen_is_one_panel_buffer(screens):
 def test_every_card_in_every_slot_and_no_write_past_the_buffer():
     """All 35 card ids in every flip and mini-game slot, each suit chosen,
     under every edition; the 64 guard bytes after the panel stay intact."""
-    proc = subprocess.run([find_tool("micropython"), "tests/screens_mp.py", "--cards"], cwd=str(ROOT),
+    proc = subprocess.run([find_tool("micropython"), "host_tools/screens_mp.py", "--cards"], cwd=str(ROOT),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     last = proc.stdout.strip().splitlines()[-1]
@@ -77,7 +77,7 @@ def test_every_card_in_every_slot_and_no_write_past_the_buffer():
 
 
 def test_junk_in_any_view_key_still_draws_the_screen():
-    proc = subprocess.run([find_tool("micropython"), "tests/screens_mp.py", "--fuzz"], cwd=str(ROOT),
+    proc = subprocess.run([find_tool("micropython"), "host_tools/screens_mp.py", "--fuzz"], cwd=str(ROOT),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().splitlines()[-1].startswith("fuzz ok "), proc.stdout
@@ -87,7 +87,7 @@ def test_every_screen_drawn_in_the_panel_layout_has_the_same_pixels():
     """The Pico's renderer draws straight into the SSD1680's column-byte
     layout (render.Canvas in MONO_VLSB): each view must come out pixel for
     pixel as the MONO_HLSB frame the other boards and the host see."""
-    proc = subprocess.run([find_tool("micropython"), "tests/screens_mp.py", "--vlsb"], cwd=str(ROOT),
+    proc = subprocess.run([find_tool("micropython"), "host_tools/screens_mp.py", "--vlsb"], cwd=str(ROOT),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "vlsb ok %d" % len(S.VIEWS), proc.stdout
@@ -97,7 +97,7 @@ def test_native_ink_draws_what_framebuf_draws():
     """drivers/ink.py draws text, scaled text and bitmaps on the panels'
     canvas in native code: random drawings, every scale, colour and edge,
     must leave the bytes framebuf leaves."""
-    proc = subprocess.run([find_tool("micropython"), "tests/screens_mp.py", "--ink"], cwd=str(ROOT),
+    proc = subprocess.run([find_tool("micropython"), "host_tools/screens_mp.py", "--ink"], cwd=str(ROOT),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().splitlines()[-1].startswith("ink ok "), proc.stdout

@@ -213,3 +213,14 @@ def test_without_the_micropython_command_the_simulated_table_says_so(installed, 
         assert rc == 3, (args, out, err)
         said = err.strip().splitlines()
         assert len(said) == 1 and "micropython" in said[0] and "not installed" in said[0], (args, err)
+
+
+def test_the_installed_wheel_prints_the_quick_reference(installed, tmp_path):
+    """quickref draws the device's own screens with the MicroPython renderer
+    (host_tools/screens_mp.py, in the wheel since it moved out of tests/)."""
+    rc, out, err, _ = deckahedron(installed, tmp_path, "quickref", "--out", tmp_path / "ref.png")
+    assert rc == 0, err
+    from PIL import Image
+
+    with Image.open(tmp_path / "ref.png") as img:
+        assert img.size[0] > 1000 and img.size[1] > 1000

@@ -2,14 +2,14 @@
 
 Run from the repo root under the MicroPython unix port:
 
-    micropython tests/screens_mp.py OUTDIR              the fixed VIEWS below -> OUTDIR/<name>.bin
-    micropython tests/screens_mp.py OUTDIR VIEWS.json   views from a JSON list of [name, view]
-    micropython tests/screens_mp.py --cards             every card id in every slot, every suit
-    micropython tests/screens_mp.py --fuzz              junk in every view key: defaults, never an error page
-    micropython tests/screens_mp.py --bench             render time and heap figures
-    micropython tests/screens_mp.py --vlsb              every view drawn in the panel layout (MONO_VLSB) too
-    micropython tests/screens_mp.py --ink               random drawings: native ink (drivers/ink.py) = framebuf
-    micropython tests/screens_mp.py --faces             cards from their prebuilt faces = cards drawn piece by piece
+    micropython host_tools/screens_mp.py OUTDIR              the fixed VIEWS below -> OUTDIR/<name>.bin
+    micropython host_tools/screens_mp.py OUTDIR VIEWS.json   views from a JSON list of [name, view]
+    micropython host_tools/screens_mp.py --cards             every card id in every slot, every suit
+    micropython host_tools/screens_mp.py --fuzz              junk in every view key: defaults, never an error page
+    micropython host_tools/screens_mp.py --bench             render time and heap figures
+    micropython host_tools/screens_mp.py --vlsb              every view drawn in the panel layout (MONO_VLSB) too
+    micropython host_tools/screens_mp.py --ink               random drawings: native ink (drivers/ink.py) = framebuf
+    micropython host_tools/screens_mp.py --faces             cards from their prebuilt faces = cards drawn piece by piece
 
 Each .bin is the 4736-byte frame buffer (MONO_HLSB, bit 1 = black).
 tests/host/test_screens.py runs this and checks pixels; host_tools/screens.py
