@@ -139,7 +139,7 @@ def test_every_response_forbids_framing_sniffing_and_referrers(table, path, with
 @pytest.mark.parametrize("text, words", [
     ("do Ann repl", "do is for the console only: it sends any device command, the REPL too"),
     ("restore Ann /etc/passwd", "restore is for the console only: it opens any path as a device's port"),
-    ("screen Ann /tmp/x.png", "screen is for the console only: it writes a file"),
+    ("screen Ann shots/x.png", "screen is for the console only: it writes a file"),
     ("exit", "quit is for the console only: the table is closed at the console, not from the page"),
     ("?", "unknown command '?': type help for the list"),
     ("flip;screen Ann x.png", "unknown command 'flip;screen': type help for the list"),
