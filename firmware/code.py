@@ -36,7 +36,9 @@ CONFIG = "deckahedron.cfg"
 
 
 def config(path=CONFIG):
-    """deckahedron.cfg's ``key=value`` lines as a dict ({} without one)."""
+    """deckahedron.cfg's ``key=value`` lines as a dict ({} without one).
+    start.config's twin: importing start.py here would put all its code in
+    CircuitPython's heap (its .mpy is loaded into RAM) for these lines."""
     out = {}
     try:
         with open(path) as f:

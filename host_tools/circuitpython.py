@@ -19,7 +19,6 @@ onto the drive (host_tools/flashing/magtag.py's plan), and read here for
 the tests.
 """
 
-import hashlib
 import os
 import threading
 from pathlib import Path
@@ -126,17 +125,8 @@ def game_files(board):
     (its plan, host_tools/flashing/magtag.py, against an empty drive of
     CircuitPython CP_VERSION), less deckahedron.cfg (the emulated board
     writes its own, with its seed and id). Made once per content."""
-    from host_tools.flashing import files as flashfiles
+    from host_tools.emuboards import built_from_sources
     from host_tools.flashing import magtag
 
-    h = hashlib.sha256(b"cp\0" + board.encode())
-    for s in flashfiles.device_files(board):
-        h.update(s.board_path.encode() + b"\0" + s.local.read_bytes())
-    key = h.hexdigest()
-    with _lock:
-        if key not in _files:
-            _files[key] = magtag.board_files(CP_VERSION, board=board)
-        return _files[key]
+    return built_from_sources("circuitpython", board, lambda: magtag.board_files(CP_VERSION, board=board))
 
-
-_files = {}

@@ -160,23 +160,29 @@ def unavailable(firmware="romfs"):
     return None
 
 
-# The ROMFS image of the device code, built once per content of its sources.
-_romfs_cache = {}
-_romfs_lock = threading.Lock()
+# What the emulator lays into a board's flash from the device code (a ROMFS
+# image, .mpy files), made once per content of the board's sources.
+_built = {}
+_built_lock = threading.Lock()
+
+
+def built_from_sources(kind, board, make):
+    """make() (the `kind` of thing `board`'s flash gets from the device code),
+    made again only when a file `deckahedron flash` would put on the board
+    changed: the emulator always runs the code as it is now."""
+    h = hashlib.sha256(kind.encode() + b"\0" + board.encode())
+    for s in files.device_files(board):
+        h.update(s.board_path.encode() + b"\0" + s.local.read_bytes())
+    key = h.hexdigest()
+    with _built_lock:
+        if key not in _built:
+            _built[key] = make()
+        return _built[key]
 
 
 def current_romfs(board):
     """The ROMFS image of the device code as it is now (bytes)."""
-    h = hashlib.sha256(board.encode())
-    for board_path, local in rp2040.device_sources(board):
-        h.update(board_path.encode() + b"\0")
-        with open(local, "rb") as f:
-            h.update(f.read())
-    key = h.hexdigest()
-    with _romfs_lock:
-        if key not in _romfs_cache:
-            _romfs_cache[key] = rp2040.build_romfs(board)
-        return _romfs_cache[key]
+    return built_from_sources("romfs", board, lambda: rp2040.build_romfs(board))
 
 
 def config_text(board, seed, device_id, settings=None):
@@ -217,20 +223,13 @@ def stock_files(board):
     emulated board writes itself. Compiled once per content of the sources."""
     from host_tools.flashing import running
 
-    h = hashlib.sha256(b"stock\0" + board.encode())
-    for s in files.device_files(board):
-        h.update(s.board_path.encode() + b"\0" + s.local.read_bytes())
-    key = h.hexdigest()
-    with _romfs_lock:
-        if key not in _stock_cache:
-            info = {"impl": "micropython", "version": rp2040.MICROPYTHON_VERSION[1:], "platform": "rp2",
-                    "mpy": 6 | (3 << 8), "romfs": 0, "files": {}, "cfg": None}
-            copies = running.make_plan(board, info).copies
-            _stock_cache[key] = dict((p, d) for p, d in copies.items() if p not in ("main.py", files.CONFIG))
-        return _stock_cache[key]
+    def make():
+        info = {"impl": "micropython", "version": rp2040.MICROPYTHON_VERSION[1:], "platform": "rp2",
+                "mpy": 6 | (3 << 8), "romfs": 0, "files": {}, "cfg": None}
+        copies = running.make_plan(board, info).copies
+        return dict((p, d) for p, d in copies.items() if p not in ("main.py", files.CONFIG))
 
-
-_stock_cache = {}
+    return built_from_sources("stock", board, make)
 
 
 def _moved(old, fs_bytes=rp2040.FS_BYTES):

@@ -285,7 +285,15 @@ class MagTagBoard:
 
         self.indicator = _Indicator(board, digitalio)
 
-        # host link on the second USB serial port
+        self._open_link()
+
+        self._adc = None
+        self._volts = None
+        self._volts_at = None
+
+    def _open_link(self):
+        """The host link on the second USB serial port (usb_cdc.data; None
+        where boot.py did not enable it)."""
         self.port = None
         try:
             import usb_cdc
@@ -297,10 +305,6 @@ class MagTagBoard:
             self.port.timeout = 0  # reads never wait
             self.port.write_timeout = 1.0
         self.dropped_writes = 0
-
-        self._adc = None
-        self._volts = None
-        self._volts_at = None
 
     def _make_keys(self):
         self.keys = None

@@ -119,17 +119,7 @@ class PicoEpaper29CPBoard(MagTagBoard):
         self._make_keys()
         self.indicator = _Led(board, digitalio)
 
-        self.port = None
-        try:
-            import usb_cdc
-
-            self.port = usb_cdc.data
-        except ImportError:
-            pass
-        if self.port is not None:
-            self.port.timeout = 0
-            self.port.write_timeout = 1.0
-        self.dropped_writes = 0
+        self._open_link()
         battery = pins.get("battery")
         self._battery_pin = gp(battery[0]) if battery else None
         self._divider = battery[1] if battery else None
