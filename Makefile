@@ -13,7 +13,7 @@ STAMP = $(VENV)/.installed
 
 # Reinstall only when pyproject.toml changes (or the venv is missing); the
 # emulated Pico's npm packages only when their lock file changes.
-EMU = host_tools/emu
+EMU = host_tools/sim/emu
 EMU_STAMP = $(EMU)/node_modules/.installed
 
 setup: $(STAMP) $(EMU_STAMP)

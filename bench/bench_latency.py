@@ -1,5 +1,5 @@
 """Host round trips to simulated boards (the real firmware in the MicroPython
-unix port, host_tools/simboards.py), as the table hub makes them.
+unix port, host_tools/sim/unixport.py), as the table hub makes them.
 
     python bench/bench_latency.py [--boards 8,16] [--rounds 50]
 
@@ -24,7 +24,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from host_tools.link import DeviceLink, LinkError  # noqa: E402
-from host_tools.simboards import SimTable  # noqa: E402
+from host_tools.sim.unixport import SimTable  # noqa: E402
 
 BOARDS = (8, 16)
 ROUNDS = 50

@@ -1,5 +1,5 @@
 """Figures of the firmware on the emulated Pico (MicroPython rp2 in rp2040js,
-host_tools/emuboards.py), in emulated RP2040 time, with the unix-port sim
+host_tools/sim/emulated.py), in emulated RP2040 time, with the unix-port sim
 board's figures beside them from the same run.
 
     python bench/bench_pico.py [--presses N] [--session N] [--flips N] [--badger N] [--dormant N]
@@ -26,7 +26,7 @@ Asleep on the battery (``--dormant N``, 0: none): the USB cable unplugged,
 the Pico DORMANT between presses (the Badger 2040 too, with sleep=dormant):
 per press, the button edge to the crystal running again, to the panel's
 update command and to the pixels, and the update's end to the next DORMANT
-(host_tools/emu/dormant.mjs), with the events of 32 earlier presses kept
+(host_tools/sim/emu/dormant.mjs), with the events of 32 earlier presses kept
 (a long session with no host: each save rewrites them). The power model's
 press_s is this press, measured with --flash-timing (the flash chip's
 erase and program times charged, as on a board).
@@ -50,9 +50,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from host_tools.emuboards import EmuBoard, EmuError, prepare_littlefs, unavailable  # noqa: E402
+from host_tools.sim.emulated import EmuBoard, EmuError, prepare_littlefs, unavailable  # noqa: E402
 from host_tools.link import DeviceError, DeviceLink, LinkError  # noqa: E402
-from host_tools.simboards import SimBoard  # noqa: E402
+from host_tools.sim.unixport import SimBoard  # noqa: E402
 
 NS = 1e-9
 SEED = 7

@@ -1,5 +1,5 @@
 """Heap and press figures of a Facets device on the emulated Pico
-(MicroPython rp2 in rp2040js, host_tools/emuboards.py).
+(MicroPython rp2 in rp2040js, host_tools/sim/emulated.py).
 
     python bench/bench_pico_facets.py [--presses N]
 
@@ -24,7 +24,7 @@ for path in (str(ROOT), str(ROOT / "bench")):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-from host_tools.emuboards import EmuBoard, unavailable  # noqa: E402
+from host_tools.sim.emulated import EmuBoard, unavailable  # noqa: E402
 from host_tools.link import DeviceLink  # noqa: E402
 
 from bench_pico import NS, WALL, is_update, press, settle_flash, wait_hello  # noqa: E402

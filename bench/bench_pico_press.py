@@ -25,7 +25,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.bench_pico import heap, session_commands, settle_flash, wait_hello  # noqa: E402
-from host_tools.emuboards import EmuBoard, unavailable  # noqa: E402
+from host_tools.sim.emulated import EmuBoard, unavailable  # noqa: E402
 from host_tools.link import DeviceLink  # noqa: E402
 
 KEYS = ("rules_us", "save_us", "render_us", "show_us")

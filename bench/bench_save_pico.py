@@ -1,5 +1,5 @@
 """Heap of the SAVE 2d6 system on the emulated Pico (MicroPython rp2 in
-rp2040js, host_tools/emuboards.py), beside the Deckahedron's on the same
+rp2040js, host_tools/sim/emulated.py), beside the Deckahedron's on the same
 board and image.
 
     python bench/bench_save_pico.py [--rolls N] [--presses N]
@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench_pico import WALL, press, wait_hello  # noqa: E402
-from host_tools.emuboards import EmuBoard, unavailable  # noqa: E402
+from host_tools.sim.emulated import EmuBoard, unavailable  # noqa: E402
 from host_tools.link import DeviceLink  # noqa: E402
 
 ROLLS = 10

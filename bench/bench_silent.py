@@ -26,9 +26,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from host_tools.console import TableConsole, make_console  # noqa: E402
-from host_tools.simboards import SimTable  # noqa: E402
-from host_tools.table import TableHub  # noqa: E402
+from host_tools.console.core import TableConsole, make_console  # noqa: E402
+from host_tools.sim.unixport import SimTable  # noqa: E402
+from host_tools.table.hub import TableHub  # noqa: E402
 from host_tools.web.bridge import Bridge  # noqa: E402
 
 BOARDS = 4

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from host_tools.emuboards import EmuBoard, random_walk, unavailable
+from host_tools.sim.emulated import EmuBoard, random_walk, unavailable
 from host_tools.link import DeviceLink
 
 PRESSES = 500

@@ -6,23 +6,23 @@ import sys
 # (name, module, help) -- each module has add_arguments(parser) and run(args)
 # ("module:NAME": add_NAME_arguments and run_NAME).
 COMMANDS = (
-    ("odds", "host_tools.odds_cmd", "exact flip odds by enumeration for any draw pile"),
-    ("demo", "host_tools.demo", "play a short narrated scene on the rules core"),
-    ("sim", "host_tools.sim_cmd", "run a table of simulated boards (the real firmware under MicroPython)"),
-    ("do", "host_tools.do_cmd", "send one command to a device and print its JSON reply"),
-    ("screen", "host_tools.screen_cmd", "save a device's screen as a PNG"),
-    ("table", "host_tools.table_cmd", "the GM's console: every player's device, the shared supply, the log"),
-    ("replay", "host_tools.replay_cmd", "check a session database's proof of roll through the rules core, "
+    ("odds", "host_tools.commands.odds", "exact flip odds by enumeration for any draw pile"),
+    ("demo", "host_tools.commands.demo", "play a short narrated scene on the rules core"),
+    ("sim", "host_tools.commands.sim", "run a table of simulated boards (the real firmware under MicroPython)"),
+    ("do", "host_tools.commands.do", "send one command to a device and print its JSON reply"),
+    ("screen", "host_tools.commands.screen", "save a device's screen as a PNG"),
+    ("table", "host_tools.commands.table", "the GM's console: every player's device, the shared supply, the log"),
+    ("replay", "host_tools.commands.replay", "check a session database's proof of roll through the rules core, "
                                         "or export its record (Markdown, CSV, JSON)"),
-    ("flash", "host_tools.flash_cmd", "put the game on a board: the image in BOOTSEL mode, mpremote on a running "
+    ("flash", "host_tools.commands.flash", "put the game on a board: the image in BOOTSEL mode, mpremote on a running "
                                       "board, the MagTag's CIRCUITPY drive"),
-    ("quickref", "host_tools.quickref_cmd", "print a one-page player reference (PDF or PNG): buttons, footer, "
+    ("quickref", "host_tools.commands.quickref", "print a one-page player reference (PDF or PNG): buttons, footer, "
                                            "result words, advantage"),
-    ("image", "host_tools.flash_cmd:image", "build the UF2 image of an RP2040 board (drag it onto RPI-RP2)"),
+    ("image", "host_tools.commands.flash:image", "build the UF2 image of an RP2040 board (drag it onto RPI-RP2)"),
     ("release", "host_tools.flashing.release", "write a release's downloads into a folder: each RP2040 board's "
                                                "UF2, the base image alone, the MagTag's CIRCUITPY zip, the quick "
                                                "reference, SHA256SUMS"),
-    ("base-image", "host_tools.base_image_cmd", "build the RP2040 base image (MicroPython) and the emulator's bootrom "
+    ("base-image", "host_tools.commands.base_image", "build the RP2040 base image (MicroPython) and the emulator's bootrom "
                                                 "from pinned sources into the cache"),
 )
 

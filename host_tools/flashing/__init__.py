@@ -1,5 +1,5 @@
 """Putting the game on a board: the logic behind `deckahedron flash` and
-`deckahedron image` (host_tools/flash_cmd.py).
+`deckahedron image` (host_tools/commands/flash.py).
 
     files.py    which repo files a board runs, and where they land
     image.py    the full UF2 of an RP2040 board: base image + ROMFS of the

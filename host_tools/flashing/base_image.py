@@ -4,7 +4,7 @@
 MicroPython v1.28.0's own rp2 build for the board DECKAHEDRON_PICO: the
 port's RPI_PICO with this repository's files laid over it
 (host_tools/flashing/DECKAHEDRON_PICO/: the ROMFS and littlefs sizes of
-host_tools/rp2040.py, and a frozen manifest that adds the device code's
+host_tools/flashing/rp2040.py, and a frozen manifest that adds the device code's
 names, rp2040.names_mpy() of this checkout). RPI_PICO's other files
 (board.json, pins.csv) are copied from the source tree at build time, so
 only what differs from RPI_PICO is kept here. The board folder, the build
@@ -32,7 +32,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from host_tools import rp2040
+from host_tools.flashing import rp2040
 
 BOARD = "DECKAHEDRON_PICO"
 BOARD_FILES = Path(__file__).resolve().parent / BOARD  # laid over the port's RPI_PICO
@@ -89,11 +89,11 @@ def board_sizes(header=None):
 
 
 def check_board(header=None):
-    """Refuse a board definition whose sizes are not host_tools/rp2040.py's."""
+    """Refuse a board definition whose sizes are not host_tools/flashing/rp2040.py's."""
     got = board_sizes(header)
     for name, want in SIZES.items():
         if got.get(name) != want:
-            raise BaseImageError("%s sets %s to %s; host_tools/rp2040.py says %d: make them agree"
+            raise BaseImageError("%s sets %s to %s; host_tools/flashing/rp2040.py says %d: make them agree"
                                  % (header or BOARD_FILES / "mpconfigboard.h", name, got.get(name), want))
 
 

@@ -1,6 +1,6 @@
 """The full UF2 of an RP2040 board, for a hobbyist to drag onto RPI-RP2:
 
-    base image (from the cache, host_tools/rp2040.py)      0x10000000..
+    base image (from the cache, host_tools/flashing/rp2040.py)      0x10000000..
     ROMFS image of the current device code                 0x10080000 (384 KiB)
     a fresh littlefs: main.py and deckahedron.cfg          0x100E0000 (1152 KiB)
 
@@ -19,8 +19,7 @@ v2.11 (on-disk format 2.1), name_max 255.
 
 from pathlib import Path
 
-from host_tools import rp2040
-from host_tools.flashing import files
+from host_tools.flashing import rp2040, files
 
 FS_BLOCK = 4096
 FS_BLOCKS = rp2040.FS_BYTES // FS_BLOCK  # 288

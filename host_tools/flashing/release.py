@@ -34,8 +34,7 @@ import zipfile
 from pathlib import Path
 
 from host_tools import boards as registry
-from host_tools import rp2040
-from host_tools.flashing import FlashError, image, magtag
+from host_tools.flashing import FlashError, image, magtag, rp2040
 
 FIRMWARE_UF2 = "deckahedron-firmware-rp2040.uf2"
 MAGTAG_ZIP = "deckahedron-magtag-circuitpy.zip"
@@ -164,7 +163,7 @@ def magtag_bundle(version=MAGTAG_CIRCUITPYTHON):
 def quickref_pdf():
     """The quick reference as `deckahedron quickref --out X.pdf` draws it,
     its PDF dates set to epoch()."""
-    from host_tools import quickref_cmd as q
+    from host_tools.commands import quickref as q
 
     boards = q._boards(None, None)
     page = q.render(boards, q.DEFAULT_EDITION)

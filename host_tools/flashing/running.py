@@ -30,8 +30,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from host_tools import rp2040
-from host_tools.flashing import FlashError, NoBoard, PortBusy, WrongFirmware, files, mpy
+from host_tools.flashing import FlashError, NoBoard, PortBusy, WrongFirmware, files, mpy, rp2040
 
 PROBE = r'''
 import sys, os

@@ -22,8 +22,8 @@ import threading
 import time
 
 from host_tools.link import DeviceError, LinkError
-from host_tools.screens import png_bytes
-from host_tools.table import TableError
+from host_tools.screens.core import png_bytes
+from host_tools.table.hub import TableError
 from host_tools.web.guard import printable
 from host_tools.web.view import table_view
 

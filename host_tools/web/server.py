@@ -36,8 +36,8 @@ import time
 
 from aiohttp import web
 
-from host_tools import record
-from host_tools.console import ALIASES
+from host_tools.table import record
+from host_tools.console.core import ALIASES
 from host_tools.web.guard import (LOOPBACK, WILDCARD, Access, Gate, Limits, PathLog, add_headers, check_text,
                                   log_to, plain, unlog)
 from host_tools.web.view import history_view, record_names
@@ -320,7 +320,7 @@ class WebServer:
         return web.json_response(view)
 
     async def export(self, request):
-        """The record as a file (host_tools/record.py writes it, as `deckahedron replay --export`)."""
+        """The record as a file (host_tools/table/record.py writes it, as `deckahedron replay --export`)."""
         fmt, player = request.match_info["fmt"], request.query.get("player") or None
         try:
             record.check_format(fmt)

@@ -2,7 +2,7 @@
 
 Runs on the hub's thread (it reads the hub's mirror of each device and its
 session database, never the devices themselves). The words are the console's:
-result words from host_tools.replies, problems as the hub says them.
+result words from host_tools.table.replies, problems as the hub says them.
 """
 
 import json
@@ -10,7 +10,7 @@ import json
 from shared_rules import cards as C
 from shared_rules import systems
 
-from host_tools import record, replies
+from host_tools.table import record, replies
 
 FLIPS_SHOWN = 5  # the last flips of each player on the page
 HISTORY_SHOWN = 200  # the newest entries of the history view; the exports hold them all

@@ -1,4 +1,4 @@
-"""The emulated Pico (host_tools/emuboards.py): MicroPython's rp2 image with
+"""The emulated Pico (host_tools/sim/emulated.py): MicroPython's rp2 image with
 the current device code in rp2040js.
 
 These tests need three things not kept in the repository: the RP2040 base
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from host_tools.emuboards import EmuBoard, unavailable
+from host_tools.sim.emulated import EmuBoard, unavailable
 from host_tools.link import DeviceLink
-from host_tools.simboards import SimBoard
+from host_tools.sim.unixport import SimBoard
 from tests.host.conftest import wait_hello
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -35,7 +35,7 @@ CASES = {
 
 @pytest.fixture(scope="module")
 def board(emulator, tmp_path_factory):
-    from host_tools.emuboards import EmuBoard
+    from host_tools.sim.emulated import EmuBoard
 
     yield from kept(EmuBoard("p1", str(tmp_path_factory.mktemp("emu") / "p1"), seed=7))
 

@@ -7,7 +7,7 @@ as a Badger 2040.)"""
 
 import pytest
 
-from host_tools import emuboards
+from host_tools.sim import emulated as emuboards
 from tests.emu.conftest import boot, hello
 
 

@@ -1,6 +1,6 @@
 """Sleeping between presses on the emulated Pico: the RP2040's DORMANT state
-(host_tools/emu/dormant.mjs) and a USB host that goes away and comes back
-(host_tools/emu/usbhost.mjs). One board for the module; the tests run in
+(host_tools/sim/emu/dormant.mjs) and a USB host that goes away and comes back
+(host_tools/sim/emu/usbhost.mjs). One board for the module; the tests run in
 order on it.
 
 Unplugged, the board runs on its battery: DORMANT soon after each press's

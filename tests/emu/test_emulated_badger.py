@@ -8,7 +8,7 @@ The Badger 2040 W: test_emulated_badger_w.py.
 
 import pytest
 
-from host_tools.emuboards import board_pins
+from host_tools.sim.emulated import board_pins
 from tests.emu.conftest import booted, hello, is_update, press_and_wait, same_as_twin, settle_flash, twin_of
 
 BOARD = "badger2040"

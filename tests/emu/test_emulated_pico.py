@@ -108,7 +108,7 @@ def test_the_base_image_holds_the_device_codes_names(emulator):
     correctness: more than 5% missing is a one-line skip saying to
     rebuild, not a failure. What must hold: the names module this checkout
     writes for a rebuild holds every name the image lacks."""
-    from host_tools import rp2040
+    from host_tools.flashing import rp2040
 
     flash = rp2040.uf2_to_flash(rp2040.base_image_path().read_bytes())
     names = rp2040.device_names()  # compiles every device module: once

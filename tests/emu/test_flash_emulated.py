@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from host_tools.emuboards import EmuBoard
+from host_tools.sim.emulated import EmuBoard
 from host_tools.link import DeviceLink
 from tests.emu.conftest import BOOT_WALL, boot, is_update, press_and_wait, settle_flash
 

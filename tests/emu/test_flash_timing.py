@@ -1,10 +1,10 @@
-"""The emulated flash chip's erase and program times (host_tools/emu/flash.mjs,
+"""The emulated flash chip's erase and program times (host_tools/sim/emu/flash.mjs,
 flash_timing=True): the chip reads BUSY for its typical time after each
 operation, and the firmware's save waits it out as on a board, so the
 benchmarks that turn it on give a board's save times (docs/benchmarks.md).
 """
 
-from host_tools.emuboards import EmuBoard
+from host_tools.sim.emulated import EmuBoard
 from host_tools.link import DeviceLink
 from tests.emu.conftest import BOOT_WALL, boot, press_and_wait, settle_flash
 

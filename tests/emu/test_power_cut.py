@@ -6,7 +6,7 @@ state the host last saw or that plus the press: never lost, never doubled.
 
 import pytest
 
-from host_tools.emuboards import EmuBoard
+from host_tools.sim.emulated import EmuBoard
 from tests.emu.conftest import boot, copy_flash, hello, press_and_wait, put_flash, settle_flash
 
 CUT_POINTS = 4  # points of one save cut in a test run (spread over it, first and last included)

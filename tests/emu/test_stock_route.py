@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from host_tools.emuboards import EmuBoard, random_walk, unavailable
+from host_tools.sim.emulated import EmuBoard, random_walk, unavailable
 from host_tools.link import DeviceLink
 from tests.emu.conftest import BOOT_WALL, booted, is_update
 

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from host_tools.link import DeviceLink, LinkError
-from host_tools.simboards import FIRMWARE_MAIN, SimTable
+from host_tools.sim.unixport import FIRMWARE_MAIN, SimTable
 
 BOOT = 15.0  # seconds a board may take to answer its first hello
 
@@ -54,7 +54,7 @@ def running_sims(n, base, seed):
 def seated_table(n, base, seed, names):
     """A hub on ``base``/session.db with ``n`` simulated boards joined as
     ``names``; yields (hub, sims)."""
-    from host_tools.table import TableHub
+    from host_tools.table.hub import TableHub
 
     with running_sims(n, base / "sim", seed) as sims:
         hub = TableHub(str(base / "session.db"))

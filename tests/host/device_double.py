@@ -36,7 +36,7 @@ goes away, and joins both threads.
 
 As a program, ``python tests/host/device_double.py --board sim --dir D --id N
 [--seed N]`` is the App on CPython on stdin/stdout, the way
-``micropython firmware/main.py`` runs a simulated board (host_tools.simboards
+``micropython firmware/main.py`` runs a simulated board (host_tools.sim.unixport
 can run it in place of MicroPython).
 """
 

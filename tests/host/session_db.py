@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from host_tools.simboards import FIRMWARE_MAIN
+from host_tools.sim.unixport import FIRMWARE_MAIN
 from tests.host.conftest import seated_table
 
 NAMES = ["Ann", "Bo"]

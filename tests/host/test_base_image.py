@@ -1,7 +1,7 @@
 """`deckahedron base-image` (host_tools/flashing/base_image.py): the RP2040
 base image built by one command. The unit tests need no toolchain: the
 toolchain and source checks and their one-line messages, the board
-definition against host_tools/rp2040.py, the pins, the fetch (from local
+definition against host_tools/flashing/rp2040.py, the pins, the fetch (from local
 git repositories laid out as a GitHub mirror), the bootrom's conversion.
 The slow test builds the image when a prepared MicroPython tree is at hand
 ($DECKAHEDRON_MICROPY_SRC, or the cache's fetched one)."""
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import cli, rp2040
-from host_tools.flashing import base_image as B
+from host_tools import cli
+from host_tools.flashing import rp2040, base_image as B
 
 ROOT = Path(__file__).resolve().parents[2]
 APT = "apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi cmake"
@@ -128,7 +128,7 @@ def test_a_board_of_other_sizes_is_refused(tmp_path):
     header = tmp_path / "mpconfigboard.h"
     header.write_text((B.BOARD_FILES / "mpconfigboard.h").read_text().replace("(384 * 1024)", "(256 * 1024)"))
     assert B.board_sizes(header)["MICROPY_HW_ROMFS_BYTES"] == 256 * 1024
-    with pytest.raises(B.BaseImageError, match="MICROPY_HW_ROMFS_BYTES to 262144; host_tools/rp2040.py says 393216"):
+    with pytest.raises(B.BaseImageError, match="MICROPY_HW_ROMFS_BYTES to 262144; host_tools/flashing/rp2040.py says 393216"):
         B.check_board(header)
 
 

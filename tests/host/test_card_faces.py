@@ -1,4 +1,4 @@
-"""The cards' faces made at build time (host_tools/card_faces.py) for the
+"""The cards' faces made at build time (host_tools/flashing/card_faces.py) for the
 RP2040 boards' ROMFS: drawn by the renderer they go with, the same pixels as
 a card drawn piece by piece, and in every image the boards get."""
 
@@ -7,8 +7,8 @@ import subprocess
 import pytest
 
 import firmware.layout as L
-import host_tools.screens_mp as S
-from host_tools import card_faces, rp2040
+import host_tools.screens.mp_render as S
+from host_tools.flashing import card_faces, rp2040
 from shared_rules.cards import ALL_IDS, CARDS, SUITS
 from shared_rules.editions import EDITION_KEYS
 from tests.host.test_flash import parse_romfs
@@ -20,8 +20,8 @@ FACE = L.FACE_BYTES
 def test_a_card_from_its_face_is_the_card_drawn_piece_by_piece():
     """Every card in every flip slot, every suit chosen or none, resolving
     or under the cursor, over paper and over ink, under every edition's
-    symbols, and every screen of host_tools/screens_mp.py: the same bytes."""
-    proc = subprocess.run([find_tool("micropython"), "host_tools/screens_mp.py", "--faces"], cwd=str(ROOT),
+    symbols, and every screen of host_tools/screens/mp_render.py: the same bytes."""
+    proc = subprocess.run([find_tool("micropython"), "host_tools/screens/mp_render.py", "--faces"], cwd=str(ROOT),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     cases = len(EDITION_KEYS) * len(ALL_IDS) * len(L.FLIP_SLOTS[3]) * (1 + len(SUITS)) * 3 * 2

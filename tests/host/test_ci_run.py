@@ -4,7 +4,7 @@ ends with the README's test command."""
 
 from pathlib import Path
 
-from host_tools import rp2040
+from host_tools.flashing import rp2040
 
 RUN = Path(__file__).resolve().parents[2] / ".ci" / "run"
 

@@ -1,10 +1,10 @@
-"""SAVE's clocks on the hub (host_tools/clocks.py): made by the GM, ticked by
+"""SAVE's clocks on the hub (host_tools/table/save2d6_clocks.py): made by the GM, ticked by
 results as seed 003 says, kept in the session database over restarts."""
 
 import pytest
 
-from host_tools.clocks import ClockError, Clocks, describe_clock
-from host_tools.table import TableHub
+from host_tools.table.save2d6_clocks import ClockError, Clocks, describe_clock
+from host_tools.table.hub import TableHub
 
 
 def test_ticks_by_result_and_full(tmp_path):

@@ -1,4 +1,4 @@
-"""The GM's console (host_tools/console.py) on a real hub with four simulated
+"""The GM's console (host_tools/console/core.py) on a real hub with four simulated
 boards running the real firmware: every player action as a plain command,
 answers in words, errors for people, one name per player, and device text
 that is printed as it is (rich markup off).
@@ -12,10 +12,10 @@ import json
 
 import pytest
 
-from host_tools.console import TableConsole, breather_pick, make_console
+from host_tools.console.core import TableConsole, breather_pick, make_console
 from host_tools.link import DeviceError
-from host_tools.replies import WORDS
-from host_tools.table import TableHub
+from host_tools.table.replies import WORDS
+from host_tools.table.hub import TableHub
 from tests.host.conftest import Terminal, seated_table
 
 NAMES = ("Ann", "Bo", "Cy", "Di")
@@ -453,7 +453,7 @@ def test_the_console_page_lists_every_command_as_help_says_it():
 
 
 def test_card_arguments_take_plain_forms():
-    from host_tools.do_cmd import coerce, parse_pairs
+    from host_tools.commands.do import coerce, parse_pairs
 
     assert coerce("seek_help", parse_pairs(["keep=19"])) == {"keep": ["19"]}
     assert coerce("seek_help", parse_pairs(["keep=19,4", "hearth=true"])) == {"keep": ["19", "4"], "hearth": True}

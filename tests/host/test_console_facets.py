@@ -1,12 +1,12 @@
-"""The console's facets command (host_tools/console_facets.py) on a table
+"""The console's facets command (host_tools/console/facets.py) on a table
 whose hub runs the rules in place of a device: each word reaches the device
 as the op and arguments the rules take, and answers in Facets' words."""
 
 import pytest
 
-from host_tools.console import TableConsole
-from host_tools.console_facets import FacetsCommands
-from host_tools.do_cmd import Usage
+from host_tools.console.core import TableConsole
+from host_tools.console.facets import FacetsCommands
+from host_tools.commands.do import Usage
 from shared_rules.facets import FacetsGame
 from shared_rules.prng import Rng
 

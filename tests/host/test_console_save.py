@@ -1,4 +1,4 @@
-"""SAVE 2d6 end to end: the GM's console (host_tools/console_save.py) on a
+"""SAVE 2d6 end to end: the GM's console (host_tools/console/save2d6.py) on a
 real hub with simulated boards running the real firmware under MicroPython
 over ptys. Two heroes, an assist in the nick of time across their devices,
 destiny restoring another hero, and the table's clocks on every SAVE device.
@@ -10,7 +10,7 @@ import io
 
 import pytest
 
-from host_tools.console import TableConsole, make_console
+from host_tools.console.core import TableConsole, make_console
 from shared_rules.save2d6 import SaveGame, odds_for, say
 from tests.host.conftest import seated_table
 

@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from host_tools.rp2040 import MPY_ARCH
+from host_tools.flashing.rp2040 import MPY_ARCH
 from tests.host.test_micropython_suite import ROOT, find_tool
 
 DEVICE_FILES = sorted(

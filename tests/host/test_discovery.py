@@ -8,8 +8,8 @@ import sys
 import time
 from pathlib import Path
 
-from host_tools import simboards
-from host_tools.table_cmd import discover
+from host_tools.sim import unixport as simboards
+from host_tools.commands.table import discover
 from tests.host.conftest import wait_hello
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from host_tools.link import DeviceError, DeviceLink
-from host_tools.simboards import SimBoard
+from host_tools.sim.unixport import SimBoard
 from shared_rules.errors import RulesError
 from shared_rules.game import Game
 from shared_rules.prng import Rng

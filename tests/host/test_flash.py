@@ -21,9 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import boards as registry
-from host_tools import card_faces, cli, rp2040
-from host_tools.flashing import FlashError, PortBusy, WrongFirmware, bootsel, files, image, magtag, running
+from host_tools import boards as registry, cli
+from host_tools.flashing import FlashError, PortBusy, WrongFirmware, bootsel, card_faces, files, image, magtag, rp2040, running
 from tests.host.test_micropython_suite import ROOT, find_tool
 
 RP2040_BOARDS = ("pico-epaper29", "badger2040", "badger2040w")

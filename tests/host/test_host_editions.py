@@ -3,7 +3,8 @@
 
 import io
 
-from host_tools import console, odds_cmd
+from host_tools.console import core as console
+from host_tools.commands import odds as odds_cmd
 from shared_rules.editions import edition
 
 

@@ -1,5 +1,5 @@
 """The host link (host_tools/link.py), the simulated-board plumbing
-(host_tools/simboards.py) and the `do`, `screen` and `sim` commands, against
+(host_tools/sim/unixport.py) and the `do`, `screen` and `sim` commands, against
 the real firmware App on CPython (tests/host/device_double.py) over real
 ptys, with faults made on the wire between them.
 
@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import do_cmd
+from host_tools.commands import do as do_cmd
 from host_tools.cli import main as cli_main
 from host_tools.link import DeviceError, DeviceLink, LinkError, split_for_frames, text_digest
-from host_tools.simboards import SimBoard, SimError, SimTable, device_id
+from host_tools.sim.unixport import SimBoard, SimError, SimTable, device_id
 from shared_rules import protocol as P
 from tests.host.device_double import DeviceDouble
 

@@ -5,7 +5,7 @@ Nobody here has the board, so:
 - the screens: the MagTag path (surface.py drawing into a Blinka
   ``displayio.Bitmap``, shown through the board's Group/TileGrid and composed
   the way a display does) must equal, pixel for pixel, what the MicroPython
-  renderer draws (``micropython host_tools/screens_mp.py``) for every view, and
+  renderer draws (``micropython host_tools/screens/mp_render.py``) for every view, and
   each framebuf primitive must equal its Surface twin;
 - the panel: a fake ``board.DISPLAY`` that refuses refreshes sooner than
   CircuitPython allows, to check the newest-frame-wins pacing;
@@ -27,7 +27,7 @@ import pytest
 
 import firmware.font8 as F
 import firmware.layout as L
-import host_tools.screens_mp as S
+import host_tools.screens.mp_render as S
 from tests.host.test_micropython_suite import ROOT, find_tool
 
 displayio = pytest.importorskip(
@@ -79,9 +79,9 @@ def cp():
 
 @pytest.fixture(scope="module")
 def mp_screens(tmp_path_factory):
-    """Every view of host_tools/screens_mp.py drawn by the MicroPython renderer."""
+    """Every view of host_tools/screens/mp_render.py drawn by the MicroPython renderer."""
     out = tmp_path_factory.mktemp("mp_screens")
-    proc = subprocess.run([find_tool("micropython"), "host_tools/screens_mp.py", str(out)], cwd=str(ROOT),
+    proc = subprocess.run([find_tool("micropython"), "host_tools/screens/mp_render.py", str(out)], cwd=str(ROOT),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return {name: (out / (name + ".bin")).read_bytes() for name, _ in S.VIEWS}
@@ -722,7 +722,7 @@ def test_the_app_plays_on_the_fake_magtag(cp, tmp_path, monkeypatch, mp_screens)
     vpath.write_text(json.dumps([["now", flip_view]]))
     out = tmp_path / "mp"
     out.mkdir()
-    proc = subprocess.run([find_tool("micropython"), "host_tools/screens_mp.py", str(out), str(vpath)], cwd=str(ROOT),
+    proc = subprocess.run([find_tool("micropython"), "host_tools/screens/mp_render.py", str(out), str(vpath)], cwd=str(ROOT),
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert disp.frames[1] == (out / "now.bin").read_bytes()

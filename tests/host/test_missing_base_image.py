@@ -5,7 +5,8 @@ MicroPython UF2 with the game installed as files over the port."""
 
 import pytest
 
-from host_tools import cli, rp2040
+from host_tools import cli
+from host_tools.flashing import rp2040
 
 
 def routes_in(text, board):

@@ -1,4 +1,4 @@
-"""`deckahedron odds` (host_tools/odds_cmd.py) through host_tools.cli.main."""
+"""`deckahedron odds` (host_tools/commands/odds.py) through host_tools.cli.main."""
 
 import json
 import os

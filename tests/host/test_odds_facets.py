@@ -1,6 +1,6 @@
 """`deckahedron odds --system facets` and the device's figures agree, exactly.
 
-The host (host_tools/odds_facets.py, fractions.Fraction over P(total = t))
+The host (host_tools/odds/facets.py, fractions.Fraction over P(total = t))
 and the device (shared_rules/facets_odds.py, integers times N**t) compute
 the bands by two recurrences; they must give the same reduced fractions.
 """
@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from host_tools import odds_facets
+from host_tools.odds import facets as odds_facets
 from host_tools.cli import main
 from shared_rules.facets_odds import band_fractions
 

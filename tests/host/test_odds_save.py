@@ -10,7 +10,7 @@ import pytest
 from scipy.stats import chisquare
 
 from host_tools.cli import main
-from host_tools.odds_save import exact
+from host_tools.odds.save2d6 import exact
 from shared_rules.save2d6 import HEALTH, RESULTS, SaveGame, odds_for, pass_faces
 
 P_MIN = 0.001

@@ -1,4 +1,4 @@
-"""`deckahedron quickref` (host_tools/quickref_cmd.py): the printable sheet."""
+"""`deckahedron quickref` (host_tools/commands/quickref.py): the printable sheet."""
 
 import os
 import re
@@ -6,8 +6,8 @@ import re
 import pytest
 from PIL import Image, ImageChops
 
-from host_tools import quickref_cmd as Q
-from host_tools import replies
+from host_tools.commands import quickref as Q
+from host_tools.table import replies
 from host_tools.cli import main
 
 

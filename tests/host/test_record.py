@@ -8,10 +8,10 @@ import sqlite3
 
 import pytest
 
-from host_tools import table as T
+from host_tools.table import hub as T
 from host_tools.cli import main
-from host_tools.record import entries
-from host_tools.replay_cmd import open_db
+from host_tools.table.record import entries
+from host_tools.commands.replay import open_db
 from tests.host.session_db import session_db
 
 
@@ -105,7 +105,7 @@ def test_a_version_1_database_gains_the_digest_before_in_place(tmp_path):
 def test_the_play_only_and_newest_reads_are_the_whole_records_tail(played):
     """The page's history reads only the tail of the play (SQL); it is what
     filtering the whole record in Python gives."""
-    from host_tools.record import count, play
+    from host_tools.table.record import count, play
 
     db = open_db(played)
     try:

@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import rp2040
-from host_tools.flashing import image, magtag, release
+from host_tools.flashing import image, magtag, release, rp2040
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKFLOW = ROOT / ".github" / "workflows" / "release.yml"

@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from host_tools.cli import main
-from host_tools.replay_cmd import open_db, replay
+from host_tools.commands.replay import open_db, replay
 from tests.host.session_db import session_db
 
 
@@ -119,7 +119,7 @@ def test_presses_made_while_the_hub_was_away_replay(firmware, tmp_path, capsys):
     import time
 
     from host_tools.link import DeviceLink
-    from host_tools.table import TableHub
+    from host_tools.table.hub import TableHub
     from tests.host.conftest import running_sims
 
     db = str(tmp_path / "session.db")

@@ -1,4 +1,4 @@
-"""The RP2040 base image checks and UF2 handling (host_tools/rp2040.py):
+"""The RP2040 base image checks and UF2 handling (host_tools/flashing/rp2040.py):
 a wrong image is refused with a sentence that says what is wrong, before
 anything is written to a board or booted in the emulator."""
 
@@ -6,7 +6,7 @@ import struct
 
 import pytest
 
-from host_tools import rp2040 as R
+from host_tools.flashing import rp2040 as R
 
 
 def fake_base(version=b"MicroPython v1.28.0 on 2026-01-01", romfs=(R.ROMFS_START, R.ROMFS_BYTES), size=4096):
@@ -165,7 +165,7 @@ def test_the_names_mpy_is_an_mpy_that_mpy_cross_tools_read(tmp_path):
     (tmp_path / "_deckahedron_names.mpy").write_bytes(data)
     import subprocess
 
-    from host_tools.simboards import find_micropython
+    from host_tools.sim.unixport import find_micropython
 
     out = subprocess.run([find_micropython(), "-c", "import sys; sys.path.insert(0, %r); import _deckahedron_names; "
                           "print('ok')" % str(tmp_path)], capture_output=True, text=True, timeout=30)
@@ -213,7 +213,7 @@ def test_unfrozen_names_are_those_the_image_lacks():
 def test_an_emulated_boards_littlefs_of_the_older_flash_map_keeps_its_save(tmp_path):
     # Board folders made before the map changed (1408 KiB of littlefs) hold
     # a player's save: `deckahedron sim --dir` must not lose it.
-    from host_tools import emuboards
+    from host_tools.sim import emulated as emuboards
 
     old = emuboards._littlefs(1408 * 1024 // emuboards.LFS_BLOCK)
     old.format()

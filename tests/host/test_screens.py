@@ -2,10 +2,10 @@
 the card faces everywhere.
 
 The renderer runs only under MicroPython, so this runs
-``micropython host_tools/screens_mp.py OUTDIR`` once and reads the raw buffers
+``micropython host_tools/screens/mp_render.py OUTDIR`` once and reads the raw buffers
 (4736 bytes, MONO_HLSB, bit 1 = black). Every coordinate comes from
 firmware/layout.py (plain data, imported here on CPython) and every view from
-host_tools/screens_mp.py (its VIEWS list is plain data too).
+host_tools/screens/mp_render.py (its VIEWS list is plain data too).
 """
 
 import hashlib
@@ -17,7 +17,7 @@ import pytest
 import firmware.card_art as A
 import firmware.glyphs as G
 import firmware.layout as L
-import host_tools.screens_mp as S
+import host_tools.screens.mp_render as S
 from tests.host.test_micropython_suite import ROOT, find_tool
 
 VIEWS = dict(S.VIEWS)
@@ -27,7 +27,7 @@ STRIDE = L.WIDTH // 8
 @pytest.fixture(scope="module")
 def screens(tmp_path_factory):
     out = tmp_path_factory.mktemp("screens")
-    proc = subprocess.run([find_tool("micropython"), "host_tools/screens_mp.py", str(out)], cwd=str(ROOT),
+    proc = subprocess.run([find_tool("micropython"), "host_tools/screens/mp_render.py", str(out)], cwd=str(ROOT),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, "screens_mp.py failed:\n%s%s" % (proc.stdout, proc.stderr)
     bufs = {}
@@ -69,7 +69,7 @@ def test_every_screen_is_one_panel_buffer(screens):
 def test_every_card_in_every_slot_and_no_write_past_the_buffer():
     """All 35 card ids in every flip and mini-game slot, each suit chosen,
     under every edition; the 64 guard bytes after the panel stay intact."""
-    proc = subprocess.run([find_tool("micropython"), "host_tools/screens_mp.py", "--cards"], cwd=str(ROOT),
+    proc = subprocess.run([find_tool("micropython"), "host_tools/screens/mp_render.py", "--cards"], cwd=str(ROOT),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     last = proc.stdout.strip().splitlines()[-1]
@@ -77,7 +77,7 @@ def test_every_card_in_every_slot_and_no_write_past_the_buffer():
 
 
 def test_junk_in_any_view_key_still_draws_the_screen():
-    proc = subprocess.run([find_tool("micropython"), "host_tools/screens_mp.py", "--fuzz"], cwd=str(ROOT),
+    proc = subprocess.run([find_tool("micropython"), "host_tools/screens/mp_render.py", "--fuzz"], cwd=str(ROOT),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().splitlines()[-1].startswith("fuzz ok "), proc.stdout
@@ -87,7 +87,7 @@ def test_every_screen_drawn_in_the_panel_layout_has_the_same_pixels():
     """The Pico's renderer draws straight into the SSD1680's column-byte
     layout (render.Canvas in MONO_VLSB): each view must come out pixel for
     pixel as the MONO_HLSB frame the other boards and the host see."""
-    proc = subprocess.run([find_tool("micropython"), "host_tools/screens_mp.py", "--vlsb"], cwd=str(ROOT),
+    proc = subprocess.run([find_tool("micropython"), "host_tools/screens/mp_render.py", "--vlsb"], cwd=str(ROOT),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "vlsb ok %d" % len(S.VIEWS), proc.stdout
@@ -97,7 +97,7 @@ def test_native_ink_draws_what_framebuf_draws():
     """drivers/ink.py draws text, scaled text and bitmaps on the panels'
     canvas in native code: random drawings, every scale, colour and edge,
     must leave the bytes framebuf leaves."""
-    proc = subprocess.run([find_tool("micropython"), "host_tools/screens_mp.py", "--ink"], cwd=str(ROOT),
+    proc = subprocess.run([find_tool("micropython"), "host_tools/screens/mp_render.py", "--ink"], cwd=str(ROOT),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().splitlines()[-1].startswith("ink ok "), proc.stdout
@@ -105,12 +105,12 @@ def test_native_ink_draws_what_framebuf_draws():
 
 def test_native_inks_font_columns_are_the_font():
     from firmware import font8
-    from host_tools.screens import font_columns
+    from host_tools.screens.core import font_columns
 
     src = (ROOT / "firmware" / "drivers" / "ink.py").read_text()
     body = src[src.index("COLUMNS = (\n") + len("COLUMNS = (\n"):]
     assert body.startswith(font_columns(font8.FONT) + ")"), (
-        "drivers/ink.py COLUMNS is not font8.FONT as columns: paste host_tools.screens.font_columns(font8.FONT)")
+        "drivers/ink.py COLUMNS is not font8.FONT as columns: paste host_tools.screens.core.font_columns(font8.FONT)")
 
 
 # ---------------------------------------------------------------- flip screens
@@ -360,7 +360,7 @@ def test_minigame_marks_the_selected_card(screens):
 
 def test_glyph_art_comments_match_the_bytes():
     """glyphs.py and card_art.py keep each bitmap's ASCII art in a comment above it."""
-    from host_tools.screens import pack_art
+    from host_tools.screens.core import pack_art
 
     found = 0
     for module in (G, A):
@@ -390,7 +390,7 @@ def test_zodiac_labels_are_distinct():
 
 
 def test_host_png_conversion(tmp_path):
-    from host_tools.screens import save_png, to_image
+    from host_tools.screens.core import save_png, to_image
 
     buf = bytearray(L.BUF_SIZE)
     buf[0] = 0x80  # pixel (0, 0) black
@@ -406,7 +406,7 @@ def test_host_png_conversion(tmp_path):
 
 
 def test_render_views_to_pngs(tmp_path, screens):
-    from host_tools.screens import render_views
+    from host_tools.screens.core import render_views
 
     bufs = render_views([("home", VIEWS["home"]), ("odd", {"screen": "number", "value": -3, "unit": ""})])
     assert bufs["home"] == screens["home"]
@@ -419,7 +419,7 @@ def test_render_views_to_pngs(tmp_path, screens):
 
 # sha256 of every screen buffer. Any change to the drawing (layout, glyphs,
 # render) changes these on purpose: look at the PNGs first
-# (`.venv/bin/python -m host_tools.screens docs/screens`, then open them),
+# (`.venv/bin/python -m host_tools.screens.core docs/screens`, then open them),
 # and when they are right, run
 #     .venv/bin/python -m pytest -q tests/host/test_screens.py -k golden
 # and paste the DIGESTS dict that the failure prints over this one.

@@ -1,4 +1,4 @@
-"""The real firmware on simulated boards (host_tools/simboards.py): the
+"""The real firmware on simulated boards (host_tools/sim/unixport.py): the
 device side of docs/protocol.md, checked over real ptys.
 
 These tests need firmware/main.py (the device issue). Until it exists they
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from host_tools.link import DeviceError, DeviceLink, text_digest
-from host_tools.simboards import SimBoard
+from host_tools.sim.unixport import SimBoard
 from shared_rules import protocol as P
 from shared_rules.game import Game
 from tests.host.conftest import BOOT, wait_hello

@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from host_tools.simboards import ROOT
-from host_tools.table import TableHub
+from host_tools import ROOT
+from host_tools.table.hub import TableHub
 from tests.host.conftest import running_sims, wait_hello
 
 NAMES = ("Ann", "Bo")
@@ -96,7 +96,7 @@ def test_an_event_stored_but_not_acknowledged_is_stored_once_after_a_restart(sim
 HUB_LOOP = r"""
 import random, sys, time
 from host_tools.link import DeviceError, LinkError
-from host_tools.table import TableError, TableHub
+from host_tools.table.hub import TableError, TableHub
 from tests.host.test_table_events import NAMES, _button_flip
 hub = TableHub(sys.argv[1])
 for name, port in zip(NAMES, sys.argv[3:]):

@@ -15,9 +15,9 @@ import time
 import pytest
 
 from host_tools.cli import main
-from host_tools.console import TableConsole, make_console
-from host_tools.table import TableError, TableHub
-from host_tools.table_cmd import scripted_scene
+from host_tools.console.core import TableConsole, make_console
+from host_tools.table.hub import TableError, TableHub
+from host_tools.commands.table import scripted_scene
 from tests.host.hostile_device import HostileDevice
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -88,7 +88,7 @@ def test_the_scripted_scene_writes_every_screen_inside_the_run_folder(ann, tmp_p
 
 
 def test_a_second_hub_on_a_run_folder_is_refused_naming_the_first(tmp_path, capsys):
-    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from host_tools.runlock import RunLock; "
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from host_tools.table.runlock import RunLock; "
                                "lock = RunLock(sys.argv[1]); print('held', flush=True); time.sleep(60)",
                                str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
@@ -101,7 +101,7 @@ def test_a_second_hub_on_a_run_folder_is_refused_naming_the_first(tmp_path, caps
     finally:
         holder.kill()  # a hub that dies lets go of the folder: the kernel drops its lock
         holder.wait()
-    from host_tools.runlock import RunLock
+    from host_tools.table.runlock import RunLock
 
     with RunLock(str(tmp_path)):
         pass

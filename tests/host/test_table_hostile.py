@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
-from host_tools.simboards import ROOT, SimTable
-from host_tools.table import TableError, TableHub
+from host_tools import ROOT
+from host_tools.sim.unixport import SimTable
+from host_tools.table.hub import TableError, TableHub
 from tests.host.conftest import wait_hello
 from tests.host.hostile_device import HostileDevice
 

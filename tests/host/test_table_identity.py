@@ -7,8 +7,8 @@ import os
 import pytest
 
 from host_tools.link import DeviceLink
-from host_tools.simboards import SimBoard
-from host_tools.table import TableError, TableHub
+from host_tools.sim.unixport import SimBoard
+from host_tools.table.hub import TableError, TableHub
 from tests.host.conftest import wait_hello
 
 
@@ -194,7 +194,7 @@ def test_the_console_says_the_question_and_takes_each_choice(boards, tmp_path):
     and leave_out are commands, each said in a sentence."""
     import io
 
-    from host_tools.console import TableConsole, make_console
+    from host_tools.console.core import TableConsole, make_console
 
     ann_board, other, third = boards("ann", 3), boards("other", 4), boards("third", 6)
     port = tmp_path / "ttyACM0"

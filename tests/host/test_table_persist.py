@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from host_tools.simboards import ROOT
-from host_tools.table import VERSION, TableHub
+from host_tools.sim.unixport import ROOT
+from host_tools.table.hub import VERSION, TableHub
 from shared_rules import cards as C
 from tests.host.conftest import running_sims
 
@@ -88,7 +88,7 @@ def test_a_restarted_hub_gives_each_device_its_name_and_keeps_offline_cards_out_
 
 KILL_MID_TEAMWORK = r"""
 import os, sys
-from host_tools.table import TableHub
+from host_tools.table.hub import TableHub
 hub = TableHub(sys.argv[1])
 for port in sys.argv[2:]:
     hub.join(None, port, names=("Ann", "Bo", "Cy"))

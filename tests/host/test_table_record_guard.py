@@ -16,11 +16,11 @@ import sqlite3
 
 import pytest
 
-from host_tools import table as T
+from host_tools.table import hub as T
 from host_tools.cli import main
-from host_tools.console import TableConsole, make_console
-from host_tools.replay_cmd import open_db, replay
-from host_tools.table import TableHub
+from host_tools.console.core import TableConsole, make_console
+from host_tools.commands.replay import open_db, replay
+from host_tools.table.hub import TableHub
 from tests.host.hostile_device import HostileDevice
 from tests.host.session_db import session_db
 

@@ -14,8 +14,8 @@ import time
 import pytest
 
 from host_tools.link import DeviceError
-from host_tools.simboards import SimTable
-from host_tools.table import TableError
+from host_tools.sim.unixport import SimTable
+from host_tools.table.hub import TableError
 from shared_rules import cards as C
 from shared_rules.game import Game
 from tests.host.conftest import seated_table, wait_hello

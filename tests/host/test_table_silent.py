@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from host_tools.console import TableConsole, make_console
+from host_tools.console.core import TableConsole, make_console
 from host_tools.web.bridge import Bridge
 from host_tools.web.view import table_view
 from tests.host.conftest import seated_table

@@ -14,9 +14,9 @@ import urllib.request
 
 import pytest
 
-from host_tools.console import TableConsole, make_console
-from host_tools.table import TableHub
-from host_tools.table_cmd import start_page
+from host_tools.console.core import TableConsole, make_console
+from host_tools.table.hub import TableHub
+from host_tools.commands.table import start_page
 from host_tools.web.server import BadAction, action_line, qr_code
 from tests.host.web_table import live_table, press_flip
 
@@ -219,7 +219,7 @@ def test_another_interface_is_served_only_with_a_warning_and_a_taken_port_falls_
      "none", "left out: restore Ann onto a device to play on"),
 ])
 def test_a_devices_connection_is_shown_in_the_hubs_words(make, word, text):
-    from host_tools.table import Player
+    from host_tools.table.hub import Player
     from host_tools.web.view import player_view
 
     p = Player("Ann", "/dev/ttyACM0", link=object())

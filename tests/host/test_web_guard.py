@@ -160,7 +160,7 @@ def test_a_line_that_loses_a_game_runs_only_once_confirmed(table, text):
 
 
 def test_every_console_command_is_either_the_pages_or_the_consoles_only():
-    from host_tools.console import TableConsole
+    from host_tools.console.core import TableConsole
     from host_tools.web.server import CONFIRM, CONSOLE_ONLY, PAGE_COMMANDS
 
     commands = set(TableConsole(hub=None).commands())
@@ -185,8 +185,8 @@ def test_text_that_is_not_plain_is_refused_in_words(table, raw, words):
 def test_what_the_terminal_shows_of_a_page_line_is_escaped(tmp_path):
     """Past the check too: the (page) echo is printable and encodable (a lone surrogate there raised
     UnicodeEncodeError in the console's loop, which ended the table)."""
-    from host_tools.console import TableConsole, make_console
-    from host_tools.table import TableHub
+    from host_tools.console.core import TableConsole, make_console
+    from host_tools.table.hub import TableHub
     from host_tools.web import Bridge
 
     hub = TableHub(str(tmp_path / "s.db"))

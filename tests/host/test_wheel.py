@@ -22,8 +22,7 @@ from pathlib import Path
 import pytest
 
 from host_tools import boards as registry
-from host_tools import rp2040
-from host_tools.flashing import files, magtag
+from host_tools.flashing import files, magtag, rp2040
 
 pytestmark = pytest.mark.slow
 
@@ -217,7 +216,7 @@ def test_without_the_micropython_command_the_simulated_table_says_so(installed, 
 
 def test_the_installed_wheel_prints_the_quick_reference(installed, tmp_path):
     """quickref draws the device's own screens with the MicroPython renderer
-    (host_tools/screens_mp.py, in the wheel since it moved out of tests/)."""
+    (host_tools/screens/mp_render.py, in the wheel since it moved out of tests/)."""
     rc, out, err, _ = deckahedron(installed, tmp_path, "quickref", "--out", tmp_path / "ref.png")
     assert rc == 0, err
     from PIL import Image

@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from host_tools.table_cmd import PAGE_POLL
+from host_tools.commands.table import PAGE_POLL
 from host_tools.web.guard import Limits
 from tests.host.conftest import running_sims
 
@@ -78,7 +78,7 @@ def press_flip(hub, name):
 def live_table(base, n=4, seed=11, every=PAGE_POLL, limits=Limits()):
     """Yields a LiveTable of ``n`` simulated boards seated as NAMES; the hub
     is polled every ``every`` seconds, as the console's loop does with the page on."""
-    from host_tools.simboards import FIRMWARE_MAIN
+    from host_tools.sim.unixport import FIRMWARE_MAIN
 
     if not os.path.isfile(FIRMWARE_MAIN):
         pytest.fail("firmware/main.py is missing: the page's tests run the real firmware on simulated boards")
@@ -92,8 +92,8 @@ def live_table(base, n=4, seed=11, every=PAGE_POLL, limits=Limits()):
 def serving(base, boards=(), every=PAGE_POLL, limits=Limits()):
     """Yields a LiveTable of the hub seating ``boards`` (none: an empty table, which is enough for
     what the page's server refuses before the hub sees it); the web log is base/web.log."""
-    from host_tools.console import TableConsole, make_console
-    from host_tools.table import TableHub
+    from host_tools.console.core import TableConsole, make_console
+    from host_tools.table.hub import TableHub
     from host_tools.web import Bridge, WebServer
 
     ready, stop, box = threading.Event(), threading.Event(), {}

@@ -1,0 +1,224 @@
+"""`deckahedron table`: the GM's console.
+
+    deckahedron table --sim 4                 # four simulated boards
+    deckahedron table --port /dev/ttyACM0 --port /dev/ttyACM1
+    deckahedron table                          # every board found by USB id
+
+At a terminal it shows every player live and takes commands (type `help`),
+and serves the live table page on http://127.0.0.1:8765/ (docs/web.md;
+--web-port N, --no-web; --web-host ADDRESS to show it on a network).
+With standard input not a terminal (CI, `make run < /dev/null`) it plays a
+short scripted scene instead, writes each board's screen to PNG, prints where
+they are, and exits 0.
+"""
+
+import os
+import sqlite3
+import sys
+import tempfile
+
+from host_tools.table import outfiles
+from host_tools.cli import reporter, whole
+from host_tools.console.core import TableConsole, make_console, save_screen, status_table
+from host_tools.link import DeviceError, LinkError
+from host_tools.table.runlock import RunFolderBusy, RunLock
+from host_tools.table.hub import NotSessionDatabase, TableError, TableHub
+from host_tools.web.server import DEFAULT_PORT
+
+LOOPBACK = "127.0.0.1"
+PAGE_POLL = 0.1  # seconds between reads of the devices while the page is served: an event is on it within ~0.2 s
+
+PROG = "deckahedron table"
+EXIT_USAGE = 2
+NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lu", "Mo", "Ned", "Oz", "Pia")
+
+_complain, _fail = reporter(PROG, EXIT_USAGE)
+
+
+def add_arguments(parser):
+    parser.add_argument("--port", action="append", default=[], help="a device's serial port (repeatable)")
+    parser.add_argument("--sim", type=whole(1, 16, "4"), default=0, metavar="N",
+                        help="also start N simulated boards (1-16)")
+    parser.add_argument("--seed", type=whole(0, 10 ** 9, "7"), default=None,
+                        help="seed for the simulated boards' decks (0 or more)")
+    parser.add_argument("--db", default=None, help="SQLite session log (default: in the run folder)")
+    parser.add_argument("--dir", default=None, help="run folder for logs, screens and sim flash (default: temp)")
+    parser.add_argument("--web-port", type=whole(1, 65535, "8765"), default=DEFAULT_PORT, metavar="PORT",
+                        help="port of the live table page (default %d; a free one if it is taken)" % DEFAULT_PORT)
+    parser.add_argument("--web-host", default=LOOPBACK, metavar="ADDRESS",
+                        help="serve the page on this interface instead of %s (its URL and QR code are "
+                             "printed): anyone there with that URL can act as the GM" % LOOPBACK)
+    parser.add_argument("--no-web", action="store_true", help="no live table page")
+    parser.error = _fail
+
+
+def discover():
+    """Serial ports whose USB id (vendor, product) is a supported board's, as
+    the board registry gives them, then the boards of every running
+    `deckahedron sim`."""
+    from host_tools.boards import usb_ids
+    from host_tools.sim.unixport import running_sims
+
+    ports = []
+    try:
+        from serial.tools import list_ports
+    except ImportError:
+        pass
+    else:
+        ids = usb_ids()
+        ports = [p.device for p in list_ports.comports() if (p.vid, p.pid) in ids]
+    return ports + [port for _, port in running_sims()]
+
+
+# The scene `make run` plays when nobody is at the keyboard: what happens, then
+# the console line that does it (the words are the console's own answers).
+SCENE = (
+    ("{a} flips Str with advantage", "flip {a} str +1"),
+    ("{b} flips with the buttons (B, then A): the flip arrives as an event", "press {b} B"),
+    (None, "press {b} A"),
+    ("teamwork: {c} leads, {a} and {b} support with one Anvil each", "team {c} {a} {b} dex"),
+    ("{a} takes a Blessing from the shared supply", "blessing {a}"),
+    ("the troll hits {z} for 9: one Wound absorbs it", "damage {z} 9 wounds=1"),
+    ("the goblin hits {a} for 4 Stamina", "damage {a} 4"),
+    ("{z} flips Int at a disadvantage", "flip {z} int -1"),
+    ("{a} catches a breath", "breather {a}"),
+)
+
+
+def scripted_scene(hub, out, run_dir):
+    names = list(hub.players)
+    who = {"a": names[0], "b": names[1 % len(names)], "c": names[2 % len(names)], "z": names[-1]}
+    console = TableConsole(hub, out, run_dir)
+    out.rule("Scripted scene")
+    for text, line in SCENE:
+        if line.startswith("team") and len(names) < 3:
+            continue
+        if text:
+            out.print(text.format(**who), style="bold")
+        out.print("table> " + line.format(**who), style="cyan")
+        console.onecmd(line.format(**who))
+        hub.poll(0.3)
+    hub.poll(0.5)
+    out.print(status_table(hub))
+    shots = os.path.join(run_dir, "screens")  # the hub's own files stay in the run folder
+    os.makedirs(shots, exist_ok=True)
+    for n in names:
+        path = os.path.join(shots, outfiles.file_name(n, ".png"))
+        again = os.path.exists(path)
+        try:
+            save_screen(hub, n, path, overwrite=True)
+        except (TableError, LinkError, DeviceError, ValueError) as e:
+            out.print("no screen of %s: %s" % (n, e), style="red")
+            continue
+        out.print("screen of %s: %s%s" % (n, path, " (replacing the last run's)" if again else ""))
+    flips = hub.flip_rows()
+    out.print("session log: %d entries, %d flips (%d made with buttons)" % (
+        len(hub.log_rows(10 ** 6)), len(flips), sum(1 for f in flips if f[1] == "buttons")))
+
+
+def open_hub(path, out):
+    """The hub on its session database, or None after one line saying why
+    (a missing folder, a folder, a file that cannot be written)."""
+    where = os.path.dirname(os.path.abspath(path))
+    reason = None
+    if os.path.isdir(path):
+        reason = "it is a folder; name a file in it, e.g. --db %s" % os.path.join(path, "session.db")
+    elif not os.path.isdir(where):
+        reason = "the folder %s does not exist" % where
+    if reason is None:
+        try:
+            return TableHub(path, notify=lambda text: out.print(text, style="yellow"))
+        except NotSessionDatabase as e:
+            reason = "%s; it is left as it was" % e
+        except sqlite3.Error as e:
+            reason = "%s (it must be a session database this user can write)" % e
+    _complain("cannot use %s as the session database: %s" % (path, reason))
+    return None
+
+
+def start_page(console, host, port, out):
+    """The live table page beside the console (docs/web.md); its URL is
+    printed. A taken port falls back to a free one; a page that cannot be
+    served at all is said in one line and the console goes on without it."""
+    from host_tools.web import Bridge, WebServer
+
+    bridge = Bridge(console)
+    for attempt in (port, 0):
+        server = WebServer(bridge, host, attempt)
+        try:
+            server.start()
+        except OSError as e:
+            out.print("the page cannot listen on %s port %s: %s" % (host, attempt or "(any)", e.strerror or e),
+                      style="yellow")
+            continue
+        console.ticks.append(bridge.tick)
+        server.announce(out)
+        return server
+    out.print("going on without the live page", style="yellow")
+    return None
+
+
+def run(args):
+    out = make_console()
+    try:
+        run_dir = args.dir or tempfile.mkdtemp(prefix="deckahedron-table-")
+        os.makedirs(run_dir, exist_ok=True)
+    except OSError as e:
+        _complain("cannot use %s as the run folder: %s" % (args.dir, e.strerror or e))
+        return EXIT_USAGE
+    try:
+        lock = RunLock(run_dir)  # held while this hub runs; the kernel lets go if the process dies
+    except (RunFolderBusy, OSError) as e:
+        _complain(e)
+        return EXIT_USAGE
+    with lock:
+        return _run(args, out, run_dir)
+
+
+def _run(args, out, run_dir):
+    hub = open_hub(args.db or os.path.join(run_dir, "session.db"), out)
+    if hub is None:
+        return EXIT_USAGE
+    ports = list(args.port)
+    sims = None
+    try:
+        if not ports and not args.sim:
+            ports = discover()
+            if not ports:
+                out.print("No boards found (by USB id, nor any running `deckahedron sim`). "
+                          "Plug one in, run `deckahedron sim --boards N`, or use --sim N here.", style="yellow")
+                return 1
+        if args.sim:
+            from host_tools.sim.unixport import SimError, SimTable
+
+            try:  # no MicroPython unix port (an installed wheel without it): one line, not a traceback
+                sims = SimTable(args.sim, os.path.join(run_dir, "sim"), seed=args.seed)
+            except SimError as e:
+                _complain("--sim: %s" % e)
+                return 3
+            sims.start()
+            ports += [b.port for b in sims.boards]
+        for port in ports:
+            try:
+                hub.join(None, port, names=NAMES)  # a device the table knows gets its name again
+            except (LinkError, DeviceError, OSError) as e:
+                out.print("could not join the device on %s: %s" % (port, e), style="red")
+            except Exception as e:  # a device that answers nonsense is left out, the table goes on
+                out.print("could not join the device on %s: %s: %s" % (port, type(e).__name__, e), style="red")
+        if not hub.players:
+            return 1
+        out.print("run folder: %s" % run_dir)
+        if not sys.stdin.isatty():
+            scripted_scene(hub, out, run_dir)
+            return 0
+        console = TableConsole(hub, out, run_dir)
+        web = None if args.no_web else start_page(console, args.web_host, args.web_port, out)
+        try:
+            return console.loop(every=0.3 if web is None else PAGE_POLL)
+        finally:
+            if web is not None:
+                web.stop()
+    finally:
+        hub.close()
+        if sims is not None:
+            sims.stop()

@@ -1,0 +1,132 @@
+"""CircuitPython on the emulated Pico: the image, and the CIRCUITPY drive.
+
+The image is CircuitPython 10.2.1 built for ``raspberry_pi_pico`` from its
+pinned public sources (the project's own recipe is still to be written:
+issue 28; ../shared/circuitpython/README.md says how the test image was
+built, with GCC 14); like the MicroPython base image it is kept in a
+folder outside the repository, never committed:
+
+    $DECKAHEDRON_CIRCUITPY_DIR, else the RP2040 cache folder (rp2040.cache_dir())
+
+CIRCUITPY on a Pico is a FAT12 filesystem of 512-byte sectors in the last
+MiB of the 2 MiB flash (flash offset 0x100000: CircuitPython's rp2040
+internal_flash.c puts the filesystem after its 1020 KiB firmware and 4 KiB
+of nvm). The emulated board keeps it in a file the emulator writes every
+erase and program through to (host_tools/sim/emu/flash.mjs), so saves survive
+resets, power cuts and restarts; it is made here with pyfatfs holding the
+game's files as ``deckahedron flash --board pico-epaper29-cp`` copies them
+onto the drive (host_tools/flashing/magtag.py's plan), and read here for
+the tests.
+"""
+
+import os
+import threading
+from pathlib import Path
+
+from host_tools.flashing import rp2040
+
+CP_VERSION = "10.2.1"
+IMAGE = "circuitpython-%s-raspberry_pi_pico.uf2" % CP_VERSION
+# the sha256 of the image built from the pinned sources (../shared/circuitpython/SHA256SUMS)
+IMAGE_SHA256 = "9fc8464e3325baae20f4b9742aca30b88e51b9e0fe5a200e3638146704b0f375"
+FS_OFFSET = 0x100000  # flash offset of CIRCUITPY
+FS_BYTES = 1024 * 1024
+SECTOR = 512
+BOOT_OUT = "Adafruit CircuitPython %s on 2026-01-01; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n"
+
+
+class ImageError(rp2040.ImageError):
+    pass
+
+
+def image_dirs():
+    """Where the image is looked for, in order."""
+    given = os.environ.get("DECKAHEDRON_CIRCUITPY_DIR")
+    return ([Path(given)] if given else []) + [rp2040.cache_dir()]
+
+
+def image_path():
+    """The CircuitPython image for the Pico; ImageError when absent."""
+    for d in image_dirs():
+        if (d / IMAGE).is_file():
+            return d / IMAGE
+    raise ImageError("the CircuitPython %s image for the Pico (%s) is not in %s: build CircuitPython %s "
+                     "for raspberry_pi_pico (docs/rp2040.md, 'CircuitPython on the emulated Pico') or set "
+                     "DECKAHEDRON_CIRCUITPY_DIR to a folder holding it"
+                     % (CP_VERSION, IMAGE, " or ".join(str(d) for d in image_dirs()), CP_VERSION))
+
+
+_lock = threading.Lock()
+
+
+def _fs(path):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pyfilesystem2 imports pkg_resources
+        from pyfatfs.PyFatFS import PyFatFS
+    return PyFatFS(str(path), preserve_case=True)
+
+
+def make_fat(path, size=FS_BYTES):
+    """A fresh, empty CIRCUITPY image (FAT12, 512-byte sectors) at `path`."""
+    from pyfatfs.PyFat import PyFat
+
+    with open(path, "wb") as f:
+        f.write(bytes(size))  # the root directory's entries must read empty
+    pf = PyFat()
+    pf.mkfs(str(path), fat_type=PyFat.FAT_TYPE_FAT12, size=size, sector_size=SECTOR, label="CIRCUITPY")
+    pf.close()
+
+
+def put_files(path, files):
+    """Write `files` ({path: bytes}) onto the FAT image at `path` where they
+    differ; everything else (the save) stays. True when something changed."""
+    changed = False
+    with _lock:
+        fs = _fs(path)
+        try:
+            for name, data in sorted(files.items()):
+                name = "/" + name.lstrip("/")
+                parent = name.rsplit("/", 1)[0]
+                if parent:
+                    fs.makedirs(parent, recreate=True)
+                if fs.exists(name) and fs.readbytes(name) == data:
+                    continue
+                fs.writebytes(name, data)
+                changed = True
+        finally:
+            fs.close()
+    return changed
+
+
+def read_file(path, name):
+    """A file's bytes from the FAT image at `path` (None when absent)."""
+    with _lock:
+        fs = _fs(path)
+        try:
+            name = "/" + name.lstrip("/")
+            return fs.readbytes(name) if fs.exists(name) else None
+        finally:
+            fs.close()
+
+
+def listing(path):
+    with _lock:
+        fs = _fs(path)
+        try:
+            return sorted(p for p in fs.walk.files("/"))
+        finally:
+            fs.close()
+
+
+def game_files(board):
+    """{path: bytes} the flasher puts on a CIRCUITPY drive for `board`
+    (its plan, host_tools/flashing/magtag.py, against an empty drive of
+    CircuitPython CP_VERSION), less deckahedron.cfg (the emulated board
+    writes its own, with its seed and id). Made once per content."""
+    from host_tools.sim.emulated import built_from_sources
+    from host_tools.flashing import magtag
+
+    return built_from_sources("circuitpython", board, lambda: magtag.board_files(CP_VERSION, board=board))
+

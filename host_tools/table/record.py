@@ -1,0 +1,212 @@
+"""The session record: the hub's log read back as what happened at the table.
+
+Every row of the session database's ``log`` that belongs to a player becomes
+an entry (a dict) with a line in words: the flips with their cards, the
+resolving card, the result word, XP, the critical success and Shadow; damage
+and what it did; rests; supply cards taken, given back or held elsewhere.
+An undo's row names the entries it took back; they stay in the record,
+marked ``undone``. ``export`` writes the entries as a Markdown recap, CSV or
+JSON: `deckahedron replay --export` and the live page's history both use it.
+"""
+
+import csv
+import io
+import json
+
+from shared_rules import systems
+
+from host_tools.table import replies
+
+FIELDS = ("id", "session", "t", "player", "kind", "op", "args", "result", "before", "digest", "text", "undone")
+FORMATS = ("md", "csv", "json")
+SUITS = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "int": "Intelligence",
+         "wis": "Wisdom", "cha": "Charisma"}
+
+
+# Bookkeeping, not play: the recap and the page's history leave these out.
+BOOKKEEPING_OPS = ("supply_sync", "press")
+BOOKKEEPING_KINDS = ("question",)
+_PLAY_SQL = "log.op NOT IN (%s) AND log.kind NOT IN (%s)" % (
+    ", ".join("'%s'" % w for w in BOOKKEEPING_OPS), ", ".join("'%s'" % w for w in BOOKKEEPING_KINDS))
+
+
+def play(e):
+    """Whether an entry is play, not bookkeeping."""
+    return e["op"] not in BOOKKEEPING_OPS and e["kind"] not in BOOKKEEPING_KINDS
+
+
+def _where(player, play_only, session=None):
+    return ("log.player != '' AND (? IS NULL OR log.player = ?) AND (? IS NULL OR log.session = ?)"
+            + (" AND " + _PLAY_SQL if play_only else ""), (player, player, session, session))
+
+
+def count(db, player=None, play_only=False):
+    where, args = _where(player, play_only)
+    return db.execute("SELECT COUNT(*) FROM log WHERE " + where, args).fetchone()[0]
+
+
+def entries(db, player=None, play_only=False, newest=None, session=None):
+    """The record's entries, oldest first; ``player`` keeps one player's,
+    ``play_only`` leaves out bookkeeping, ``newest`` keeps the last N (an
+    undo comes after what it undid, so the last N mark theirs), ``session``
+    one session's."""
+    where, args = _where(player, play_only, session)
+    rows = db.execute(
+        "SELECT log.id, log.session, log.t, log.player, log.kind, log.op, log.args, log.result, log.before,"
+        " log.digest, flips.cards, flips.suit, flips.net FROM log LEFT JOIN flips ON flips.event = log.id"
+        " WHERE " + where + " ORDER BY log.id DESC" + (" LIMIT %d" % newest if newest is not None else ""),
+        args).fetchall()[::-1]
+    out = []
+    for r in rows:
+        e = {"id": r[0], "session": r[1], "t": r[2], "player": r[3], "kind": r[4], "op": r[5],
+             "args": _json(r[6]), "result": _json(r[7]), "before": r[8], "digest": r[9]}
+        if r[10] is not None:
+            e["flip"] = {"cards": [c for c in r[10].split(",") if c], "suit": r[11], "net": r[12]}
+        e["text"] = describe(e)
+        out.append(e)
+    undone = set()  # an undo row names the entries it took back
+    for e in out:
+        if e["kind"] == "undo" and isinstance(e["args"], dict):
+            undone.update(e["args"].get("entries") or [])
+    for e in out:
+        e["undone"] = e["id"] in undone
+    return out
+
+
+def players(db):
+    """The names in the record, first seen first."""
+    return [r[0] for r in db.execute("SELECT player FROM log WHERE player != '' GROUP BY player ORDER BY MIN(id)")]
+
+
+def _json(text):
+    try:
+        return json.loads(text) if text else {}
+    except ValueError:
+        return {"unreadable": text}
+
+
+def _cards(cards):
+    return " ".join(cards) if cards else "none"
+
+
+def describe(e):
+    """One entry in words (without the player's name)."""
+    op, a, r = e["op"], e["args"] or {}, e["result"] or {}
+    a = a if isinstance(a, dict) else {}
+    r = r if isinstance(r, dict) else {}
+    by = " (buttons)" if e["kind"] == "event" else ""
+    if e["kind"] == "refused":
+        return "%s refused: %s" % (op, r.get("message", ""))
+    if e["kind"] == "intent":  # written before the device acted; what happened was never written over it
+        return "%s sent to the device, its answer not recorded (no answer, or the record failed)" % op
+    system = r.get("system")
+    if system in systems.KEYS and system != systems.DEFAULT:  # a result in its own system's words
+        return systems.module(system).say(op, a, r) + by
+    if e["kind"] in ("join", "question", "faulty", "rename", "leave_out", "take_as_new", "restore", "teamwork",
+                     "undo", "reconcile"):
+        return _table_event(e, a, r)
+    if op == "flip":
+        what = SUITS.get(a.get("attr")) or a.get("attr") or r.get("suit") or a.get("suit") or "?"
+        team = {"lead": " leading a teamwork flip", "support": " in support of a teamwork flip"}.get(a.get("team"), "")
+        words = "flips %s %+d%s%s: %s" % (what, r.get("net", a.get("net", 0)) or 0, team, by, _cards(r.get("cards")))
+        if r.get("phase") == "choose":
+            return words + ", a tie to choose from (%s)" % _cards(r.get("tied"))
+        return words
+    if op == "end_flip":
+        flip = e.get("flip") or {}
+        words = "flip%s resolved by %s: %s" % (by, r.get("resolving"), replies.level_words(r.get("level")))
+        if flip.get("cards"):
+            words = "flip%s (%s) resolved by %s: %s" % (by, _cards(flip["cards"]), r.get("resolving"),
+                                                       replies.level_words(r.get("level")))
+        if a.get("resolved") is False:  # a teamwork supporter or lead whose card was not the best
+            return "teamwork flip%s (%s) ended: another player's card resolved it" % (by, _cards(flip.get("cards")))
+        if r.get("xp"):
+            words += ", +%d XP" % r["xp"]
+        if r.get("crit") or a.get("crit"):
+            words += ", critical success: %s" % (r.get("crit") or a.get("crit"))
+        if r.get("shadow"):
+            words += ", Shadow +%d" % r["shadow"]
+        return words
+    if op == "choose":
+        return "chooses %s%s to resolve the tie" % (a.get("card"), by)
+    if op == "damage":
+        return "takes %s damage%s: %s absorbed, %s Wound(s), %s Harm, %s Stamina lost (%s cards)" % (
+            r.get("power", a.get("power")), by, r.get("absorbed", 0), _count(r.get("wounds")), _count(r.get("harm")),
+            r.get("stamina", 0), _count(r.get("cards_lost")))
+    if op in ("breather", "rest"):
+        return "%s%s: %s Stamina regained%s" % ("takes a breather" if op == "breather" else "rests", by,
+                                                 r.get("regained", 0),
+                                                 " (%s)" % _cards(r.get("cards")) if r.get("cards") else "")
+    if op in ("take_blessing", "take_wound"):
+        return "takes %s card %s from the supply%s" % ("a blessing" if op == "take_blessing" else "a wound",
+                                                       r.get("card"), by)
+    if op == "supply_sync":
+        return "supply: the others hold %s" % _cards(a.get("elsewhere"))
+    if op == "new_game":
+        return "starts a new character"
+    if op == "press":
+        return "button %s pressed from the console" % a.get("button")
+    words = op or e["kind"]
+    if a:
+        words += " " + " ".join("%s=%s" % (k, a[k]) for k in sorted(a))
+    return words + by
+
+
+def _count(value):
+    return len(value) if isinstance(value, list) else (value or 0)
+
+
+def _table_event(e, a, r):
+    k = e["kind"]
+    if k == "join":
+        return "joins the table" + (" (faulty: %s)" % r["faulty"] if r.get("faulty") else "")
+    if k == "teamwork":
+        return "leads a teamwork flip with %s: resolved by %s's %s, %s" % (
+            ", ".join(a.get("supporters", [])) or "nobody", r.get("resolved_by"), r.get("card"),
+            replies.level_words(r.get("level")))
+    if k == "restore":
+        return "backup %s restored onto the device" % a.get("backup")
+    if k == "rename":
+        return "renamed from %s" % a.get("old")
+    if k == "take_as_new":
+        return "taken as a new player (from %s)" % a.get("from")
+    if k == "faulty":
+        return "device faulty: %s" % r.get("reason")
+    if k == "question":
+        return r.get("text", "another device or game on the port")
+    if k == "undo":
+        return "undo: back to before %s (entry %s)" % (a.get("op"), a.get("entry"))
+    if k == "reconcile":
+        return "the record takes the device's state as it is (it acted while the record could not be written)"
+    return k
+
+
+def check_format(fmt):
+    if fmt not in FORMATS:
+        raise ValueError("export format is md, csv or json, not %r" % (fmt,))
+
+
+def export(items, fmt):
+    """The entries as text: "md" (a recap), "csv" or "json"."""
+    check_format(fmt)
+    if fmt == "json":
+        return json.dumps(items, indent=1, sort_keys=True) + "\n"
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf)
+        w.writerow(FIELDS)
+        for e in items:
+            w.writerow([json.dumps(e[f], sort_keys=True) if isinstance(e[f], (dict, list)) else e[f]
+                        for f in FIELDS])
+        return buf.getvalue()
+    if fmt == "md":
+        lines = ["# Session record"]
+        session = None
+        for e in items:
+            if not play(e):
+                continue
+            if e["session"] != session:
+                session = e["session"]
+                lines += ["", "## Session %s" % session, ""]
+            lines.append("- **%s** %s%s" % (e["player"], e["text"], " *(undone)*" if e.get("undone") else ""))
+        return "\n".join(lines) + "\n"
