@@ -18,11 +18,11 @@ EMU = Path(__file__).resolve().parent / "emu"
 
 # (file under tests/, test function): what it waits for
 SLOW_ELSEWHERE = (
-    ("host/test_table_events.py",
+    ("host/table/test_events.py",
      "test_a_hub_killed_at_random_points_stores_every_event_exactly_once"),  # 35 s of kills and restarts
-    ("host/test_table_silent.py",
+    ("host/table/test_silent.py",
      "test_a_silent_board_is_offline_at_once_and_the_others_answer_in_their_usual_time"),  # 15 s: the link's retries
-    ("host/test_table_files.py", "test_the_scripted_scene_writes_every_screen_inside_the_run_folder"),  # 7 s: the scene
+    ("host/table/test_files.py", "test_the_scripted_scene_writes_every_screen_inside_the_run_folder"),  # 7 s: the scene
 )
 
 

@@ -5,7 +5,7 @@ Each player's game is re-run from their first backup through the rules core
 order, each checked against the digests the hub logged before and after it
 and against its logged result. A save's text form holds the deck order and
 the shuffle's PRNG state, so this re-run is the device's own play
-(tests/host/test_replay.py checks that). Exit 0 when every entry matches, 1
+(tests/host/commands/test_replay.py checks that). Exit 0 when every entry matches, 1
 with one line naming the first that does not, 2 for a file that is not a
 session database or is damaged.
 

@@ -11,7 +11,7 @@ with the native ink the Pico draws with, and go into the ROMFS as
 flash, no heap). ``render.py`` blits a face and draws the symbols and the
 chosen suit's edge over it: ~1.7 ms a card. Without the module (a desktop
 run, the unix-port sim board) it draws every piece as before; the same
-pixels either way (tests/host/test_card_faces.py).
+pixels either way (tests/host/flashing/test_card_faces.py).
 
 Generated, never committed: made from the working tree with every ROMFS
 image, so the faces always match the renderer they go with.

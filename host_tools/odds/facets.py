@@ -10,7 +10,7 @@ least 1); advantage is 1 minus the other four. The host sums P(total = t)
 for t up to the window's top with fractions.Fraction, by its own
 recurrence; the device (shared_rules.facets_odds, no fractions module
 there) gets the same reduced figures from integers, and
-tests/host/test_odds_facets.py holds both to each other.
+tests/host/odds/test_facets.py holds both to each other.
 --json prints {"system": "facets", "bands": {"advantage": "a/b", ...}}.
 """
 

@@ -5,7 +5,7 @@
 
 The host counts the 36 equally likely rolls with fractions.Fraction; the
 device (shared_rules.save2d6.odds, no fractions module there) gets the same
-reduced figures from a formula, and tests/host/test_odds_save.py holds both
+reduced figures from a formula, and tests/host/odds/test_save2d6.py holds both
 to each other. --json prints {"system": "save", "pass_faces": [...],
 "results": {"complete": "a/b", "mixed": "a/b", "failure": "a/b"}}.
 """

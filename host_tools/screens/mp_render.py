@@ -12,7 +12,7 @@ Run from the repo root under the MicroPython unix port:
     micropython host_tools/screens/mp_render.py --faces             cards from their prebuilt faces = cards drawn piece by piece
 
 Each .bin is the 4736-byte frame buffer (MONO_HLSB, bit 1 = black).
-tests/host/test_screens.py runs this and checks pixels; host_tools/screens/core.py
+tests/host/screens/test_core.py runs this and checks pixels; host_tools/screens/core.py
 turns buffers into PNGs. Prints one line per screen: "ok NAME".
 """
 
@@ -20,7 +20,7 @@ import gc
 import sys
 
 # The VIEWS below are plain data: CPython imports this module for them
-# (tests/host/test_screens.py); only the functions need MicroPython.
+# (tests/host/screens/test_core.py); only the functions need MicroPython.
 
 
 def _renderer(buf=None):

@@ -23,7 +23,7 @@ from shared_rules import protocol as P
 from shared_rules.game import Game
 from tests.host.conftest import BOOT, wait_hello
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HELLO_FIELDS = {"device", "firmware", "protocol", "board", "edition", "campaign", "digest", "count", "events", "name",
                 "platform", "heap_used", "heap_free", "heap_low"}
 

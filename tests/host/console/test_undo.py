@@ -7,7 +7,7 @@ import pytest
 from host_tools.cli import main
 from host_tools.table.hub import TableError
 from tests.host.conftest import seated_table
-from tests.host.test_console import Gm
+from tests.host.console.test_core import Gm
 
 NAMES = ["Ann", "Bo"]
 

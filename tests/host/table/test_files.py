@@ -20,7 +20,7 @@ from host_tools.table.hub import TableError, TableHub
 from host_tools.commands.table import scripted_scene
 from tests.host.hostile_device import HostileDevice
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
 @pytest.fixture

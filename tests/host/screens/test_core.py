@@ -421,7 +421,7 @@ def test_render_views_to_pngs(tmp_path, screens):
 # render) changes these on purpose: look at the PNGs first
 # (`.venv/bin/python -m host_tools.screens.core docs/screens`, then open them),
 # and when they are right, run
-#     .venv/bin/python -m pytest -q tests/host/test_screens.py -k golden
+#     .venv/bin/python -m pytest -q tests/host/screens/test_core.py -k golden
 # and paste the DIGESTS dict that the failure prints over this one.
 DIGESTS = {
     "bad_flip": "5171df981004430906e2b77e59591ab9c825d33f7854ae633d9a87b880ccbc0a",

@@ -97,7 +97,7 @@ HUB_LOOP = r"""
 import random, sys, time
 from host_tools.link import DeviceError, LinkError
 from host_tools.table.hub import TableError, TableHub
-from tests.host.test_table_events import NAMES, _button_flip
+from tests.host.table.test_events import NAMES, _button_flip
 hub = TableHub(sys.argv[1])
 for name, port in zip(NAMES, sys.argv[3:]):
     hub.join(name, port)

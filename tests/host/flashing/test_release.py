@@ -19,7 +19,7 @@ import pytest
 
 from host_tools.flashing import image, magtag, release, rp2040
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 WORKFLOW = ROOT / ".github" / "workflows" / "release.yml"
 
 

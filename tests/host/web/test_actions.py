@@ -1,7 +1,7 @@
 """The live table page over plain HTTP (no browser): the GM's actions run
 the console's commands on the hub's thread and answer in its words; refusals
 are the console's sentences and change nothing; the view, the event stream
-and the screens are what the page shows. tests/host/test_web_browser.py
+and the screens are what the page shows. tests/host/web/test_browser.py
 opens it in Chromium."""
 
 import csv
@@ -18,7 +18,7 @@ from host_tools.console.core import TableConsole, make_console
 from host_tools.table.hub import TableHub
 from host_tools.commands.table import start_page
 from host_tools.web.server import BadAction, action_line, qr_code
-from tests.host.web_table import live_table, press_flip
+from tests.host.web.web_table import live_table, press_flip
 
 pytestmark = pytest.mark.slow
 

@@ -12,7 +12,7 @@ from host_tools.sim import unixport as simboards
 from host_tools.commands.table import discover
 from tests.host.conftest import wait_hello
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_table_discovers_a_running_sim_and_forgets_it_when_it_stops(firmware, tmp_path, monkeypatch):

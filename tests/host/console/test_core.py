@@ -439,7 +439,7 @@ def test_the_console_at_a_terminal(tmp_path):
 def test_the_console_page_lists_every_command_as_help_says_it():
     import os
 
-    page = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+    page = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
                         "docs", "console.md")
     with open(page) as f:
         doc = f.read()

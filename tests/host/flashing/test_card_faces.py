@@ -11,7 +11,7 @@ import host_tools.screens.mp_render as S
 from host_tools.flashing import card_faces, rp2040
 from shared_rules.cards import ALL_IDS, CARDS, SUITS
 from shared_rules.editions import EDITION_KEYS
-from tests.host.test_flash import parse_romfs
+from tests.host.flashing.test_flash import parse_romfs
 from tests.host.test_micropython_suite import ROOT, find_tool
 
 FACE = L.FACE_BYTES

@@ -177,7 +177,7 @@ def test_read_only_folder(tmp_path, capsys):
     assert code == 2 and err.count("\n") == 1 and "cannot write" in err
 
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
 def test_docs_picture_is_the_current_sheet():

@@ -19,7 +19,7 @@ import pytest
 from host_tools import cli
 from host_tools.flashing import rp2040, base_image as B
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 APT = "apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi cmake"
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from host_tools.commands.table import PAGE_POLL
-from tests.host.web_table import NAMES, live_table, press_flip
+from tests.host.web.web_table import NAMES, live_table, press_flip
 
 pytestmark = pytest.mark.slow
 

@@ -99,7 +99,7 @@ def test_the_device_code_fits_the_romfs_partition_and_leaves_entry_files_out():
     image = R.build_romfs("pico-epaper29")
     assert image[:3] == b"\xd2\xcd\x31"  # mpremote's ROMFS header
     assert len(image) <= R.ROMFS_BYTES
-    from tests.host.test_flash import parse_romfs
+    from tests.host.flashing.test_flash import parse_romfs
 
     names = set(parse_romfs(image))  # names, not bytes: the registry's text may mention main.py
     assert "app.mpy" in names and "boards/pico_epaper29.mpy" in names and "boards/boards.json" in names
@@ -251,7 +251,7 @@ def test_the_romfs_writer_is_mpremotes_layout_when_nothing_needs_padding(tmp_pat
     with contextlib.redirect_stdout(io.StringIO()):
         theirs = bytes(make_romfs(str(tmp_path), mpy_cross=False))
     assert R._romfs(files, {}) == theirs
-    from tests.host.test_flash import parse_romfs
+    from tests.host.flashing.test_flash import parse_romfs
 
     for pad in (2, 3, 4, 5):  # and with padding records, it reads back as the same files
         assert parse_romfs(R._romfs(files, {"drivers/ink.mpy": pad}, pad)) == files

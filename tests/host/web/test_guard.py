@@ -16,7 +16,7 @@ import urllib.request
 import pytest
 
 from host_tools.web.guard import HEADERS, ODD, Access, Limits
-from tests.host.web_table import serving
+from tests.host.web.web_table import serving
 
 pytestmark = pytest.mark.slow
 
@@ -291,7 +291,7 @@ def test_event_streams_are_capped(table):
 # -- the table at a terminal ------------------------------------------------------------------------------------
 def test_odd_text_or_deep_json_from_the_page_never_ends_the_table_nor_reaches_its_terminal(tmp_path):
     from tests.host.conftest import Terminal
-    from tests.host.test_web_cli import free_port
+    from tests.host.web.test_cli import free_port
 
     port = free_port()
     gm = Terminal("table", "--sim", "1", "--seed", "4", "--dir", str(tmp_path), "--web-port", str(port))
