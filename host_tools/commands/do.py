@@ -27,24 +27,17 @@ device for the program that stores them (the table hub).
 """
 
 import json
-import re
 import sys
 
 from shared_rules import protocol as P
-from shared_rules import systems
 
 from host_tools.cli import reporter, seconds, whole
+from host_tools.console.typed import OPS, Usage, coerce, parse_pairs
 
 PROG = "deckahedron do"
 EXIT_DEVICE_ERROR = 1
 EXIT_USAGE = 2
 EXIT_LINK = 3
-OPS = tuple(P.APP_OPS) + systems.all_commands()
-KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-class Usage(Exception):
-    pass
 
 
 _complain, _fail = reporter(PROG, EXIT_USAGE)
@@ -59,59 +52,6 @@ def add_arguments(parser):
     parser.add_argument("op", metavar="OP", help="the command: " + ", ".join(OPS))
     parser.add_argument("pairs", nargs="*", metavar="key=value", help="its arguments")
     parser.error = _fail
-
-
-def parse_value(text):
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
-def parse_pairs(pairs):
-    args = {}
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        if not eq:
-            raise Usage("argument %r is not key=value" % pair)
-        if not KEY.match(key):
-            raise Usage("argument %r: the key must be a name like suit or net" % pair)
-        if key in args:
-            raise Usage("argument %r given twice" % key)
-        args[key] = parse_value(value)
-    return args
-
-
-# Arguments the rules take as card ids (strings) or lists of them; typed
-# plainly they parse as numbers (keep=19) or text (keep=19,4).
-CARD_LISTS = {"breather": "cards", "rest": "keep", "seek_help": "keep", "supply_sync": "elsewhere"}
-CARDS = {"choose": "card", "minigame_exhaust": "card"}
-WORDS_NOT_LISTS = ("worst",)  # rest/seek_help keep=worst: the device picks
-
-
-def card_ids(value):
-    """19 -> ["19"]; "19,4" -> ["19", "4"]; [19, "4"] -> ["19", "4"]."""
-    if isinstance(value, (list, tuple)):
-        return [card_id(v) for v in value]
-    return [w.strip() for w in card_id(value).split(",") if w.strip()]
-
-
-def card_id(value):
-    return str(value) if isinstance(value, (int, str)) and not isinstance(value, bool) else value
-
-
-def coerce(op, args):
-    """The plain forms of card arguments as the rules want them:
-    ``seek_help keep=19,4`` sends keep ["19", "4"], ``choose card=3`` card "3"."""
-    args = dict(args)
-    key = CARD_LISTS.get(op)
-    if key in args and args[key] not in WORDS_NOT_LISTS and isinstance(args[key], (int, str, list, tuple)) \
-            and not isinstance(args[key], bool):
-        args[key] = card_ids(args[key])
-    key = CARDS.get(op)
-    if key in args:
-        args[key] = card_id(args[key])
-    return args
 
 
 def run(args):

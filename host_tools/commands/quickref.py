@@ -165,9 +165,10 @@ def advantage_rule(ed):
 def screens(edition_key):
     """{name: Pillow image} of the home and flip screens the sheet shows."""
     from host_tools.screens import core as S
+    from host_tools.screens import deck
 
     want = ("home", "flip_advantage")
-    views = [(n, v) for n, v in S.device_views() if n in want]
+    views = [(n, v) for n, v in deck.views() if n in want]
     for _, v in views:
         v["status"]["edition"] = edition_key
     bufs = S.render_views(views)

@@ -16,7 +16,7 @@ import shlex
 
 from shared_rules import facets as FX
 
-from host_tools.commands.do import Usage
+from host_tools.console.typed import Usage
 
 # what -> (rules op, positional argument names, flag words, help line)
 WHATS = (
@@ -61,7 +61,7 @@ def _value(text):
     return t
 
 
-class FacetsCommands:
+class Commands:
     """do_facets for players whose devices play Facets."""
 
     def facets_player(self, word):
@@ -186,6 +186,10 @@ class FacetsCommands:
         if rest[:1] == ["drop"] and len(rest) == 2:
             return self.facets_run(name, "trait_drop", name=rest[1])
         raise Usage("facets NAME trait add NAME ATTR BONUS | trait drop NAME")
+
+    def odds_facets(self, name, words):
+        """``odds NAME ATTR TN ...`` for a Facets character: facets NAME odds."""
+        self._facets([name, "odds"] + list(words))
 
     def _facets_odds(self, name, args):
         r = self.hub.command(name, "odds", **args)

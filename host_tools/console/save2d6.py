@@ -1,9 +1,13 @@
 """The GM's console commands for SAVE 2d6 (seed 003), a mixin of TableConsole.
 
-    table> roll Freya preferred injury
-    table> assist Freya Bran expertise       (Freya's roll was set aside on a two)
-    table> clock new Ritual 6
-    table> roll Bran clock=Ritual
+    table> save Freya roll preferred injury
+    table> save Freya assist Bran expertise  (Freya's roll was set aside on a two)
+    table> save clock new Ritual 6
+    table> save Bran roll clock=Ritual
+
+One command, ``save NAME WHAT ...`` (``save clock ...`` for the table's
+clocks), as Facets has ``facets NAME WHAT ...``: the Deckahedron, the default
+system, has the top-level words, and no SAVE word shadows one of them.
 
 Each command goes to a device through the hub (TableHub.command) and is said
 in SAVE's words (shared_rules.save2d6.say). Clocks are the table's, kept by
@@ -11,17 +15,19 @@ the hub (host_tools/table/save2d6_clocks.py) and pushed to every SAVE device aft
 change; ``clock`` alone lists them and tells any device that missed one.
 """
 
+import shlex
+
 from shared_rules import save2d6 as S
 
 from host_tools.odds import save2d6 as odds_save
 from host_tools.table.save2d6_clocks import ClockError, Clocks, describe_clock
-from host_tools.commands.do import Usage
+from host_tools.console.typed import Usage
 from host_tools.table.hub import TableError
 
 ROLL_FLAGS = ("preferred", "expertise", "assisted", "injury", "assisting", "pursuit", "destiny")
 
 
-class SaveCommands:
+class Commands:
     """do_* commands for players whose devices play SAVE."""
 
     def save_clocks(self):
@@ -52,7 +58,7 @@ class SaveCommands:
                     self.say("%s: %s" % (name, line))
         return r
 
-    def _save_odds(self, name, words):
+    def odds_save(self, name, words):
         """The exact odds of a SAVE hero's roll, from the device."""
         args = {}
         for w in words:
@@ -95,8 +101,8 @@ class SaveCommands:
         """A resolved roll ticks the clock it was for; a set-aside one says what next."""
         if r.get("result") == "pending":
             self.say("%s rolled a two and no one has assisted yet: the roll is set aside. "
-                     "assist %s HELPER [switches] lets another hero help in the nick of time; "
-                     "decline %s resolves it as rolled." % (name, name, name))
+                     "save %s assist HELPER [switches] lets another hero help in the nick of time; "
+                     "save %s decline resolves it as rolled." % (name, name, name))
             return
         if clock is not None:
             self.tick_clock(clock, result=r["result"])
@@ -118,38 +124,64 @@ class SaveCommands:
     def push_clocks(self, only_stale=False):
         for name, why in self.save_clocks().push(only_stale).items():
             if why:
-                self.warn("%s's device did not get the clocks (%s): clock tells it later" % (name, why))
+                self.warn("%s's device did not get the clocks (%s): save clock tells it later" % (name, why))
 
-    # -- commands -------------------------------------------------------------
-    def do_roll(self, arg):
-        """roll NAME [preferred] [expertise] [assisted|assisted=RESULT] [injury] [assisting] [pursuit] [destiny] [clock=CLOCK]
-        SAVE: NAME rolls 2d6 for an action; the device says which faces passed and the result.
-          preferred          a preferred action: fives pass, e.g. roll Freya preferred
-          expertise          the hero's expertise applies: fours pass, e.g. roll Freya expertise
-          assisted|assisted=RESULT   an earlier assist was complete or mixed: twos pass (RESULT names it), e.g. roll Freya assisted=failure
-          injury             the announced setback is an injury (-1 health mixed, -2 failure), e.g. roll Freya injury
-          assisting          this action assists another hero, e.g. roll Bran assisting
-          pursuit            it exercises the hero's pursuit: destiny comes back, e.g. roll Freya pursuit
-          destiny            complete success declared before the roll, e.g. roll Freya destiny
-          clock=CLOCK        tick that clock by the result, e.g. roll Freya clock=Ritual"""
-        words = self.words(arg, 1, "roll NAME [switches]")
+    # -- commands: save NAME WHAT ... | save clock ... ------------------------------
+    WHATS = ("roll", "assist", "decline", "destiny", "health", "pursue", "history")
+
+    def do_save(self, arg):
+        """save NAME WHAT [...] | save clock [...]
+        A SAVE 2d6 hero's roll, assist, health or destiny (NAME's device plays SAVE), or the table's clocks.
+          WHAT is one of the words below, then its own words (help save WHAT says it in full), e.g. help save roll
+          roll [preferred] [expertise] [assisted] [injury] [assisting] [pursuit] [destiny] [clock=CLOCK]   e.g. save Freya roll preferred
+          assist HELPER [preferred] [expertise] [injury] [pursuit] [clock=CLOCK]   a set-aside roll, e.g. save Freya assist Bran
+          decline [clock=CLOCK]                  no assist: the set-aside roll as rolled, e.g. save Freya decline
+          destiny complete|fact|restore [OTHER] [because=N]   e.g. save Freya destiny restore Bran
+          health rest|injure [1|2]|LEVEL         e.g. save Freya health injure 2
+          pursue [TEXT]                          destiny ready again (or a new pursuit), e.g. save Freya pursue
+          history [ITEM]                         end of session: one history item, e.g. save Freya history "drove off a specter"
+          clock [new CLOCK SEGMENTS [setback] | tick CLOCK TICKS | remove CLOCK]   the table's clocks, e.g. save clock new Ritual 6"""
+        words = shlex.split(arg)
+        if words and words[0] == "clock":
+            self.save_clock(shlex.join(words[1:]))
+            return  # nothing returned: a true value would end cmd's loop
+        if len(words) < 2 or words[1] not in self.WHATS:
+            raise Usage("save NAME %s [...] | save clock [...] (help save says more)" % "|".join(self.WHATS))
+        getattr(self, "save_" + words[1])(shlex.join(words[:1] + words[2:]))
+
+    def save_word_help(self, what):
+        """``help save WHAT``: that word's full help."""
+        return getattr(self, "save_" + what).__doc__ if what in self.WHATS + ("clock",) else None
+
+    def save_roll(self, arg):
+        """save NAME roll [preferred] [expertise] [assisted|assisted=RESULT] [injury] [assisting] [pursuit] [destiny] [clock=CLOCK]
+        NAME rolls 2d6 for an action; the device says which faces passed and the result.
+          preferred          a preferred action: fives pass, e.g. save Freya roll preferred
+          expertise          the hero's expertise applies: fours pass, e.g. save Freya roll expertise
+          assisted|assisted=RESULT   an earlier assist was complete or mixed: twos pass (RESULT names it), e.g. save Freya roll assisted=failure
+          injury             the announced setback is an injury (-1 health mixed, -2 failure), e.g. save Freya roll injury
+          assisting          this action assists another hero, e.g. save Bran roll assisting
+          pursuit            it exercises the hero's pursuit: destiny comes back, e.g. save Freya roll pursuit
+          destiny            complete success declared before the roll, e.g. save Freya roll destiny
+          clock=CLOCK        tick that clock by the result, e.g. save Freya roll clock=Ritual"""
+        words = self.words(arg, 1, "save NAME roll [switches]")
         name = self.save_player(words[0])
         args, clock = self.save_flags(words[1:])
         r = self.save_run(name, "roll", **args)
         self.save_after(name, r, clock)
 
-    def do_assist(self, arg):
-        """assist NAME HELPER [preferred] [expertise] [injury] [pursuit] [clock=CLOCK]
-        SAVE, in the nick of time: NAME's roll was set aside on a two; HELPER rolls an assisting
+    def save_assist(self, arg):
+        """save NAME assist HELPER [preferred] [expertise] [injury] [pursuit] [clock=CLOCK]
+        In the nick of time: NAME's roll was set aside on a two; HELPER rolls an assisting
         action (with the switches given), and NAME's roll is read again, twos passing if that
         assist was complete or mixed.
-          HELPER             another hero at the table, e.g. assist Freya Bran
-          preferred          HELPER's action is a preferred one, e.g. assist Freya Bran preferred
-          expertise          HELPER's expertise applies, e.g. assist Freya Bran expertise
-          injury             HELPER's setback is an injury, e.g. assist Freya Bran injury
-          pursuit            it exercises HELPER's pursuit, e.g. assist Freya Bran pursuit
-          clock=CLOCK        tick that clock by NAME's result, e.g. assist Freya Bran clock=Ritual"""
-        words = self.words(arg, 2, "assist NAME HELPER [switches]")
+          HELPER             another hero at the table, e.g. save Freya assist Bran
+          preferred          HELPER's action is a preferred one, e.g. save Freya assist Bran preferred
+          expertise          HELPER's expertise applies, e.g. save Freya assist Bran expertise
+          injury             HELPER's setback is an injury, e.g. save Freya assist Bran injury
+          pursuit            it exercises HELPER's pursuit, e.g. save Freya assist Bran pursuit
+          clock=CLOCK        tick that clock by NAME's result, e.g. save Freya assist Bran clock=Ritual"""
+        words = self.words(arg, 2, "save NAME assist HELPER [switches]")
         name, helper = self.save_player(words[0]), self.save_player(words[1])
         if name == helper:
             raise Usage("another hero assists: %s cannot assist %s" % (name, name))
@@ -162,23 +194,23 @@ class SaveCommands:
         r = self.save_run(name, "assist", result=h["result"])
         self.save_after(name, r, clock)
 
-    def do_decline(self, arg):
-        """decline NAME [clock=CLOCK]
-        SAVE: no one assists in the nick of time: NAME's set-aside roll is read as rolled.
-          clock=CLOCK        tick that clock by the result, e.g. decline Freya clock=Ritual"""
-        words = self.words(arg, 1, "decline NAME [clock=CLOCK]")
+    def save_decline(self, arg):
+        """save NAME decline [clock=CLOCK]
+        no one assists in the nick of time: NAME's set-aside roll is read as rolled.
+          clock=CLOCK        tick that clock by the result, e.g. save Freya decline clock=Ritual"""
+        words = self.words(arg, 1, "save NAME decline [clock=CLOCK]")
         name = self.save_player(words[0])
         _, clock = self.save_flags(words[1:], ())
         r = self.save_run(name, "decline")
         self.save_after(name, r, clock)
 
-    def do_destiny(self, arg):
-        """destiny NAME USE [OTHER] [because=N]
-        SAVE: NAME uses destiny; it is spent until NAME exercises their pursuit.
-          USE                complete (the last roll becomes a complete success), fact or restore, e.g. destiny Freya complete
-          OTHER              restore another hero instead of NAME, e.g. destiny Freya restore Bran
-          because=N          relies on history item N (default: the pursuit), e.g. destiny Freya complete because=1"""
-        words = self.words(arg, 2, "destiny NAME USE [OTHER] [because=N]")
+    def save_destiny(self, arg):
+        """save NAME destiny USE [OTHER] [because=N]
+        NAME uses destiny; it is spent until NAME exercises their pursuit.
+          USE                complete (the last roll becomes a complete success), fact or restore, e.g. save Freya destiny complete
+          OTHER              restore another hero instead of NAME, e.g. save Freya destiny restore Bran
+          because=N          relies on history item N (default: the pursuit), e.g. save Freya destiny complete because=1"""
+        words = self.words(arg, 2, "save NAME destiny USE [OTHER] [because=N]")
         name = self.save_player(words[0])
         use = words[1]
         if use not in ("complete", "fact", "restore"):
@@ -191,19 +223,19 @@ class SaveCommands:
             elif use == "restore" and other is None:
                 other = self.save_player(w)
             else:
-                raise Usage("what is %r? (destiny NAME complete|fact|restore [OTHER] [because=N])" % w)
+                raise Usage("what is %r? (save NAME destiny complete|fact|restore [OTHER] [because=N])" % w)
         if other is not None and other != name:
             self.save_run(name, "destiny", use="restore_other", because=because)
             self.save_run(other, "rest")
             return
         self.save_run(name, "destiny", use=use, because=because)
 
-    def do_health(self, arg):
-        """health NAME WHAT [N]
-        SAVE: NAME's health.
-          WHAT               rest (back to Strong), injure, or a level to set (strong ... down), e.g. health Freya shaken
-          N                  levels an injury takes, 1 or 2 (default 1), e.g. health Freya injure 2"""
-        words = self.words(arg, 2, "health NAME rest|injure [1|2]|LEVEL")
+    def save_health(self, arg):
+        """save NAME health WHAT [N]
+        NAME's health.
+          WHAT               rest (back to Strong), injure, or a level to set (strong ... down), e.g. save Freya health shaken
+          N                  levels an injury takes, 1 or 2 (default 1), e.g. save Freya health injure 2"""
+        words = self.words(arg, 2, "save NAME health rest|injure [1|2]|LEVEL")
         name = self.save_player(words[0])
         what = words[1]
         if what == "rest" and len(words) == 2:
@@ -216,43 +248,43 @@ class SaveCommands:
         elif what in S.HEALTH and len(words) == 2:
             self.save_run(name, "set_health", health=what)
         else:
-            raise Usage("health NAME rest|injure [1|2]|strong|fair|shaken|hurt|down")
+            raise Usage("save NAME health rest|injure [1|2]|strong|fair|shaken|hurt|down")
 
-    def do_pursue(self, arg):
-        """pursue NAME [TEXT]
-        SAVE: NAME exercised their pursuit (a request another hero could refuse): destiny is ready
+    def save_pursue(self, arg):
+        """save NAME pursue [TEXT]
+        NAME exercised their pursuit (a request another hero could refuse): destiny is ready
         again. With TEXT, NAME's pursuit becomes TEXT instead.
-          TEXT               the new pursuit (40 characters), e.g. pursue Freya "avenge the village\""""
-        words = self.words(arg, 1, "pursue NAME [TEXT]")
+          TEXT               the new pursuit (40 characters), e.g. save Freya pursue "avenge the village\""""
+        words = self.words(arg, 1, "save NAME pursue [TEXT]")
         name = self.save_player(words[0])
         if len(words) > 1:
             self.save_run(name, "set_pursuit", text=" ".join(words[1:]))
         else:
             self.save_run(name, "pursue")
 
-    def do_history(self, arg):
-        """history NAME [ITEM]
-        SAVE, at the end of a session: NAME may add one item to their hero's history.
-          ITEM               what happened (40 characters), e.g. history Freya "drove off the barrow specter\""""
-        words = self.words(arg, 1, "history NAME [ITEM]")
+    def save_history(self, arg):
+        """save NAME history [ITEM]
+        At the end of a session: NAME may add one item to their hero's history.
+          ITEM               what happened (40 characters), e.g. save Freya history "drove off the barrow specter\""""
+        words = self.words(arg, 1, "save NAME history [ITEM]")
         name = self.save_player(words[0])
         item = " ".join(words[1:])
         self.save_run(name, "end_session", **({"item": item} if item else {}))
 
-    def do_clock(self, arg):
-        """clock [new CLOCK SEGMENTS [setback] | tick CLOCK TICKS | remove CLOCK]
-        SAVE's clocks, kept by the table and shown on every SAVE device. Alone: list them (and tell
+    def save_clock(self, arg):
+        """save clock [new CLOCK SEGMENTS [setback] | tick CLOCK TICKS | remove CLOCK]
+        The table's clocks, kept by the table and shown on every SAVE device. Alone: list them (and tell
         any device that missed a change).
-          new CLOCK SEGMENTS [setback]   a progress (or setback) clock of 2 to 12 segments, e.g. clock new Ritual 6
-          tick CLOCK TICKS               TICKS: N segments (negative takes back), e.g. clock tick Ritual 2, or a result
-                                         (complete, mixed, failure) as it marks that clock, e.g. clock tick Torches mixed
-          remove CLOCK                   e.g. clock remove Ritual"""
-        words = self.words(arg, 0, "clock [new|tick|remove ...]")
+          new CLOCK SEGMENTS [setback]   a progress (or setback) clock of 2 to 12 segments, e.g. save clock new Ritual 6
+          tick CLOCK TICKS               TICKS: N segments (negative takes back), e.g. save clock tick Ritual 2, or a result
+                                         (complete, mixed, failure) as it marks that clock, e.g. save clock tick Torches mixed
+          remove CLOCK                   e.g. save clock remove Ritual"""
+        words = self.words(arg, 0, "save clock [new|tick|remove ...]")
         clocks = self.save_clocks()
         try:
             if not words:
                 have = clocks.all()
-                self.say(*([describe_clock(c) for c in have] or ["no clocks (clock new CLOCK SEGMENTS makes one)"]))
+                self.say(*([describe_clock(c) for c in have] or ["no clocks (save clock new CLOCK SEGMENTS makes one)"]))
                 self.push_clocks(only_stale=True)
                 return
             what = words[0]
@@ -280,6 +312,6 @@ class SaveCommands:
                 self.say("clock %s removed" % words[1])
                 self.push_clocks()
             else:
-                raise Usage("clock [new CLOCK SEGMENTS [setback] | tick CLOCK N|RESULT | remove CLOCK]")
+                raise Usage("save clock [new CLOCK SEGMENTS [setback] | tick CLOCK N|RESULT | remove CLOCK]")
         except ClockError as e:
             raise TableError(str(e))

@@ -84,7 +84,7 @@ def _print_table(args, faces, results):
 
 def run(args, complain=None):
     """Print the odds; 0. (Every input is checked by argparse, so
-    ``complain``, odds_cmd's one-line error, is never needed here.)"""
+    ``complain``, the command's one-line error, is never needed here.)"""
     faces, results = compute(args)
     if args.json:
         sys.stdout.write(json.dumps(as_json(faces, results)) + "\n")

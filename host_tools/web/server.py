@@ -52,10 +52,10 @@ MEDIA = {"md": "text/markdown", "csv": "text/csv", "json": "application/json"}
 # The console's commands a page line may run: the game's actions and what reads the table.
 # CONSOLE_ONLY are the GM's at the keyboard, with why; a command in neither is refused too, so a new
 # console command stays off the page until it is listed here.
-PAGE_COMMANDS = ("assist", "attr", "backup", "backups", "blessing", "breather", "bump", "choose", "clock", "damage",
-                 "decline", "destiny", "edition", "end", "facets", "flashback", "flip", "gear", "harm", "health",
-                 "help", "history", "leave_out", "log", "lose", "mercy", "minigame", "move", "name", "newgame",
-                 "odds", "press", "pursue", "pursuit", "reshuffle", "rest", "reveal", "revive", "roll", "seek_help",
+PAGE_COMMANDS = ("attr", "backup", "backups", "blessing", "breather", "bump", "choose", "damage",
+                 "edition", "end", "facets", "flashback", "flip", "gear", "harm",
+                 "help", "leave_out", "log", "lose", "mercy", "minigame", "move", "name", "newgame",
+                 "odds", "press", "pursuit", "reshuffle", "rest", "reveal", "revive", "save", "seek_help",
                  "shadow", "spotlight", "status", "study", "take_as_new", "team", "undo", "wound", "xp")
 CONSOLE_ONLY = {
     "do": "it sends any device command, the REPL too",

@@ -4,7 +4,7 @@
 import io
 
 from host_tools.console import core as console
-from host_tools.commands import odds as odds_cmd
+from host_tools.odds import deck as odds_deck
 from shared_rules.editions import edition
 
 
@@ -42,4 +42,4 @@ def test_the_table_shows_each_players_edition_label_and_its_level_glyph():
 
 
 def test_the_odds_table_heads_its_columns_with_the_editions_glyphs():
-    assert tuple(odds_cmd.LEVEL_HEADERS) == tuple(edition("md")["level_glyphs"])
+    assert tuple(odds_deck.LEVEL_HEADERS) == tuple(edition("md")["level_glyphs"])

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from host_tools.commands import do as do_cmd
+from host_tools.console.typed import parse_pairs
 from host_tools.cli import main as cli_main
 from host_tools.link import DeviceError, DeviceLink, LinkError, split_for_frames, text_digest
 from host_tools.sim.unixport import SimBoard, SimError, SimTable, device_id
@@ -509,8 +509,8 @@ def test_do_device_error_is_json_and_exit_1(dev):
 def test_do_values_parse_as_json_else_text(dev):
     p = run_cli("do", "--port", dev.port, "set_name", "name=Kresk the Bold")
     assert p.returncode == 0 and json.loads(p.stdout)["name"] == "Kresk the Bold"
-    assert do_cmd.parse_pairs(["net=1", "fast=true", "team=null", 'cards=["1","2"]', "suit=crown",
-                               'card="3"', "x=", "eq=a=b", "neg=-2"]) == {
+    assert parse_pairs(["net=1", "fast=true", "team=null", 'cards=["1","2"]', "suit=crown",
+                        'card="3"', "x=", "eq=a=b", "neg=-2"]) == {
         "net": 1, "fast": True, "team": None, "cards": ["1", "2"], "suit": "crown",
         "card": "3", "x": "", "eq": "a=b", "neg": -2}
 

@@ -12,7 +12,8 @@ import json
 
 import pytest
 
-from host_tools.console.core import TableConsole, breather_pick, make_console
+from host_tools.console.core import TableConsole, make_console
+from host_tools.console.deck import breather_pick
 from host_tools.link import DeviceError
 from host_tools.table.replies import WORDS
 from host_tools.table.hub import TableHub
@@ -453,7 +454,7 @@ def test_the_console_page_lists_every_command_as_help_says_it():
 
 
 def test_card_arguments_take_plain_forms():
-    from host_tools.commands.do import coerce, parse_pairs
+    from host_tools.console.typed import coerce, parse_pairs
 
     assert coerce("seek_help", parse_pairs(["keep=19"])) == {"keep": ["19"]}
     assert coerce("seek_help", parse_pairs(["keep=19,4", "hearth=true"])) == {"keep": ["19", "4"], "hearth": True}

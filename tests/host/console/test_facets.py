@@ -5,8 +5,8 @@ as the op and arguments the rules take, and answers in Facets' words."""
 import pytest
 
 from host_tools.console.core import TableConsole
-from host_tools.console.facets import FacetsCommands
-from host_tools.commands.do import Usage
+from host_tools.console.facets import Commands
+from host_tools.console.typed import Usage
 from shared_rules.facets import FacetsGame
 from shared_rules.prng import Rng
 
@@ -46,7 +46,7 @@ class Hub:
         return r
 
 
-class Console(FacetsCommands):
+class Console(Commands):
     def __init__(self):
         self.hub = Hub()
         self.lines = []

@@ -57,21 +57,21 @@ def test_assist_in_the_nick_of_time_across_two_devices(table):
         text = gm("newgame %s yes system=save seed=%d" % (name, seed))
         assert table.player(name).state["system"] == "save", text
         assert "None" not in text and "Exhaustion" not in text, text  # no Deckahedron fields compared
-    text = gm("clock new Ritual 6")
+    text = gm("save clock new Ritual 6")
     assert "progress clock Ritual: 0/6" in text
     for name in ("Freya", "Bran"):
         assert table.player(name).state["clocks"] == [{"name": "Ritual", "kind": "progress", "segments": 6, "filled": 0}]
     assert "clocks" not in table.player("Cy").state  # a Deckahedron is not told
 
-    text = gm("roll Freya clock=Ritual")
-    assert "set aside" in text and "assist Freya HELPER" in text
+    text = gm("save Freya roll clock=Ritual")
+    assert "set aside" in text and "save Freya assist HELPER" in text
     assert table.player("Freya").state["roll"]["result"] == "pending"
 
     # What the rules core says will happen, from the same seeds.
     freya, _ = first_roll(two)
     bran, helped = first_roll(bran_seed, assisting=True, expertise=True)
     want = freya.do("assist", {"result": helped["result"]})
-    text = gm("assist Freya Bran expertise clock=Ritual")
+    text = gm("save Freya assist Bran expertise clock=Ritual")
     assert "Bran: " + say("roll", {}, helped) in text
     assert "Freya: " + say("assist", {"result": helped["result"]}, want) in text
     got = table.player("Freya").state["roll"]
@@ -90,18 +90,18 @@ def test_destiny_restores_another_hero_and_health(table):
     gm = Gm(table)
     gm("newgame Freya yes system=save seed=11")
     gm("newgame Bran yes system=save seed=12")
-    text = gm("health Bran injure 2")
+    text = gm("save Bran health injure 2")
     assert "health Shaken" in text and table.player("Bran").state["health"] == "shaken"
-    text = gm("destiny Freya restore Bran")
+    text = gm("save Freya destiny restore Bran")
     assert table.player("Bran").state["health"] == "strong"
     assert table.player("Freya").state["destiny"] == "spent"
-    text = gm("destiny Freya fact")
+    text = gm("save Freya destiny fact")
     assert "destiny is spent" in text and gm.console.failed
-    gm("pursue Freya")
+    gm("save Freya pursue")
     assert table.player("Freya").state["destiny"] == "ready"
-    gm('pursue Freya "avenge the village"')
+    gm('save Freya pursue "avenge the village"')
     assert table.player("Freya").state["pursuit"] == "avenge the village"
-    gm('history Freya "drove off the specter"')
+    gm('save Freya history "drove off the specter"')
     assert table.player("Freya").state["history"] == ["drove off the specter"]
     text = gm("status")
     assert "Health Strong, destiny ready" in text and "Pursuit: avenge the village" in text
@@ -111,14 +111,24 @@ def test_wrong_commands_are_said_and_change_nothing(table):
     gm = Gm(table)
     gm("newgame Freya yes system=save seed=21")
     before = table.player("Freya").state["digest"]
-    for line, words in (("roll Cy", "does not play SAVE"), ("assist Freya Freya", "cannot assist"),
-                        ("assist Freya Bran", "no roll set aside"), ("roll Freya lucky", "what is 'lucky'"),
-                        ("roll Freya clock=Nope", "no clock named"), ("health Freya injure 3", "1 or 2"),
-                        ("destiny Freya wish", "used for complete, fact or restore"), ("clock new X 40", "2 to 12"),
-                        ("clock tick Nope 1", "no clock named")):
+    for line, words in (("save Cy roll", "does not play SAVE"), ("save Freya assist Freya", "cannot assist"),
+                        ("save Freya assist Bran", "no roll set aside"), ("save Freya roll lucky", "what is 'lucky'"),
+                        ("save Freya roll clock=Nope", "no clock named"), ("save Freya health injure 3", "1 or 2"),
+                        ("save Freya destiny wish", "used for complete, fact or restore"), ("save clock new X 40", "2 to 12"),
+                        ("save clock tick Nope 1", "no clock named"), ("save Freya dance", "save NAME roll|"),
+                        ("help save dance", "no help for")):
         text = gm(line)
         assert gm.console.failed and words in text, (line, text)
     assert table.player("Freya").state["digest"] == before
+
+
+def test_save_heroes_are_played_under_one_command_word(table):
+    """SAVE's commands are `save NAME WHAT` as Facets' are `facets NAME WHAT`: none is a top-level word."""
+    gm = Gm(table)
+    assert "unknown command 'roll'" in gm("roll Freya")
+    assert gm("help save roll").splitlines()[0] == "save NAME roll [preferred] [expertise] [assisted|assisted=RESULT] " \
+                                                    "[injury] [assisting] [pursuit] [destiny] [clock=CLOCK]"
+    assert "save clock new Ritual 6" in gm("help save clock")
 
 
 def test_odds_of_a_save_hero_are_the_devices_exact_figures(table):
@@ -140,7 +150,7 @@ def test_a_hero_who_joins_later_is_shown_the_clocks(table):
     """Clocks "show on every device that takes part": one that becomes a SAVE
     hero after they changed is told them while the console waits."""
     gm = Gm(table)
-    gm("clock new Bridge 4 setback")
+    gm("save clock new Bridge 4 setback")
     gm("newgame Cy yes system=save seed=31")
     assert table.player("Cy").state["clocks"] == []
     said = gm.console.save_tick()
