@@ -22,7 +22,9 @@ from shared_rules import systems
 from shared_rules.state import text_digest
 
 from host_tools.table import record
-from host_tools.table.hub import NotSessionDatabase, session_kind
+from host_tools.table.errors import NotSessionDatabase
+from host_tools.table import store
+from host_tools.table.store import session_kind
 
 # Entries that put a whole saved state on the device: the replay goes on from
 # the backup with the digest they logged (reconcile: the record taking a device
@@ -55,8 +57,8 @@ def open_db(path):
 def _check(db, path):
     try:
         session_kind(db)  # a database from before the tag is read as it is
-        damage = [r[0] for r in db.execute("PRAGMA quick_check")]
-        cols = [r[1] for r in db.execute("PRAGMA table_info(log)")]
+        damage = [r[0] for r in store.Store(db).quick_check()]
+        cols = [r[1] for r in store.Store(db).log_columns()]
     except NotSessionDatabase as e:
         raise ValueError("%s: %s" % (path, e))
     except sqlite3.DatabaseError as e:
@@ -72,12 +74,11 @@ def _check(db, path):
 
 
 def players(db):
-    return [r[0] for r in db.execute("SELECT DISTINCT player FROM backups WHERE player != '' ORDER BY id")]
+    return [r[0] for r in store.Store(db).backup_players()]
 
 
 def _backup(db, name, digest):
-    row = db.execute("SELECT state FROM backups WHERE player = ? AND digest = ? ORDER BY id LIMIT 1",
-                     (name, digest)).fetchone()
+    row = store.Store(db).first_backup_with_digest(name, digest).fetchone()
     return row[0] if row else None
 
 
@@ -88,7 +89,7 @@ def _plain(value):
 def replay_player(db, name):
     """Re-run one player's game; returns the number of entries checked.
     Raises Mismatch naming the first entry that does not match."""
-    first = db.execute("SELECT state, digest FROM backups WHERE player = ? ORDER BY id LIMIT 1", (name,)).fetchone()
+    first = store.Store(db).first_backup(name).fetchone()
     if first is None:
         return 0
     text, digest = first
@@ -96,9 +97,7 @@ def replay_player(db, name):
         raise Mismatch("%s: the first backup does not match its own digest %s" % (name, digest))
     game = systems.load(text)
     checked = 0
-    rows = db.execute("SELECT log.id, log.kind, log.op, log.args, log.result, log.digest, log.before, log.n,"
-                      " flips.cards FROM log LEFT JOIN flips ON flips.event = log.id"
-                      " WHERE log.player = ? ORDER BY log.id", (name,)).fetchall()
+    rows = store.Store(db).player_entries(name).fetchall()
     for rid, kind, op, args, result, after, before, n, cards in rows:
         where = "%s: entry %d (%s %s)" % (name, rid, kind, op)
         if (kind, op) in RELOADS:

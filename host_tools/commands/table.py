@@ -22,7 +22,8 @@ from host_tools.cli import reporter, whole
 from host_tools.console.core import TableConsole, make_console, save_screen, status_table
 from host_tools.link import DeviceError, LinkError
 from host_tools.table.runlock import RunFolderBusy, RunLock
-from host_tools.table.hub import NotSessionDatabase, TableError, TableHub
+from host_tools.table.errors import NotSessionDatabase, TableError
+from host_tools.table.hub import TableHub
 from host_tools.web.server import DEFAULT_PORT
 
 LOOPBACK = "127.0.0.1"

@@ -43,7 +43,7 @@ from host_tools.console.deck import MINIGAMES, REVEALS, breather_pick
 from host_tools.console.typed import OPS, Usage, coerce, number, parse_pairs
 from host_tools.link import DeviceError, LinkError
 from host_tools.table import outfiles, record, replies
-from host_tools.table.hub import TableError
+from host_tools.table.errors import TableError
 
 BUTTONS = ("A", "B", "C", "UP", "DOWN")
 # Arguments that are whole numbers, with an example value for the message.

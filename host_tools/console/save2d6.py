@@ -22,7 +22,7 @@ from shared_rules import save2d6 as S
 from host_tools.odds import save2d6 as odds_save
 from host_tools.table.save2d6_clocks import ClockError, Clocks, describe_clock
 from host_tools.console.typed import Usage
-from host_tools.table.hub import TableError
+from host_tools.table.errors import TableError
 
 ROLL_FLAGS = ("preferred", "expertise", "assisted", "injury", "assisting", "pursuit", "destiny")
 

@@ -16,7 +16,6 @@ probe, _Probe, touches only that device's link).
 
 import contextlib
 import json
-import re
 import sqlite3
 import threading
 import time
@@ -28,60 +27,9 @@ from shared_rules.teamwork import best
 from shared_rules.state import text_digest
 
 from host_tools.table import check as V
-from host_tools.table.save2d6_clocks import SCHEMA as CLOCKS_SCHEMA
+from host_tools.table import store
+from host_tools.table.errors import TableError
 from host_tools.link import DeviceError, DeviceLink, LinkError
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS sessions (id INTEGER PRIMARY KEY, started REAL, note TEXT);
-CREATE TABLE IF NOT EXISTS log (id INTEGER PRIMARY KEY, session INTEGER, t REAL, player TEXT,
-    device TEXT, kind TEXT, seq INTEGER, op TEXT, args TEXT, result TEXT, digest TEXT);
-CREATE TABLE IF NOT EXISTS flips (id INTEGER PRIMARY KEY, session INTEGER, t REAL, player TEXT,
-    device TEXT, source TEXT, suit TEXT, net INTEGER, cards TEXT, level INTEGER, resolving TEXT,
-    xp INTEGER, shadow INTEGER);
-CREATE TABLE IF NOT EXISTS backups (id INTEGER PRIMARY KEY, session INTEGER, t REAL, player TEXT,
-    device TEXT, digest TEXT, state TEXT);
-CREATE TABLE IF NOT EXISTS shadow (id INTEGER PRIMARY KEY, session INTEGER, t REAL, delta INTEGER,
-    reason TEXT);
-"""
-# Schema version 1 (issue 8) adds, to a session.db of any earlier version:
-#   players   what the table knows of each player between runs: the device and
-#             the game lineage last seen (game id, count, digest), the supply
-#             cards held and the Shadow points earned
-#   settings  the table's own facts (the supply set)
-#   teamwork  teamwork flips, open until they end (a hub killed mid-way finds them)
-#   backups.game/count, flips.event (the log row of the event a button flip came in)
-#   log_event: an event is stored once per (device, seq, digest), see _on_event
-# Schema version 2 (issue 9) adds log.before: the device's state digest before
-# the logged action (log.digest is the one after), the proof of roll that
-# `deckahedron replay` checks; and log.n, an event's command count after it.
-VERSION = 2
-UPGRADE_2 = """
-ALTER TABLE log ADD COLUMN before TEXT;
-ALTER TABLE log ADD COLUMN n INTEGER;
-"""
-UPGRADE = """
-CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, device TEXT, game TEXT, count INTEGER,
-    digest TEXT, port TEXT, held TEXT, shadow INTEGER, t REAL);
-CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE IF NOT EXISTS teamwork (id INTEGER PRIMARY KEY, session INTEGER, t REAL, lead TEXT,
-    supporters TEXT, closed REAL, outcome TEXT);
-ALTER TABLE backups ADD COLUMN game TEXT;
-ALTER TABLE backups ADD COLUMN count INTEGER;
-ALTER TABLE flips ADD COLUMN event INTEGER;
-DELETE FROM log WHERE kind = 'event' AND id NOT IN
-    (SELECT MIN(id) FROM log WHERE kind = 'event' GROUP BY device, seq, COALESCE(digest, ''));
-CREATE UNIQUE INDEX IF NOT EXISTS log_event ON log (device, seq, COALESCE(digest, '')) WHERE kind = 'event';
-CREATE UNIQUE INDEX IF NOT EXISTS flips_event ON flips (event) WHERE event IS NOT NULL;
-INSERT OR IGNORE INTO players (name, device, t)
-    SELECT player, device, MAX(t) FROM backups WHERE player != '' GROUP BY player;
-"""
-
-# The session database's tag (issue 25): PRAGMA application_id is this number
-# ("DKHD") in every database the hub made or adopted; user_version is its
-# schema version (VERSION). Another program's database is refused untouched.
-APPLICATION_ID = 0x444B4844
-# Every table a session database may hold (clocks: made when first used).
-TABLES = frozenset(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA + UPGRADE + CLOCKS_SCHEMA))
 
 # A device that stops answering (sent to its REPL, crashed, unplugged with no
 # disconnect) is offline at once and asked again in the background: a ping
@@ -97,58 +45,6 @@ SUPPLY_OPS = ("take_blessing", "take_wound", "damage", "take_harm", "seek_help",
 
 # The steps of a flip after its deal: undo takes the flip back whole.
 FLIP_STEPS = ("choose", "flashback", "bump", "end_flip")
-
-
-class TableError(Exception):
-    """A table command that cannot be done; the message says why."""
-
-
-class NotSessionDatabase(TableError):
-    """A database that is not a session database (another program's): left untouched."""
-
-
-def session_kind(db):
-    """What the open database ``db`` is, read before anything is written:
-    "ours" (tagged with APPLICATION_ID), "new" (empty: ours to tag) or
-    "untagged" (made before the tag: no application_id, and its tables are
-    all a session database's, with the log: it is adopted and tagged).
-    Anything else raises NotSessionDatabase saying what it is."""
-    app = db.execute("PRAGMA application_id").fetchone()[0]
-    if app == APPLICATION_ID:
-        return "ours"
-    if app:
-        raise NotSessionDatabase("it is another program's database (application_id %d), not a session database"
-                                 % app)
-    if not db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
-        return "new"
-    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
-                                       " AND name NOT LIKE 'sqlite_%'")}
-    if "log" in tables and tables <= TABLES:
-        return "untagged"
-    others = sorted(tables - TABLES) or sorted(tables)
-    raise NotSessionDatabase("it is not a session database: it holds other tables (%s)" % ", ".join(others[:5]))
-
-
-def open_session_db(path):
-    """The hub's one connection to its session database, kept for the
-    session. A database another program made is refused before anything
-    is written to it (session_kind)."""
-    db = sqlite3.connect(path)
-    try:
-        kind = session_kind(db)
-    except (NotSessionDatabase, sqlite3.Error):
-        db.close()
-        raise
-    # WAL keeps the database's files open for the connection's life: in the
-    # default rollback mode every write opens a journal file, and a process
-    # out of file handles (a flood of page connections) failed every write
-    # with "unable to open database file".
-    db.execute("PRAGMA journal_mode = WAL")
-    db.execute("PRAGMA temp_store = MEMORY")  # sorting never opens a temporary file either
-    if kind != "ours":
-        db.execute("PRAGMA application_id = %d" % APPLICATION_ID)
-    db.executescript(SCHEMA)
-    return db
 
 
 class Player:
@@ -192,36 +88,20 @@ class Player:
 
 class TableHub:
     def __init__(self, db_path=":memory:", link_factory=DeviceLink, notify=None):
-        self.db = open_session_db(db_path)
+        self.db = store.open_session_db(db_path)
+        self.store = store.Store(self.db)
         self.db_path = db_path
         self.record_error = None  # why the session record cannot be written now, or None
-        self._upgrade()
-        cur = self.db.execute("INSERT INTO sessions (started, note) VALUES (?, ?)", (time.time(), ""))
+        store.upgrade(self.db)
+        cur = self.store.new_session(time.time(), "")
         self.session = cur.lastrowid
         self.db.commit()
         self.players = {}  # name -> Player, in join order
         self.link_factory = link_factory
         self.notify = notify or (lambda text: None)
-        row = self.db.execute("SELECT value FROM settings WHERE key = 'supply_set'").fetchone()
+        row = self.store.supply_set().fetchone()
         self.supply_set = row[0] if row else None
         self.interrupted = self._close_interrupted_teamwork()
-
-    def _upgrade(self):
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        if version >= VERSION:
-            return
-        with self.db:
-            for since, script in ((1, UPGRADE), (2, UPGRADE_2)):
-                if version >= since:
-                    continue
-                for statement in script.split(";"):
-                    if statement.strip():
-                        try:
-                            self.db.execute(statement)
-                        except sqlite3.OperationalError as e:
-                            if "duplicate column" not in str(e):
-                                raise
-            self.db.execute("PRAGMA user_version = %d" % VERSION)
 
     # -- players ---------------------------------------------------------
     def join(self, name, port, names=()):
@@ -286,8 +166,7 @@ class TableHub:
         if known and known not in self.players and not V.name_problem(known):  # (an older table took any name)
             return known
         taken = set(self.players)
-        taken.update(r[0] for r in self.db.execute("SELECT name FROM players WHERE device IS NOT ? AND device != ''",
-                                                   (device,)))
+        taken.update(r[0] for r in self.store.names_of_other_devices(device))
         for n in names:
             if n not in taken:
                 return n
@@ -298,12 +177,11 @@ class TableHub:
 
     def name_for(self, device):
         """The name this table last knew ``device`` by (across restarts), or None."""
-        row = self.db.execute("SELECT name FROM players WHERE device = ? ORDER BY t DESC LIMIT 1",
-                              (device,)).fetchone()
+        row = self.store.name_of_device(device).fetchone()
         return row[0] if row else None
 
     def _known(self, name):
-        row = self.db.execute("SELECT device, game, count, digest FROM players WHERE name = ?", (name,)).fetchone()
+        row = self.store.known_player(name).fetchone()
         if row is None:
             return None
         lineage = None
@@ -315,15 +193,9 @@ class TableHub:
         """Keep what the table knows of a player in the session database."""
         lin = p.lineage or {}
         held = p.state.get("held") if p.state else None
-        self.db.execute(
-            "INSERT INTO players (name, device, game, count, digest, port, held, shadow, t) VALUES (?,?,?,?,?,?,?,?,?)"
-            " ON CONFLICT(name) DO UPDATE SET device = excluded.device, game = excluded.game,"
-            " count = excluded.count, digest = excluded.digest, port = excluded.port,"
-            " held = COALESCE(excluded.held, players.held), shadow = COALESCE(excluded.shadow, players.shadow),"
-            " t = excluded.t",
-            (p.name, p.device, lin.get("game"), lin.get("count"), lin.get("digest"), p.port,
-             json.dumps(held) if held is not None else None,
-             p.state.get("shadow") if p.state else None, time.time()))
+        self.store.remember_player(p.name, p.device, lin.get("game"), lin.get("count"), lin.get("digest"), p.port,
+                                   json.dumps(held) if held is not None else None,
+                                   p.state.get("shadow") if p.state else None, time.time())
         self.db.commit()
 
     def _connect(self, player, port):
@@ -549,9 +421,8 @@ class TableHub:
         no device changes behind it. Returns the row's id."""
         try:
             self._catch_up()
-            cur = self.db.execute("INSERT INTO log (session, t, player, device, kind, op, args)"
-                                  " VALUES (?,?,?,?,?,?,?)", (self.session, time.time(), p.name, p.device,
-                                                              "intent", op, json.dumps(args, sort_keys=True)))
+            cur = self.store.log_intent(self.session, time.time(), p.name, p.device, "intent", op,
+                                        json.dumps(args, sort_keys=True))
             self.db.commit()
         except sqlite3.Error as e:
             self.db.rollback()
@@ -629,7 +500,7 @@ class TableHub:
             blessing = [cid for cid in player.state.get("supply", []) + player.state.get("held", [])
                         if C.CARDS[cid].kind == "blessing"]
             self.supply_set = "web" if blessing and blessing[0].startswith("b") else "print"
-            self.db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('supply_set', ?)", (self.supply_set,))
+            self.store.set_supply_set(self.supply_set)
             self.db.commit()
         named = player.state.get("name")
         if named and named != player.name[:16]:  # renamed on the device (set_name, its name screen)
@@ -654,9 +525,7 @@ class TableHub:
         if question:  # changed between the state read and the backup: not this player's
             self._ask(player, question)
             raise self._question_error(player)
-        self.db.execute("INSERT INTO backups (session, t, player, device, digest, state, game, count)"
-                        " VALUES (?,?,?,?,?,?,?,?)",
-                        (self.session, time.time(), player.name, player.device, digest, text, game, count))
+        self.store.add_backup(self.session, time.time(), player.name, player.device, digest, text, game, count)
         self.db.commit()
         player.backup_digest = digest
         return digest
@@ -664,14 +533,12 @@ class TableHub:
     def backups(self, name):
         """Every backup of a player, newest first: dicts with id, t (time),
         count, digest, device and game."""
-        rows = self.db.execute("SELECT id, t, count, digest, device, game FROM backups WHERE player = ?"
-                               " ORDER BY id DESC", (name,)).fetchall()
+        rows = self.store.backups_of(name).fetchall()
         return [{"id": r[0], "t": r[1], "count": r[2], "digest": r[3], "device": r[4], "game": r[5]}
                 for r in rows]
 
     def latest_backup(self, name):
-        row = self.db.execute("SELECT state, digest FROM backups WHERE player = ? ORDER BY id DESC LIMIT 1",
-                              (name,)).fetchone()
+        row = self.store.latest_backup(name).fetchone()
         if row is None:
             raise TableError("there is no backup of %s yet" % name)
         return row
@@ -698,12 +565,12 @@ class TableHub:
             p.link.request("set_name", name=new)  # the device refuses a name it cannot show
         self.players = {(new if n == old else n): q for n, q in self.players.items()}  # a new dict: safe mid-loop
         p.name = new
-        self.db.execute("DELETE FROM players WHERE name = ?", (new,))  # a stale row of this same device
-        self.db.execute("UPDATE players SET name = ? WHERE name = ?", (new, old))
-        self.db.execute("UPDATE backups SET player = ? WHERE player = ?", (new, old))
+        self.store.forget_player(new)  # a stale row of this same device
+        self.store.rename_player(new, old)
+        self.store.rename_backups(new, old)
         # the record follows too: one player's entries under one name, for replay and undo
-        self.db.execute("UPDATE log SET player = ? WHERE player = ?", (new, old))
-        self.db.execute("UPDATE flips SET player = ? WHERE player = ?", (new, old))
+        self.store.rename_log(new, old)
+        self.store.rename_flips(new, old)
         self.db.commit()
         self._log(p, "rename", None, "set_name", {"old": old}, {"name": new}, None)
         return p
@@ -765,8 +632,7 @@ class TableHub:
             self._usable(self.player(n))
         try:
             with self.db:
-                tid = self.db.execute("INSERT INTO teamwork (session, t, lead, supporters) VALUES (?,?,?,?)",
-                                      (self.session, time.time(), lead, json.dumps(list(supporters)))).lastrowid
+                tid = self.store.open_teamwork(self.session, time.time(), lead, json.dumps(list(supporters))).lastrowid
         except sqlite3.Error as e:
             raise TableError("%s: nothing was sent to the devices" % self._down(e, told=True))
         outcome = "abandoned"
@@ -775,7 +641,7 @@ class TableHub:
             outcome = "resolved by %s" % summary["resolved_by"]
             return summary
         finally:
-            self.db.execute("UPDATE teamwork SET closed = ?, outcome = ? WHERE id = ?", (time.time(), outcome, tid))
+            self.store.close_teamwork(time.time(), outcome, tid)
             self.db.commit()
 
     def _teamwork(self, lead, supporters, names, pick, crit, flip_args):
@@ -827,14 +693,13 @@ class TableHub:
     def _close_interrupted_teamwork(self):
         """Teamwork flips a stopped hub left open: closed now, with a word to
         the GM; their players' open flips end unresolved as they join."""
-        rows = self.db.execute("SELECT id, lead, supporters FROM teamwork WHERE closed IS NULL").fetchall()
+        rows = self.store.open_teamworks().fetchall()
         names = set()
         for tid, lead, supporters in rows:
             others = json.loads(supporters or "[]")
             names.add(lead)
             names.update(others)
-            self.db.execute("UPDATE teamwork SET closed = ?, outcome = ? WHERE id = ?",
-                            (time.time(), "interrupted: the hub stopped", tid))
+            self.store.close_teamwork(time.time(), "interrupted: the hub stopped", tid)
             self.notify("the teamwork flip %s led (with %s) was interrupted when the hub stopped: it is closed, "
                         "no card resolved it; flips still open end unresolved as the players join"
                         % (lead, ", ".join(others) or "nobody"))
@@ -862,13 +727,11 @@ class TableHub:
         backed up under its own device id first, so nothing is lost."""
         p = self.player(name)
         if backup_id is None:
-            row = self.db.execute("SELECT id, state, digest FROM backups WHERE player = ? ORDER BY id DESC LIMIT 1",
-                                  (name,)).fetchone()
+            row = self.store.latest_backup_with_id(name).fetchone()
             if row is None:
                 raise TableError("there is no backup of %s yet" % name)
         else:
-            row = self.db.execute("SELECT id, state, digest FROM backups WHERE player = ? AND id = ?",
-                                  (name, backup_id)).fetchone()
+            row = self.store.backup_of(name, backup_id).fetchone()
             if row is None:
                 raise TableError("%s has no backup %r (see backups %s)" % (name, backup_id, name))
         _, text, digest = row
@@ -951,9 +814,7 @@ class TableHub:
     def _last_action(self, name):
         """(log id, op, before) of ``name``'s last rules action not undone yet, or None."""
         undone, undo_restore = set(), False
-        for rid, kind, op, args, before in self.db.execute(
-                "SELECT id, kind, op, args, before FROM log WHERE player = ? AND digest IS NOT NULL AND kind IN"
-                " ('command', 'event', 'restore', 'take_as_new', 'reconcile', 'undo') ORDER BY id DESC", (name,)):
+        for rid, kind, op, args, before in self.store.undoable_entries(name):
             if kind == "undo":  # an earlier undo: step over what it undid, and the restore it made
                 undone.update(json.loads(args).get("entries", []))
                 undo_restore = True
@@ -978,24 +839,19 @@ class TableHub:
             raise TableError("%s has nothing to undo this table knows the state before" % name)
         rid, op, before = last
         if op in FLIP_STEPS:  # a flip is undone whole: back to before its cards were dealt
-            start = self.db.execute("SELECT id, op, before FROM log WHERE player = ? AND id <= ? AND op = 'flip'"
-                                    " AND kind IN ('command', 'event') ORDER BY id DESC LIMIT 1", (name, rid)).fetchone()
+            start = self.store.flip_start(name, rid).fetchone()
             if start is not None:
                 last = tuple(start)
         steps = {name: last}
-        team = self.db.execute("SELECT id, args FROM log WHERE kind = 'teamwork' AND id > ? ORDER BY id LIMIT 1",
-                               (rid,)).fetchone()
+        team = self.store.teamwork_after(rid).fetchone()
         if team is not None and op in FLIP_STEPS + ("flip",):
             who = json.loads(team[1])
             names = [who["lead"]] + who["supporters"]
             if name in names:
-                started = self.db.execute("SELECT t FROM teamwork WHERE lead = ? ORDER BY id DESC LIMIT 1",
-                                          (who["lead"],)).fetchone()[0]
+                started = self.store.teamwork_started(who["lead"]).fetchone()[0]
                 for n in names:
                     self._usable(self.player(n))
-                    first = self.db.execute(
-                        "SELECT id, op, before FROM log WHERE player = ? AND kind = 'command' AND op != 'supply_sync'"
-                        " AND t >= ? AND id < ? ORDER BY id LIMIT 1", (n, started, team[0])).fetchone()
+                    first = self.store.first_command_since(n, started, team[0]).fetchone()
                     later = self._last_action(n)
                     if first is None or later is None or later[0] > team[0]:
                         raise TableError("%s has acted since the teamwork flip %s led: it cannot be undone on every "
@@ -1003,13 +859,11 @@ class TableHub:
                     steps[n] = first
         rows, holds = {}, {}
         for n, (first_id, first_op, first_before) in steps.items():
-            row = self.db.execute("SELECT id, state FROM backups WHERE player = ? AND digest = ? ORDER BY id DESC"
-                                  " LIMIT 1", (n, first_before)).fetchone() if first_before else None
+            row = self.store.backup_with_digest(n, first_before).fetchone() if first_before else None
             if row is None:
                 raise TableError("there is no backup of %s's state before %s (entry %d): it cannot be undone"
                                  % (n, first_op, first_id))
-            undone = [r[0] for r in self.db.execute("SELECT id FROM log WHERE player = ? AND id >= ? AND kind IN"
-                                                    " ('command', 'event')", (n, first_id))]
+            undone = [r[0] for r in self.store.entries_from(n, first_id)]
             rows[n] = (first_id, first_op, row[0], undone)
             holds[n] = systems.load(row[1])
         others = self.holdings()
@@ -1042,10 +896,8 @@ class TableHub:
         except (LinkError, DeviceError):
             return
         fields = _save_fields(text)
-        self.db.execute("INSERT INTO backups (session, t, player, device, digest, state, game, count)"
-                        " VALUES (?,?,?,?,?,?,?,?)",
-                        (self.session, time.time(), "", info.get("device"), text_digest(text), text,
-                         fields.get("game", ""), int(fields.get("count", 0) or 0)))
+        self.store.add_backup(self.session, time.time(), "", info.get("device"), text_digest(text), text,
+                              fields.get("game", ""), int(fields.get("count", 0) or 0))
         self.db.commit()
 
     def take_as_new(self, name, new_name):
@@ -1084,8 +936,8 @@ class TableHub:
         new.checking = True
         new.online = True
         new.error = ""
-        self.db.execute("UPDATE log SET player = ? WHERE player = '' AND device = ?", (new_name, device))
-        self.db.execute("UPDATE flips SET player = ? WHERE player = '' AND device = ?", (new_name, device))
+        self.store.claim_log(new_name, device)
+        self.store.claim_flips(new_name, device)
         self.db.commit()
         self._request(new, "set_name", name=new_name[:16])
         self.refresh(new)
@@ -1121,7 +973,7 @@ class TableHub:
         for n, p in self.players.items():
             if p.state:
                 out[n] = list(p.state.get("held", []))
-        for n, held in self.db.execute("SELECT name, held FROM players WHERE held IS NOT NULL").fetchall():
+        for n, held in self.store.holdings().fetchall():
             if n not in out:
                 try:
                     cards = json.loads(held)
@@ -1195,10 +1047,10 @@ class TableHub:
         for n, p in self.players.items():
             if p.state:
                 earned += int(p.state.get("shadow", 0))
-        for n, points in self.db.execute("SELECT name, shadow FROM players WHERE shadow IS NOT NULL").fetchall():
+        for n, points in self.store.shadow_earned().fetchall():
             if n not in self.players or not self.players[n].state:
                 earned += int(points)
-        spent = -(self.db.execute("SELECT COALESCE(SUM(delta), 0) FROM shadow WHERE delta < 0").fetchone()[0])
+        spent = -(self.store.shadow_spent().fetchone()[0])
         return earned, spent, earned - spent
 
     def spend_shadow(self, n, reason=""):
@@ -1208,8 +1060,7 @@ class TableHub:
             raise TableError("only %d Shadow points available" % self.shadow()[2])
         try:
             with self.db:
-                self.db.execute("INSERT INTO shadow (session, t, delta, reason) VALUES (?,?,?,?)",
-                                (self.session, time.time(), -n, reason))
+                self.store.add_shadow(self.session, time.time(), -n, reason)
         except sqlite3.Error as e:
             raise TableError("%s: no Shadow point was spent" % self._down(e, told=True))
         return self.shadow()
@@ -1280,12 +1131,10 @@ class TableHub:
         flip = payload.get("flip")
         result = payload.get("result") or {}
         with self.db:
-            cur = self.db.execute(
-                "INSERT OR IGNORE INTO log (session, t, player, device, kind, seq, op, args, result, digest, before, n)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (self.session, time.time(), name, device, "event", seq, payload.get("op"),
-                 json.dumps(payload.get("args"), sort_keys=True), json.dumps(result, sort_keys=True),
-                 payload.get("digest"), None if stranger else player.chain, payload.get("n")))
+            cur = self.store.log_event(self.session, time.time(), name, device, "event", seq, payload.get("op"),
+                                       json.dumps(payload.get("args"), sort_keys=True),
+                                       json.dumps(result, sort_keys=True), payload.get("digest"),
+                                       None if stranger else player.chain, payload.get("n"))
             new = cur.rowcount == 1
             if new and not stranger and payload.get("digest"):
                 player.chain = payload["digest"]
@@ -1303,12 +1152,10 @@ class TableHub:
         player.last_flip = _flip_view(flip, result, source)
 
     def _insert_flip(self, name, device, source, flip, result, event):
-        self.db.execute(
-            "INSERT OR IGNORE INTO flips (session, t, player, device, source, suit, net, cards, level, resolving,"
-            " xp, shadow, event) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (self.session, time.time(), name, device, source, flip.get("suit"), flip.get("net"),
-             ",".join(flip.get("cards", [])), result.get("level", flip.get("level")),
-             result.get("resolving", flip.get("resolving")), result.get("xp", 0), result.get("shadow", 0), event))
+        self.store.add_flip(self.session, time.time(), name, device, source, flip.get("suit"), flip.get("net"),
+                            ",".join(flip.get("cards", [])), result.get("level", flip.get("level")),
+                            result.get("resolving", flip.get("resolving")), result.get("xp", 0),
+                            result.get("shadow", 0), event)
 
     def _log(self, player, kind, seq, op, args, result, digest, replaces=None):
         """One row of the session record; returns its id. A row with a
@@ -1320,24 +1167,20 @@ class TableHub:
         while the device acted, as the device did them."""
         before = player.chain if digest else None
         with self.db:
-            cur = self.db.execute(
-                "INSERT INTO log (session, t, player, device, kind, seq, op, args, result, digest, before)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (self.session, time.time(), player.name, player.device, kind, seq, op,
-                 json.dumps(args, sort_keys=True), json.dumps(result, sort_keys=True), digest, before))
+            cur = self.store.log_entry(self.session, time.time(), player.name, player.device, kind, seq, op,
+                                       json.dumps(args, sort_keys=True), json.dumps(result, sort_keys=True), digest,
+                                       before)
             if replaces is not None:
-                self.db.execute("DELETE FROM log WHERE id = ?", (replaces,))
+                self.store.delete_log_entry(replaces)
         if digest and op != "press":
             player.chain = digest
         return cur.lastrowid
 
     def log_rows(self, limit=20):
-        return self.db.execute("SELECT t, player, kind, seq, op, args, result FROM log WHERE session = ?"
-                               " ORDER BY id DESC LIMIT ?", (self.session, limit)).fetchall()[::-1]
+        return self.store.log_rows(self.session, limit).fetchall()[::-1]
 
     def flip_rows(self):
-        return self.db.execute("SELECT player, source, suit, net, cards, level, resolving FROM flips"
-                               " WHERE session = ? ORDER BY id", (self.session,)).fetchall()
+        return self.store.flip_rows(self.session).fetchall()
 
 
 def deckahedron(state):

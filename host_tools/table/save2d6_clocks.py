@@ -26,10 +26,7 @@ import time
 from shared_rules.errors import RulesError
 from shared_rules.save2d6 import CLOCK_KINDS, MAX_CLOCKS, RESULTS, check_clock
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS clocks (id INTEGER PRIMARY KEY, name TEXT UNIQUE, kind TEXT, segments INTEGER,
-    filled INTEGER, t REAL);
-"""
+
 # Ticks a result marks on each kind of clock (seed 003, "Rolling the Dice").
 TICKS = {"progress": {"complete": 2, "mixed": 1, "failure": 0},
          "setback": {"complete": 0, "mixed": 1, "failure": 2}}
@@ -42,12 +39,12 @@ class ClockError(Exception):
 class Clocks:
     def __init__(self, hub):
         self.hub = hub
-        hub.db.executescript(SCHEMA)
+        hub.store.make_clocks()
 
     def all(self):
         """The table's clocks in the order they were made, as the device's
         set_clocks takes them."""
-        rows = self.hub.db.execute("SELECT name, kind, segments, filled FROM clocks ORDER BY id").fetchall()
+        rows = self.hub.store.clocks().fetchall()
         return [{"name": r[0], "kind": r[1], "segments": r[2], "filled": r[3]} for r in rows]
 
     def get(self, name):
@@ -68,8 +65,7 @@ class Clocks:
             raise ClockError("there is a clock named %s already" % name)
         if len(have) >= MAX_CLOCKS:
             raise ClockError("the table has %d clocks already: remove one first" % MAX_CLOCKS)
-        self.hub.db.execute("INSERT INTO clocks (name, kind, segments, filled, t) VALUES (?,?,?,0,?)",
-                            (name, kind, segments, time.time()))
+        self.hub.store.add_clock(name, kind, segments, time.time())
         self._log("clock_new", {"name": name, "kind": kind, "segments": segments})
         return self.get(name)
 
@@ -84,7 +80,7 @@ class Clocks:
         if type(ticks) is not int or not -c["segments"] <= ticks <= c["segments"]:
             raise ClockError("ticks are a whole number from -%d to %d for %s" % (c["segments"], c["segments"], name))
         filled = min(c["segments"], max(0, c["filled"] + ticks))
-        self.hub.db.execute("UPDATE clocks SET filled = ?, t = ? WHERE name = ?", (filled, time.time(), name))
+        self.hub.store.fill_clock(filled, time.time(), name)
         just_filled = filled == c["segments"] and c["filled"] < c["segments"]
         self._log("clock_tick", {"name": name, "ticks": ticks, "result": result},
                   {"filled": filled, "segments": c["segments"], "full": filled == c["segments"]})
@@ -92,15 +88,13 @@ class Clocks:
 
     def remove(self, name):
         self.get(name)
-        self.hub.db.execute("DELETE FROM clocks WHERE name = ?", (name,))
+        self.hub.store.remove_clock(name)
         self._log("clock_remove", {"name": name})
 
     def _log(self, op, args, result=None):
         hub = self.hub
-        hub.db.execute("INSERT INTO log (session, t, player, device, kind, seq, op, args, result, digest)"
-                       " VALUES (?,?,?,?,?,?,?,?,?,?)",
-                       (hub.session, time.time(), "", None, "clock", None, op, json.dumps(args, sort_keys=True),
-                        json.dumps(result or {}, sort_keys=True), None))
+        hub.store.log_entry(hub.session, time.time(), "", None, "clock", None, op, json.dumps(args, sort_keys=True),
+                            json.dumps(result or {}, sort_keys=True), None, None)
         hub.db.commit()
 
     def save_players(self):

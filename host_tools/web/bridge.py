@@ -23,7 +23,7 @@ import time
 
 from host_tools.link import DeviceError, LinkError
 from host_tools.screens.core import png_bytes
-from host_tools.table.hub import TableError
+from host_tools.table.errors import TableError
 from host_tools.web.guard import printable
 from host_tools.web.view import table_view
 

@@ -47,7 +47,7 @@ def flip_entry(fid, source, suit, net, cards, level, resolving, undone=False):
 def undone_entries(hub):
     """Log ids of this session that an undo took back."""
     out = set()
-    for (args,) in hub.db.execute("SELECT args FROM log WHERE session = ? AND kind = 'undo'", (hub.session,)):
+    for (args,) in hub.store.undo_entries(hub.session):
         try:
             out.update(json.loads(args or "{}").get("entries") or [])
         except (ValueError, AttributeError):
@@ -58,8 +58,7 @@ def undone_entries(hub):
 def last_flips(hub, n=FLIPS_SHOWN):
     """player -> their last ``n`` flips of this session, newest first (an undone one says so)."""
     undone = undone_entries(hub)
-    rows = hub.db.execute("SELECT player, id, source, suit, net, cards, level, resolving, event FROM flips"
-                          " WHERE session = ? ORDER BY id DESC", (hub.session,)).fetchall()
+    rows = hub.store.session_flips(hub.session).fetchall()
     out = {}
     for row in rows:
         mine = out.setdefault(row[0], [])
@@ -116,8 +115,7 @@ def player_view(p, flips, screen):
 
 def teamwork_view(hub, n=3):
     """Teamwork flips of this session: the ones still open, then the last ``n`` closed."""
-    rows = hub.db.execute("SELECT lead, supporters, closed, outcome FROM teamwork WHERE session = ?"
-                          " ORDER BY id DESC", (hub.session,)).fetchall()
+    rows = hub.store.session_teamwork(hub.session).fetchall()
     going, done = [], []
     for lead, supporters, closed, outcome in rows:
         try:
@@ -146,5 +144,5 @@ def table_view(hub, screens):
         "teamwork": teamwork_view(hub),
         "conflicts": ["%s held by %s and %s" % c for c in hub.conflicts()],
         "suits": list(C.SUITS),
-        "record": hub.db.execute("SELECT MAX(id) FROM log").fetchone()[0] or 0,  # the history's newest entry
+        "record": hub.store.last_log_id().fetchone()[0] or 0,  # the history's newest entry
     }

@@ -5,7 +5,7 @@ every device involved, or refused with the reason."""
 import pytest
 
 from host_tools.cli import main
-from host_tools.table.hub import TableError
+from host_tools.table.errors import TableError
 from tests.host.conftest import seated_table
 from tests.host.console.test_core import Gm
 

@@ -96,7 +96,8 @@ def test_an_event_stored_but_not_acknowledged_is_stored_once_after_a_restart(sim
 HUB_LOOP = r"""
 import random, sys, time
 from host_tools.link import DeviceError, LinkError
-from host_tools.table.hub import TableError, TableHub
+from host_tools.table.errors import TableError
+from host_tools.table.hub import TableHub
 from tests.host.table.test_events import NAMES, _button_flip
 hub = TableHub(sys.argv[1])
 for name, port in zip(NAMES, sys.argv[3:]):

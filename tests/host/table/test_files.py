@@ -16,7 +16,8 @@ import pytest
 
 from host_tools.cli import main
 from host_tools.console.core import TableConsole, make_console
-from host_tools.table.hub import TableError, TableHub
+from host_tools.table.errors import TableError
+from host_tools.table.hub import TableHub
 from host_tools.commands.table import scripted_scene
 from tests.host.hostile_device import HostileDevice
 

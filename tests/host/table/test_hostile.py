@@ -10,7 +10,8 @@ import pytest
 
 from host_tools import ROOT
 from host_tools.sim.unixport import SimTable
-from host_tools.table.hub import TableError, TableHub
+from host_tools.table.errors import TableError
+from host_tools.table.hub import TableHub
 from tests.host.conftest import wait_hello
 from tests.host.hostile_device import HostileDevice
 

@@ -8,7 +8,8 @@ import pytest
 
 from host_tools.link import DeviceLink
 from host_tools.sim.unixport import SimBoard
-from host_tools.table.hub import TableError, TableHub
+from host_tools.table.errors import TableError
+from host_tools.table.hub import TableHub
 from tests.host.conftest import wait_hello
 
 

@@ -11,7 +11,8 @@ import sys
 import pytest
 
 from host_tools.sim.unixport import ROOT
-from host_tools.table.hub import VERSION, TableHub
+from host_tools.table.hub import TableHub
+from host_tools.table.store import VERSION
 from shared_rules import cards as C
 from tests.host.conftest import running_sims
 

@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from host_tools.table import hub as T
+from host_tools.table import hub as T, store
 from host_tools.cli import main
 from host_tools.table.record import entries
 from host_tools.commands.replay import open_db
@@ -85,8 +85,8 @@ def test_exports(played, tmp_path, capsys):
 def test_a_version_1_database_gains_the_digest_before_in_place(tmp_path):
     path = str(tmp_path / "v1.db")
     con = sqlite3.connect(path)
-    con.executescript(T.SCHEMA)
-    for statement in T.UPGRADE.split(";"):
+    con.executescript(store.SCHEMA)
+    for statement in store.UPGRADE.split(";"):
         if statement.strip():
             con.execute(statement)
     con.execute("INSERT INTO log (session, player, kind, op, digest) VALUES (1, 'Ann', 'command', 'flip', 'aa')")

@@ -16,7 +16,8 @@ import sqlite3
 
 import pytest
 
-from host_tools.table import hub as T
+from host_tools.table import store
+from host_tools.table.errors import NotSessionDatabase
 from host_tools.cli import main
 from host_tools.console.core import TableConsole, make_console
 from host_tools.commands.replay import open_db, replay
@@ -147,9 +148,9 @@ def test_another_programs_database_is_refused_untouched(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "cannot use %s as the session database: it is not a session database" % notes in err
     assert "left as it was" in err
-    with pytest.raises(T.NotSessionDatabase, match="other tables \\(notes\\)"):
+    with pytest.raises(NotSessionDatabase, match="other tables \\(notes\\)"):
         TableHub(notes)
-    with pytest.raises(T.NotSessionDatabase, match="application_id 1234"):
+    with pytest.raises(NotSessionDatabase, match="application_id 1234"):
         TableHub(tagged)
     assert {p: open(p, "rb").read() for p in (notes, tagged)} == before and _tables(notes) == ["notes"]
 
@@ -158,14 +159,14 @@ def test_a_new_database_is_tagged_and_one_from_before_the_tag_is_adopted(tmp_pat
     new = str(tmp_path / "new.db")
     TableHub(new).close()
     con = sqlite3.connect(new)
-    assert con.execute("PRAGMA application_id").fetchone()[0] == T.APPLICATION_ID
-    assert con.execute("PRAGMA user_version").fetchone()[0] == T.VERSION
+    assert con.execute("PRAGMA application_id").fetchone()[0] == store.APPLICATION_ID
+    assert con.execute("PRAGMA user_version").fetchone()[0] == store.VERSION
     con.execute("PRAGMA application_id = 0")  # as every session database made before the tag
     con.commit()
     con.close()
     TableHub(new).close()  # its tables are all ours: adopted, and tagged now
     con = sqlite3.connect(new)
-    assert con.execute("PRAGMA application_id").fetchone()[0] == T.APPLICATION_ID
+    assert con.execute("PRAGMA application_id").fetchone()[0] == store.APPLICATION_ID
     con.close()
 
 
