@@ -148,7 +148,7 @@ def test_flash_keeps_the_players_save(flashed):
 def test_the_rom_partition_holds_the_new_image(flashed, tmp_path):
     tree = new_code_tree(str(tmp_path / "tree"))
     env = dict(os.environ, PYTHONPATH=tree)
-    code = ("import sys; from host_tools import rp2040; "
+    code = ("import sys; from host_tools.flashing import rp2040; "
             "sys.stdout.buffer.write(rp2040.build_romfs(%r))" % BOARD)
     image = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, timeout=300,
                            check=True).stdout
