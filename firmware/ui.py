@@ -11,10 +11,10 @@ Screens are small objects on a stack; each has view() (a dict the renderer
 draws, see render.py) and press(button).
 """
 
-from shared_rules import cards as C
-from shared_rules.editions import edition
+from shared_rules.deck import cards as C
+from shared_rules.deck.editions import edition
 from shared_rules.errors import RulesError
-from shared_rules.state import ATTRS, level_cap
+from shared_rules.deck.state import ATTRS, level_cap
 
 # the shared screens, named here too for gear_menus and the tests
 try:

@@ -25,10 +25,10 @@ import time
 from rich.console import Console
 from rich.table import Table
 
-from shared_rules import cards as C
+from shared_rules.deck import cards as C
 from shared_rules import systems
-from shared_rules.editions import CAMPAIGNS, EDITION_KEYS
-from shared_rules.state import ATTRS, MOVE_LEVELS
+from shared_rules.deck.editions import CAMPAIGNS, EDITION_KEYS
+from shared_rules.deck.state import ATTRS, MOVE_LEVELS
 
 from host_tools import outfiles, record, replies
 from host_tools.console_facets import FacetsCommands
@@ -124,7 +124,7 @@ class TableConsole(FacetsCommands, SaveCommands, cmd.Cmd):
         self.hub = hub
         self.out = out or make_console()
         self.run_dir = run_dir
-        self.pursuits = {}  # player name -> shared_rules.minigames.Pursuit in progress
+        self.pursuits = {}  # player name -> shared_rules.deck.minigames.Pursuit in progress
         self.failed = False  # the last command was refused (the scripted scene says so)
         self.ticks = [self.save_tick]  # called on the hub's thread while the loop waits; each returns lines to say (the page)
         self.shown = {}  # what the last command showed, for the page to act on (undo: the plan it asks about)
@@ -449,7 +449,7 @@ class TableConsole(FacetsCommands, SaveCommands, cmd.Cmd):
           round won|lost    record a round: did the rabbit get away? e.g. pursuit Ann round won
           helper=int|str|dex   a helper's attribute in rounds 2-4, e.g. pursuit Ann round lost helper=int
           end               forget the pursuit, e.g. pursuit Ann end"""
-        from shared_rules.minigames import Pursuit, pursuit_flip
+        from shared_rules.deck.minigames import Pursuit, pursuit_flip
 
         words = self.words(arg, 1, "pursuit NAME [encumbrance=N]")
         who = self.who(words[0])
@@ -1040,7 +1040,7 @@ def breather_pick(state, want):
     """What a Breather regains when the GM names no cards (on the device the
     player marks them): Exhaustion tokens first, then face-up cards (the
     latest first), then face-down ones taken blind; ``want`` Stamina
-    (default the edition's most, from shared_rules.editions)."""
+    (default the edition's most, from shared_rules.deck.editions)."""
     state = state or {}
     most = replies.rules_of(state)["breather_max"]
     tokens_have = int((state.get("tokens") or {}).get("exhaustion") or 0)

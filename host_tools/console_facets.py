@@ -9,12 +9,12 @@
 One command, ``facets NAME WHAT ...``, so no Facets word shadows a
 Deckahedron or SAVE command of the same name (roll, damage, attr ...). Each
 goes to the device through the hub (TableHub.command) and is said in
-Facets' words (shared_rules.facets.say), with its events and what changed.
+Facets' words (shared_rules.facets.game.say), with its events and what changed.
 """
 
 import shlex
 
-from shared_rules import facets as FX
+from shared_rules.facets import game as FX
 
 from host_tools.do_cmd import Usage
 

@@ -6,12 +6,12 @@
     table> roll Bran clock=Ritual
 
 Each command goes to a device through the hub (TableHub.command) and is said
-in SAVE's words (shared_rules.save2d6.say). Clocks are the table's, kept by
+in SAVE's words (shared_rules.save2d6.game.say). Clocks are the table's, kept by
 the hub (host_tools/clocks.py) and pushed to every SAVE device after each
 change; ``clock`` alone lists them and tells any device that missed one.
 """
 
-from shared_rules import save2d6 as S
+from shared_rules.save2d6 import game as S
 
 from host_tools import odds_save
 from host_tools.clocks import ClockError, Clocks, describe_clock

@@ -5,7 +5,7 @@
     deckahedron odds --system save [--preferred] [--expertise] [--assisted] [--health LEVEL] [--json]
 
 Without --suit and --net: every suit at nets -2..2. The numbers come from
-shared_rules.odds (exact fractions); the table shows them as percentages and
+shared_rules.deck.odds (exact fractions); the table shows them as percentages and
 --json as reduced "a/b" strings. Bad input: one line on stderr starting with
 "deckahedron odds: ", exit code 2, nothing on stdout.
 """
@@ -14,11 +14,11 @@ import json
 import sys
 
 from host_tools import odds_facets, odds_save
-from shared_rules import odds
-from shared_rules.cards import CARDS, DECK_IDS, SUITS
-from shared_rules.editions import DEFAULT_EDITION, edition
+from shared_rules.deck import odds
+from shared_rules.deck.cards import CARDS, DECK_IDS, SUITS
+from shared_rules.deck.editions import DEFAULT_EDITION, edition
 from shared_rules.errors import RulesError
-from shared_rules.flips import check_net
+from shared_rules.deck.flips import check_net
 
 PROG = "deckahedron odds"
 EXIT_BAD_INPUT = 2

@@ -20,7 +20,7 @@ from host_tools import firmware_importable
 from host_tools import boards as B
 from host_tools import replies
 from host_tools.cli import reporter
-from shared_rules.editions import DEFAULT_EDITION, EDITION_KEYS, edition
+from shared_rules.deck.editions import DEFAULT_EDITION, EDITION_KEYS, edition
 
 firmware_importable()  # the device font and glyphs, as firmware.*
 

@@ -6,9 +6,9 @@ them, so the console and the panel never disagree. Everything here is plain
 text that may hold a device's own words; print it with markup off.
 """
 
-from shared_rules import flips as F
+from shared_rules.deck import flips as F
 from shared_rules import systems
-from shared_rules.editions import edition
+from shared_rules.deck.editions import edition
 
 from host_tools import firmware_importable
 

@@ -21,11 +21,11 @@ import sqlite3
 import threading
 import time
 
-from shared_rules import cards as C
+from shared_rules.deck import cards as C
 from shared_rules import systems
-from shared_rules.teamwork import best
+from shared_rules.deck.teamwork import best
 
-from shared_rules.state import text_digest
+from shared_rules.atomic import text_digest
 
 from host_tools import table_check as V
 from host_tools.clocks import SCHEMA as CLOCKS_SCHEMA
@@ -1353,7 +1353,7 @@ def _flip_view(flip, result, source):
 
 
 def _save_fields(text):
-    """The ``count`` and ``game`` lines of a save's text form (shared_rules.state)."""
+    """The ``count`` and ``game`` lines of a save's text form (shared_rules.deck.state)."""
     out = {}
     for row in text.split("\n"):
         key, _, value = row.partition(" ")

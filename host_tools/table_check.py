@@ -10,9 +10,9 @@ the table goes on without it (host_tools/table.py).
 
 import re
 
-from shared_rules import cards as C
+from shared_rules.deck import cards as C
 from shared_rules import systems
-from shared_rules.editions import CAMPAIGNS, EDITION_KEYS
+from shared_rules.deck.editions import CAMPAIGNS, EDITION_KEYS
 
 # Console markup (rich's tag syntax: [bold], [/], [#fff], [@click]): no error
 # sentence our firmware makes has it (beyond the request it quotes back), and

@@ -7,7 +7,7 @@ result words from host_tools.replies, problems as the hub says them.
 
 import json
 
-from shared_rules import cards as C
+from shared_rules.deck import cards as C
 from shared_rules import systems
 
 from host_tools import record, replies

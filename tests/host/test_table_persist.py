@@ -12,7 +12,7 @@ import pytest
 
 from host_tools.simboards import ROOT
 from host_tools.table import VERSION, TableHub
-from shared_rules import cards as C
+from shared_rules.deck import cards as C
 from tests.host.conftest import running_sims
 
 NAMES = ("Ann", "Bo", "Cy", "Di")
