@@ -29,6 +29,7 @@ from shared_rules.deck import cards as C
 from shared_rules import systems
 from shared_rules.deck.editions import CAMPAIGNS, EDITION_KEYS
 from shared_rules.deck.state import ATTRS, MOVE_LEVELS
+from shared_rules.deck.words import WORDS, level_words
 
 from host_tools import outfiles, record, replies
 from host_tools.console_facets import FacetsCommands
@@ -67,7 +68,7 @@ def status_table(hub):
         if s and system != systems.DEFAULT:  # another system: its state in its own words
             t.add_row(str(name), "%s\n%s" % (p.device, p.port), "-", "-", "-", "-", "-",
                       "\n".join([systems.name(system) + (" (offline)" if not p.online else "")] +
-                                 systems.module(system).describe(s)))
+                                 systems.module(system, "words").describe(s)))
             continue
         f = p.last_flip
         last = "-"
@@ -75,7 +76,7 @@ def status_table(hub):
             glyphs = replies.rules_of(s)["level_glyphs"]
             last = "%s %+d: %s -> %s %s %s" % (replies.title(f.get("suit") or "?"), f.get("net") or 0,
                                                ",".join(str(c) for c in f.get("cards", [])), f.get("resolving"),
-                                               replies.WORDS.get(f["level"], f["level"]),
+                                               WORDS.get(f["level"], f["level"]),
                                                glyphs[f["level"] - 1] if f["level"] in (1, 2, 3, 4) else "")
         tokens = s.get("tokens") or {}
         state = "INCAPACITATED (%s)" % s["incapacitated"] if s.get("incapacitated") else (
@@ -433,9 +434,9 @@ class TableConsole(FacetsCommands, SaveCommands, cmd.Cmd):
                 args[key] = self.who(args[key])
         r = self.hub.teamwork(names[0], names[1:], **args)
         self.say("teamwork led by %s: %s's card %s resolves it: %s" % (
-            names[0], r["resolved_by"], r["card"], replies.level_words(r["level"])))
+            names[0], r["resolved_by"], r["card"], level_words(r["level"])))
         for entry in r["entries"]:
-            self.say("  %s: card %s, %s" % (entry["player"], entry["card"], replies.WORDS.get(entry["level"])))
+            self.say("  %s: card %s, %s" % (entry["player"], entry["card"], WORDS.get(entry["level"])))
         for n, e in r["results"].items():
             gains = replies.end_flip(n, e)[1:]
             if gains:
@@ -512,7 +513,7 @@ class TableConsole(FacetsCommands, SaveCommands, cmd.Cmd):
             lf = p.last_flip
             self.say("%s's flip %s %+d (%s): %s from card %s" % (
                 p.name, replies.title(lf.get("suit")), lf.get("net") or 0, replies.cards(lf.get("cards")),
-                replies.level_words(lf.get("level")), lf.get("resolving")))
+                level_words(lf.get("level")), lf.get("resolving")))
         self.say(*replies.changes(p.name, before, p.state))
 
     # ======================================================================
@@ -747,7 +748,7 @@ class TableConsole(FacetsCommands, SaveCommands, cmd.Cmd):
         self.say("%s's next flip, %s %+d (%s cards):" % (who, replies.title(suit), args.get("net", 0),
                                                           r.get("cards_flipped")))
         for level in (4, 3, 2, 1):
-            self.say("  %-8s %s" % (replies.WORDS[level], percent((r.get("levels") or {}).get(str(level)))))
+            self.say("  %-8s %s" % (WORDS[level], percent((r.get("levels") or {}).get(str(level)))))
         self.say("  XP card  %s" % percent(r.get("xp")))
         note = replies.cap_note(args.get("net", 0), self.hub.player(who).state)
         if note:
@@ -968,7 +969,7 @@ class TableConsole(FacetsCommands, SaveCommands, cmd.Cmd):
                 lf = p.last_flip
                 lines.append("%s flipped %s %+d (%s): %s from card %s" % (
                     p.name, replies.title(lf.get("suit")), lf.get("net") or 0, replies.cards(lf.get("cards")),
-                    replies.level_words(lf.get("level")), lf.get("resolving")))
+                    level_words(lf.get("level")), lf.get("resolving")))
             system = (p.state or {}).get("system", systems.DEFAULT)
             if system != systems.DEFAULT:  # another system: its last entry and what changed, in its words
                 entries = record.entries(self.hub.db, p.name, newest=1)

@@ -6,12 +6,13 @@
     table> roll Bran clock=Ritual
 
 Each command goes to a device through the hub (TableHub.command) and is said
-in SAVE's words (shared_rules.save2d6.game.say). Clocks are the table's, kept by
+in SAVE's words (shared_rules.save2d6.words.say). Clocks are the table's, kept by
 the hub (host_tools/clocks.py) and pushed to every SAVE device after each
 change; ``clock`` alone lists them and tells any device that missed one.
 """
 
 from shared_rules.save2d6 import game as S
+from shared_rules.save2d6 import words as W
 
 from host_tools import odds_save
 from host_tools.clocks import ClockError, Clocks, describe_clock
@@ -41,13 +42,13 @@ class SaveCommands:
         """One SAVE command on a device, said in SAVE's words with its events
         and what it changed. Returns the result."""
         p = self.hub.player(name)
-        before = S.describe(p.state) if p.state.get("system") == "save" else []
+        before = W.describe(p.state) if p.state.get("system") == "save" else []
         r = self.hub.command(name, op, **args)
-        self.say("%s: %s" % (name, S.say(op, args, r)))
+        self.say("%s: %s" % (name, W.say(op, args, r)))
         for event in r.get("events") or []:
             self.say("  · %s" % event, style="dim")
         if p.state.get("system") == "save":
-            for line in S.describe(p.state):
+            for line in W.describe(p.state):
                 if line not in before and not line.startswith("Roll "):  # the roll is said above
                     self.say("%s: %s" % (name, line))
         return r
@@ -68,7 +69,7 @@ class SaveCommands:
         self.say("%s: a roll passes on %s:" % (name, " ".join(str(f) for f in r["pass_faces"])))
         for k in S.RESULTS:
             a, b = (int(x) for x in r["results"][k].split("/"))
-            self.say("  %-17s %5.1f%%  %s" % (odds_save.RESULT_WORDS[k], 100.0 * a / b, r["results"][k]))
+            self.say("  %-17s %5.1f%%  %s" % (W.RESULT_WORDS[k], 100.0 * a / b, r["results"][k]))
         return r
 
     def save_flags(self, words, allowed=ROLL_FLAGS):

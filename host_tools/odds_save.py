@@ -15,9 +15,9 @@ import sys
 from fractions import Fraction
 
 from shared_rules.save2d6.game import HEALTH, RESULTS, pass_faces, read
+from shared_rules.save2d6.words import RESULT_WORDS
 
 FLAGS = ("preferred", "expertise", "assisted")
-RESULT_WORDS = {"complete": "complete success", "mixed": "mixed result", "failure": "complete failure"}
 
 
 def add_arguments(parser):

@@ -151,7 +151,7 @@ def state_problem(state):
     if system not in systems.KEYS:
         return "state's system is unknown: %s" % _short(system)
     if system != systems.DEFAULT:
-        return _first(_identity_problem(state), systems.module(system).summary_problem(state))
+        return _first(_identity_problem(state), systems.module(system, "words").summary_problem(state))
     if state.get("edition") not in EDITION_KEYS:
         return "state's edition is unknown: %s" % _short(state.get("edition"))
     if state.get("campaign", "oneshot") not in CAMPAIGNS:

@@ -1043,19 +1043,3 @@ class Game(Atomic):
         if not die // 2 < explode <= die:
             raise RulesError("bad_args", "a d%d explodes on a face from %d to %d" % (die, die // 2 + 1, die))
         return odds(die, tn, bonus, mode, explode)
-
-
-# The words (facets_words.py), loaded when first asked for.
-def describe(summary):
-    from shared_rules.facets.words import describe as words
-    return words(summary)
-
-
-def say(op, args, result):
-    from shared_rules.facets.words import say as words
-    return words(op, args, result)
-
-
-def summary_problem(summary):
-    from shared_rules.facets.words import summary_problem as check
-    return check(summary)

@@ -14,7 +14,7 @@ import pytest
 
 from host_tools.console import TableConsole, breather_pick, make_console
 from host_tools.link import DeviceError
-from host_tools.replies import WORDS
+from shared_rules.deck.words import WORDS
 from host_tools.table import TableHub
 from tests.host.conftest import Terminal, seated_table
 

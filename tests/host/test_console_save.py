@@ -11,7 +11,8 @@ import io
 import pytest
 
 from host_tools.console import TableConsole, make_console
-from shared_rules.save2d6.game import Game, odds_for, say
+from shared_rules.save2d6.game import Game, odds_for
+from shared_rules.save2d6.words import say
 from tests.host.conftest import seated_table
 
 NAMES = ("Freya", "Bran", "Cy")

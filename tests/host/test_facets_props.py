@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shared_rules.errors import RulesError
-from shared_rules.facets.game import ATTRS, Game, summary_problem
+from shared_rules.facets.game import ATTRS, Game
+from shared_rules.facets.words import summary_problem
 
 attr = st.sampled_from(ATTRS + ("Finesse", "x"))
 small = st.integers(min_value=-3, max_value=25)

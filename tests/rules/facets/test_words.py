@@ -1,6 +1,7 @@
 """Facets in words (describe, say, summary_problem), on both runtimes."""
 
-from shared_rules.facets.game import Game, describe, say, summary_problem
+from shared_rules.facets.game import Game
+from shared_rules.facets.words import describe, say, summary_problem
 from tests.rules.facets.test_game import game
 
 
