@@ -1,5 +1,10 @@
-"""What every system's game class shares: commands that happen whole or not
-at all, the text digest of a save, and the game id's check.
+"""What every system's game class shares (``Atomic``, its base): one
+load/dump/digest/do, commands that happen whole or not at all, the text
+digest of a save, and the game id's check.
+
+The one dispatch convention: command ``op`` is the game's method of that
+name (``command(op)``; the Deckahedron's finds some in modules loaded on
+first use), refused unless ``op`` is in ``COMMANDS``.
 
 A game keeps its state in ``self.s`` (fields, a ``count`` of commands
 applied, a ``check()`` of its validity, and the PRNG ``rng``). ``Atomic.apply``
@@ -72,6 +77,41 @@ def snapshot(s, mutable):
 
 
 class Atomic:
+    STATE = None  # the state class: load(text), dump(), check()
+    MUTABLE = ()  # the state's fields commands change in place (snapshot)
+
+    def __init__(self, state):
+        self.s = state
+        self.events = []
+
+    @classmethod
+    def load(cls, text):
+        return cls(cls.STATE.load(text))
+
+    def dump(self):
+        return self.s.dump()
+
+    def digest(self):
+        return text_digest(self.s.dump())
+
+    def do(self, op, args=None):
+        """Apply one command atomically; returns its result dict."""
+        if op not in self.COMMANDS:
+            raise RulesError("bad_op", "unknown command %r" % (op,))
+        if args is None:
+            args = {}
+        elif type(args) is not dict:
+            raise RulesError("bad_args", "a command's arguments are a map")
+        return self.apply(op, self.command(op), args, self.snapshot())
+
+    def command(self, op):
+        """The code of command ``op``, called with its arguments."""
+        return getattr(self, op)
+
+    def snapshot(self):
+        """The state as it is before a command, for _restore."""
+        return snapshot(self.s, self.MUTABLE)
+
     def apply(self, op, fn, args, before):
         """fn(**args) as command ``op``, with ``before`` the state's snapshot."""
         self.events = []

@@ -111,6 +111,7 @@ def load_mixin(name):
 
 
 class Game(Atomic):
+    STATE = PlayerState
     SYSTEM = "deck"  # shared_rules.systems: the Deckahedron, the default
     # Commands that live in shared_rules/deck/gear.py, campaign.py and
     # minigames.py, loaded on first use: a board that never runs one pays
@@ -160,28 +161,18 @@ class Game(Atomic):
                     s.attrs[a] = C.check_suit(attrs[a])
         return g
 
-    @classmethod
-    def load(cls, text):
-        return cls(PlayerState.load(text))
-
-    def dump(self):
-        return self.s.dump()
-
-    def digest(self):
-        return self.s.digest()
-
-    # -- the command entry ---------------------------------------------
-    def do(self, op, args=None):
-        """Apply one command atomically; returns its result dict."""
+    # -- the command entry (Atomic.do) -----------------------------------
+    def command(self, op):
+        """A method of Game, or for a command loaded on first use its module
+        function, given this Game first."""
         fn = self.command_function(op)
         if op in self.LAZY_COMMANDS:
-            args = dict(args or {})
-            args["g"] = self
-        else:
-            fn = getattr(self, op)
-        # A snapshot of the state's fields, to put back if the command fails:
-        # far cheaper than a dump, which a board would pay on every press.
-        return self.apply(op, fn, args or {}, _snapshot(self.s))
+            return lambda **args: fn(self, **args)
+        return getattr(self, op)
+
+    def snapshot(self):
+        # far cheaper than a dump, which a board would pay on every press
+        return _snapshot(self.s)
 
     @classmethod
     def command_function(cls, op):

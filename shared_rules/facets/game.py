@@ -10,7 +10,7 @@ summary_problem) live in facets_words.py and the odds in facets_odds.py, so
 a board loads them only when it shows them.
 """
 
-from shared_rules.atomic import Atomic, check_game_id, deep_copy, snapshot, text_digest
+from shared_rules.atomic import Atomic, check_game_id, deep_copy, text_digest
 from shared_rules.errors import RulesError
 from shared_rules.prng import Rng
 
@@ -452,15 +452,13 @@ MUTABLE = ("attrs", "points", "maxes", "ladders", "rules", "traits", "scene", "t
 
 
 class Game(Atomic):
+    STATE = FacetsState
+    MUTABLE = MUTABLE
     SYSTEM = "facets"
     FORMAT = FORMAT
     COMMANDS = ("set_attr", "set_max", "set_rule", "trait_add", "trait_drop", "roll", "task_start",
                 "task_roll", "task_end", "initiative", "attack", "defend", "maneuver", "damage", "heal",
                 "taken_out", "recover", "regain", "effort", "token", "withdraw", "new_scene")
-
-    def __init__(self, state):
-        self.s = state
-        self.events = []
 
     OPTIONS = ("attrs", "health", "cool", "specific", "positioning")
 
@@ -488,24 +486,6 @@ class Game(Atomic):
         s.check()
         return cls(s)
 
-    @classmethod
-    def load(cls, text):
-        return cls(FacetsState.load(text))
-
-    def dump(self):
-        return self.s.dump()
-
-    def digest(self):
-        return text_digest(self.s.dump())
-
-    # -- the command entry ---------------------------------------------
-    def do(self, op, args=None):
-        if op not in self.COMMANDS:
-            raise RulesError("bad_op", "unknown Facets command %r" % (op,))
-        if args is not None and type(args) is not dict:
-            raise RulesError("bad_args", "a command's arguments are a map")
-        return self.apply(op, getattr(self, "op_" + op), args or {}, snapshot(self.s, MUTABLE))
-
     # -- guards ------------------------------------------------------------
     def _able(self, what):
         if self.s.dead:
@@ -521,12 +501,12 @@ class Game(Atomic):
         return choice(track, TRACKS, "track")
 
     # -- the sheet -----------------------------------------------------------
-    def op_set_attr(self, attr, die):
+    def set_attr(self, attr, die):
         a = attr_key(attr)
         self.s.attrs[a] = check_die(die)
         self.event("attr", a, "d%d" % self.s.attrs[a])
 
-    def op_set_max(self, track, value):
+    def set_max(self, track, value):
         t = self._track(track)
         s = self.s
         s.maxes[t] = whole(value, "a maximum", 1, MAX_POINTS)
@@ -534,11 +514,11 @@ class Game(Atomic):
             s.points[t] = s.maxes[t]
         self.event(t, "max", value)
 
-    def op_set_rule(self, rule, on):
+    def set_rule(self, rule, on):
         self.s.rules[choice(rule, RULES, "rule")] = flag(on, "on")
         self.event("rule", rule, "on" if on else "off")
 
-    def op_trait_add(self, name, attr, bonus):
+    def trait_add(self, name, attr, bonus):
         s = self.s
         check_trait_name(name)
         for t in s.traits:
@@ -549,7 +529,7 @@ class Game(Atomic):
         s.traits.append([name, attr_key(attr), whole(bonus, "a bonus", -MAX_BONUS, MAX_BONUS)])
         self.event("trait", name)
 
-    def op_trait_drop(self, name):
+    def trait_drop(self, name):
         s = self.s
         for i in range(len(s.traits)):
             if s.traits[i][0] == name:
@@ -646,7 +626,7 @@ class Game(Atomic):
         self.s.last = {"kind": kind, "weapon": weapon, "rolls": kept}
         self.s.rolls += 1
 
-    def op_roll(self, attr, tn, bonus=0, effort=0, mode="normal", explode=0, trait=""):
+    def roll(self, attr, tn, bonus=0, effort=0, mode="normal", explode=0, trait=""):
         """A check of ``attr`` against ``tn``."""
         self._able("roll")
         a = attr_key(attr)
@@ -671,7 +651,7 @@ class Game(Atomic):
             return "impossible"
         return "open"
 
-    def op_task_start(self, attr=None, tn=None, need=1, attempts=1, secs=0, check=None):
+    def task_start(self, attr=None, tn=None, need=1, attempts=1, secs=0, check=None):
         """An extended task, from its parts or the seed's notation
         ``check="[Finesse 8 - 2/5 - 30s]"``."""
         self._able("start a task")
@@ -692,7 +672,7 @@ class Game(Atomic):
         self.event("task", check_text(k))
         return {"task": check_text(k)}
 
-    def op_task_roll(self, bonus=0, effort=0, mode="normal", explode=0, trait=""):
+    def task_roll(self, bonus=0, effort=0, mode="normal", explode=0, trait=""):
         """One attempt at the task. A success, an advantage or a success
         with a cost counts one success (a cost is noted: "the task is
         accomplished, but only halfway or with complications")."""
@@ -715,14 +695,14 @@ class Game(Atomic):
         self.event("task", "%d/%d" % (k["wins"], k["need"]), "after", k["tries"], state)
         return {"roll": brief(r), "task": state}
 
-    def op_task_end(self):
+    def task_end(self):
         if self.s.task is None:
             raise RulesError("no_task", "there is no task to end")
         self.event("task ended", self.task_state())
         self.s.task = None
 
     # -- conflicts -------------------------------------------------------------------
-    def op_initiative(self, kind="physical", bonus=0, mode="normal"):
+    def initiative(self, kind="physical", bonus=0, mode="normal"):
         """Seed: "Finesse or Wit - for physical fights or social fights"."""
         self._able("roll initiative")
         a = "F" if choice(kind, ("physical", "social"), "kind") == "physical" else "W"
@@ -730,7 +710,7 @@ class Game(Atomic):
         self._record("initiative", "", [r])
         return {"roll": brief(r)}
 
-    def op_attack(self, attr, tn, weapon="medium", double=False, kind="physical", bonus=0, effort=0,
+    def attack(self, attr, tn, weapon="medium", double=False, kind="physical", bonus=0, effort=0,
                   mode="normal", acted=False, trait="", endurance=False):
         """An attack (weapon) or approach (social) against the defence total
         ``tn``; ``double`` pairs two attacks at a die-step loss; ``acted``:
@@ -776,7 +756,7 @@ class Game(Atomic):
         self.event("deal", deal, "tokens to target", to_them)
         return {"rolls": [brief(r) for r in rolls], "damage": deal, "target_tokens": to_them, "tokens": to_me}
 
-    def op_defend(self, attr, weapon="medium", bonus=0, effort=0, mode="normal", trait=""):
+    def defend(self, attr, weapon="medium", bonus=0, effort=0, mode="normal", trait=""):
         """A defence roll: its result is the attacker's target number. With
         Specific Defenses, Strength against light and Finesse against heavy
         go one die step up, the other way round one step down."""
@@ -796,7 +776,7 @@ class Game(Atomic):
         then = {"S": "a miss gives you a token", "E": "a miss still hits, less 1+ armour"}.get(a, "")
         return {"roll": brief(r), "then": then}
 
-    def op_maneuver(self, attr, tn, aim="advantage", bonus=0, effort=0, mode="normal", trait=""):
+    def maneuver(self, attr, tn, aim="advantage", bonus=0, effort=0, mode="normal", trait=""):
         """Seed: "you determine whether you're seeking an advantage or
         attempting to hinder another character" (the text stops there; our
         side, docs/rules.md): a check; a hit (cost included) seeking an
@@ -817,7 +797,7 @@ class Game(Atomic):
         self._record("check", "", [r])
         return {"roll": brief(r), "tokens": gained, "hindered": hit and aim == "hinder"}
 
-    def op_damage(self, track, amount, armor=0):
+    def damage(self, track, amount, armor=0):
         """Seed: damage is reduced by the armor rating, to a minimum of 0;
         at 0 the character is taken out."""
         self._able("take damage")
@@ -833,7 +813,7 @@ class Game(Atomic):
             self.event("taken out")
         return {"lost": lost, "taken_out": s.points[t] == 0}
 
-    def op_heal(self, track, amount):
+    def heal(self, track, amount):
         t = self._track(track)
         s = self.s
         if s.dead:
@@ -843,7 +823,7 @@ class Game(Atomic):
         s.points[t] = min(s.maxes[t], s.points[t] + amount)
         self.event(t, "+%d" % amount)
 
-    def op_taken_out(self, how="consequence", attr="", penalty="step", deadly=False):
+    def taken_out(self, how="consequence", attr="", penalty="step", deadly=False):
         """The end of being taken out. ``how``: "consequence" (the next rung
         of the ladder: hurt, injured, crippled, dead / weary, drained,
         exhausted), "deal" (the attacker's offer, say knocked out, instead of
@@ -917,7 +897,7 @@ class Game(Atomic):
     # crippled to injured; "Professional assistance halves the time."
     RECOVERY_DAYS = (1, 7, 30)
 
-    def op_recover(self, track, professional=False):
+    def recover(self, track, professional=False):
         """The condition one rung better after its rest."""
         t = self._track(track)
         s = self.s
@@ -936,7 +916,7 @@ class Game(Atomic):
         self.event(LADDERS[t][level - 1], "recovered after", took, "days of rest")
         return {"days": took, "rung": self.rung(t)}
 
-    def op_regain(self, track, minutes=0, hours=0, days=0, resting=False, care=False):
+    def regain(self, track, minutes=0, hours=0, days=0, resting=False, care=False):
         """Health or Cool back over time, by the track's rung (seed: all
         after ten minutes when healthy; all after four hours when hurt,
         half the maximum after 10 minutes to 4 hours; injured a third a day,
@@ -970,7 +950,7 @@ class Game(Atomic):
         self.event(t, "+%d" % (s.points[t] - before))
         return {"gained": s.points[t] - before}
 
-    def op_effort(self, delta):
+    def effort(self, delta):
         """Effort earned by roleplay (+) or spent on an ability (-)."""
         s = self.s
         whole(delta, "delta", -MAX_POINTS, MAX_POINTS)
@@ -979,7 +959,7 @@ class Game(Atomic):
         s.effort += delta
         self.event("effort", "%+d" % delta if delta else "0")
 
-    def op_token(self, delta):
+    def token(self, delta):
         s = self.s
         whole(delta, "delta", -MAX_POINTS, MAX_POINTS)
         if not 0 <= s.tokens + delta <= MAX_POINTS:
@@ -987,7 +967,7 @@ class Game(Atomic):
         s.tokens += delta
         self.event("tokens", s.tokens)
 
-    def op_withdraw(self, prevented=False):
+    def withdraw(self, prevented=False):
         """Seed: withdrawing leaves the conflict with no consequence; "A
         character that attempts to withdraw and is prevented earns three
         extra points of Effort"."""
@@ -998,7 +978,7 @@ class Game(Atomic):
         else:
             self.event("withdrew")
 
-    def op_new_scene(self):
+    def new_scene(self):
         self.s.scene = []
         self.event("new scene")
 

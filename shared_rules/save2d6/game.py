@@ -16,7 +16,7 @@ refused command leaves the state exactly as it was.
 
 import json
 
-from shared_rules.atomic import Atomic, snapshot, text_digest
+from shared_rules.atomic import Atomic, text_digest
 from shared_rules.errors import RulesError
 from shared_rules.prng import Rng
 
@@ -304,14 +304,12 @@ MUTABLE = ("history", "clocks", "roll")
 
 
 class Game(Atomic):
+    STATE = SaveState
+    MUTABLE = MUTABLE
     SYSTEM = "save"
     FORMAT = FORMAT
     COMMANDS = ("roll", "assist", "decline", "destiny", "pursue", "injure", "rest", "set_health",
                 "set_pursuit", "end_session", "set_clocks")
-
-    def __init__(self, state):
-        self.s = state
-        self.events = []
 
     @classmethod
     def new(cls, seed=0, **options):
@@ -335,26 +333,6 @@ class Game(Atomic):
         except RulesError as e:
             raise RulesError("bad_args", str(e))
         return cls(s)
-
-    @classmethod
-    def load(cls, text):
-        return cls(SaveState.load(text))
-
-    def dump(self):
-        return self.s.dump()
-
-    def digest(self):
-        return text_digest(self.s.dump())
-
-    def do(self, op, args=None):
-        """Apply one command atomically; returns its result dict."""
-        if op not in self.COMMANDS:
-            raise RulesError("bad_op", "unknown command %r" % (op,))
-        if args is None:
-            args = {}
-        if not isinstance(args, dict):
-            raise RulesError("bad_args", "a command's arguments are an object")
-        return self.apply(op, getattr(self, op), args, snapshot(self.s, MUTABLE))
 
     # -- rolling ---------------------------------------------------------
     def faces_now(self, preferred=False, expertise=False, assisted=False):
