@@ -17,6 +17,7 @@ from host_tools import odds_facets, odds_save
 from shared_rules.deck import odds
 from shared_rules.deck.cards import CARDS, DECK_IDS, SUITS
 from shared_rules.deck.editions import DEFAULT_EDITION, edition
+from shared_rules import systems
 from shared_rules.errors import RulesError
 from shared_rules.deck.flips import check_net
 
@@ -25,7 +26,7 @@ EXIT_BAD_INPUT = 2
 # Other resolution systems (issue 11): --system picks one; its module adds
 # its options (add_arguments), names those given (used) and answers (run).
 SYSTEM_ODDS = {"facets": odds_facets, "save": odds_save}
-SYSTEMS = ("deckahedron",) + tuple(sorted(SYSTEM_ODDS))
+SYSTEMS = (systems.DEFAULT,) + tuple(sorted(SYSTEM_ODDS))  # the Deckahedron is deck, as everywhere
 LEVEL_HEADERS = edition(DEFAULT_EDITION)["level_glyphs"]  # levels 1..4; the odds are the same in every edition
 
 
@@ -53,8 +54,8 @@ def add_arguments(parser):
                              "b1-b6, w1 (default: the 20 Deckahedron cards)")
     parser.add_argument("--json", action="store_true",
                         help="print a JSON list with exact fractions instead of a table")
-    parser.add_argument("--system", choices=SYSTEMS, default="deckahedron",
-                        help="the resolution system (default deckahedron)")
+    parser.add_argument("--system", choices=SYSTEMS, default=systems.DEFAULT,
+                        help="the resolution system (default %s, the Deckahedron)" % systems.DEFAULT)
     for key in sorted(SYSTEM_ODDS):
         SYSTEM_ODDS[key].add_arguments(parser)
     # argparse's own errors (say an unknown --suit) become one line too.
@@ -168,7 +169,7 @@ def _print_table(pile, rows):
 def _system_mismatch(args):
     """A sentence if options of one system were given with another's."""
     deck = ["--" + k for k in ("suit", "net", "cards") if getattr(args, k) is not None]
-    if args.system != "deckahedron" and deck:
+    if args.system != systems.DEFAULT and deck:
         return "only the Deckahedron takes %s, not --system %s" % (" ".join(deck), args.system)
     for key in sorted(SYSTEM_ODDS):
         given = SYSTEM_ODDS[key].used(args)
