@@ -99,7 +99,7 @@ flash: setup
 # Compile the device code the way a board build would; any error fails.
 compile: setup
 	@rm -rf build/mpy
-	@set -e; for f in shared_rules/*.py $$(find firmware -name '*.py' 2>/dev/null); do \
+	@set -e; for f in $$(find shared_rules firmware -name '*.py' 2>/dev/null); do \
 	  mkdir -p build/mpy/$$(dirname $$f); \
 	  $(MPY_CROSS) -march=armv6m -o build/mpy/$${f%.py}.mpy $$f; \
 	done

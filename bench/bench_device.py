@@ -107,7 +107,7 @@ def bench_session(n):
     from app import App
     from shared_rules import protocol as P
     from shared_rules.prng import Rng
-    from shared_rules.walk import random_command
+    from shared_rules.deck.walk import random_command
 
     app = App(BenchBoard(_folder("session")), "bench", 2)
     app.boot()

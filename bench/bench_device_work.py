@@ -41,20 +41,20 @@ except ImportError:  # CPython: not a target, but keep the script readable there
 # The device modules a board imports by the time it shows its first screen,
 # in import order (a module's figure includes what it imports first)...
 MODULES = (
-    "start", "shared_rules.errors", "shared_rules.prng", "shared_rules.cards", "shared_rules.editions",
-    "shared_rules.systems", "shared_rules.state", "shared_rules.flips", "shared_rules.atomic",
-    "shared_rules.game", "shared_rules.protocol",
+    "start", "shared_rules.errors", "shared_rules.prng", "shared_rules.deck.cards", "shared_rules.deck.editions",
+    "shared_rules.systems", "shared_rules.deck.state", "shared_rules.deck.flips", "shared_rules.atomic",
+    "shared_rules.deck.game", "shared_rules.protocol",
     "font8", "glyphs", "layout", "render", "refresh", "saves", "widgets", "ui", "endpoint", "app",
     "drivers.vlsb", "drivers.ssd1680", "boards.usbserial", "boards.pico_epaper29",
 )
 # ...and those imported only when used: the rules of combat, recovery and
-# advancement (shared_rules/game.py MIXINS), the editions other than the
+# advancement (shared_rules/deck/game.py MIXINS), the editions other than the
 # default, the main menu and its flows, the Gear & rings menus, the
 # mini-games, teamwork, the odds, CircuitPython's surface, a card face
 # drawn piece by piece (never on a Pico, which blits the prebuilt faces:
 # card_faces, in its ROMFS only, 48 B when the first flip loads it).
-LAZY = ("shared_rules.combat", "shared_rules.recovery", "shared_rules.advancement", "shared_rules.edition_changes",
-        "menus", "gear_menus", "shared_rules.minigames", "shared_rules.teamwork", "shared_rules.odds", "surface",
+LAZY = ("shared_rules.deck.combat", "shared_rules.deck.recovery", "shared_rules.deck.advancement", "shared_rules.deck.edition_changes",
+        "menus", "gear_menus", "shared_rules.deck.minigames", "shared_rules.deck.teamwork", "shared_rules.deck.odds", "surface",
         "card_art", "card_faces")
 
 

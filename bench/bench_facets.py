@@ -57,12 +57,12 @@ def main():
     sys.path.insert(0, _root())
     before = heap_used()
     from shared_rules.errors import RulesError
-    from shared_rules.facets import FacetsGame
+    from shared_rules.facets.game import Game
 
     after = heap_used()
     if before is not None:
         print("heap facets module: %d bytes" % (after - before))
-    g = FacetsGame.new(seed=1)
+    g = Game.new(seed=1)
     print("roll: %.0f us" % per_call(n, lambda: g.do("roll", {"attr": "F", "tn": 8})))
 
     def task():
@@ -84,7 +84,7 @@ def main():
     print("refused command: %.0f us" % per_call(n, refused))
     text = g.dump()
     print("dump: %.0f us" % per_call(n, g.dump))
-    print("load: %.0f us" % per_call(n, lambda: FacetsGame.load(text)))
+    print("load: %.0f us" % per_call(n, lambda: Game.load(text)))
     before = heap_used()
     g.odds_query({"die": 8, "tn": 8})
     after = heap_used()

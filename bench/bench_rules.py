@@ -48,10 +48,10 @@ def engine_import(what):
     """Import shared_rules.<what>; the game engine may not exist yet."""
     try:
         if what == "game":
-            from shared_rules.game import Game
+            from shared_rules.deck.game import Game
 
             return Game
-        from shared_rules.walk import random_walk
+        from shared_rules.deck.walk import random_walk
 
         return random_walk
     except ImportError as e:
@@ -66,7 +66,7 @@ def median(values):
 
 
 def bench_shuffle(n):
-    from shared_rules.cards import DECK_IDS
+    from shared_rules.deck.cards import DECK_IDS
     from shared_rules.prng import Rng
 
     rng = Rng(1)

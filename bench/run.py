@@ -135,8 +135,8 @@ def silent():
 
 
 def compile_rules(mpy_cross, dest):
-    """shared_rules/*.py and firmware/**/*.py -> dest as .mpy; True when all compiled."""
-    for src in sorted(list((ROOT / "shared_rules").glob("*.py")) + list((ROOT / "firmware").rglob("*.py"))):
+    """shared_rules/**/*.py and firmware/**/*.py -> dest as .mpy; True when all compiled."""
+    for src in sorted(list((ROOT / "shared_rules").rglob("*.py")) + list((ROOT / "firmware").rglob("*.py"))):
         rel = src.relative_to(ROOT).as_posix()
         out = Path(dest) / (rel[:-3] + ".mpy")
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,7 @@
 """The device app, independent of the board: input -> command -> rules ->
 state saved -> screen updated.
 
-The save file holds the game (shared_rules.state text form) and the link's
+The save file holds the game (shared_rules.deck.state text form) and the link's
 memory (remembered replies, unacknowledged events) so both survive a power
 cut together: a command's new state and its reply are saved before the reply
 leaves, so a retried request gets that reply instead of a second action.
@@ -14,7 +14,7 @@ import sys
 from shared_rules import protocol as P
 from shared_rules.errors import RulesError
 from shared_rules import systems
-from shared_rules.state import text_digest
+from shared_rules.atomic import text_digest
 
 from endpoint import MAX_MEMORY, Endpoint
 from refresh import RefreshPolicy
@@ -24,7 +24,7 @@ from widgets import _wrap
 FIRMWARE = "0.1.0"
 QUERY_OPS = ("hello", "state", "screen", "backup", "events", "odds", "ping", "stats", "crashlog")
 # The save (saves.Storage writes it in pieces, never as one string):
-#   the game's text form (shared_rules.state, ending with its check line)
+#   the game's text form (shared_rules.deck.state, ending with its check line)
 #   name NAME                    the player's name shown at the table
 #   seq NEXT DROPPED             the link's event counters
 #   reply RID <frame line>       remembered replies (endpoint.REMEMBER)
@@ -44,7 +44,7 @@ UI_MODULES = {"deck": "ui", "facets": "facets_ui", "save": "save_ui"}
 # below RELEASE_BELOW, and loaded again when next opened (~0.1 s): the
 # stock route's heap is otherwise filled and cut into pieces by every menu
 # a session opens, until an import fails (docs/rp2040.md, "The stock route").
-RELEASABLE = ("menus", "gear_menus", "shared_rules.odds")
+RELEASABLE = ("menus", "gear_menus", "shared_rules.deck.odds")
 RELEASE_BELOW = 96 * 1024
 
 

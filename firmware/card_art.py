@@ -196,7 +196,7 @@ def printed_face(r, card):
     canvas in the panel layout, so they are its pixels.
     host_tools/card_faces.py has the unix port make them all for a board's
     ROMFS; render.Renderer.render_card blits them."""
-    from shared_rules.editions import DEFAULT_EDITION, edition
+    from shared_rules.deck.editions import DEFAULT_EDITION, edition
 
     fb, w, h = r.fb, L.CARD_W, L.CARD_H
     fb.fill(0)
@@ -214,13 +214,13 @@ def printed_face(r, card):
 
 
 def faces(render, ink):
-    """Every card's printed face (printed_face), in shared_rules.cards
+    """Every card's printed face (printed_face), in shared_rules.deck.cards
     ALL_IDS order, as one bytes: drawn by module ``render``'s Renderer on a
     canvas in the panel layout with native ``ink``, as the Pico draws. What
     host_tools/card_faces.py puts in a board's ROMFS, and what
     host_tools/screens_mp.py checks against cards drawn piece by piece."""
     import framebuf
-    from shared_rules.cards import ALL_IDS, CARDS
+    from shared_rules.deck.cards import ALL_IDS, CARDS
 
     canvas = render.Canvas(bytearray(L.BUF_SIZE), framebuf.MONO_VLSB)
     canvas.ink = ink

@@ -8,7 +8,7 @@ press. Taken out, the device asks for the consequence before anything else.
 The Ui keeps the interface of ui.Ui that the app uses.
 """
 
-from shared_rules import facets as FX
+from shared_rules.facets import game as FX
 from shared_rules.errors import RulesError
 
 try:

@@ -1,17 +1,17 @@
 """The Gear & rings menus (item cards, Pack cards, Wealth, green rings)
 and the choices a magic item's flip asks. Loaded by ui.py only when one of
 them opens, so a board that never opens them pays no heap for them. The
-rules are shared_rules/gear.py and campaign.py: the rows ask the edition
+rules are shared_rules/deck/gear.py and campaign.py: the rows ask the edition
 and the campaign which of them exist."""
 
-from shared_rules.editions import edition
+from shared_rules.deck.editions import edition
 from ui import ROW_CHARS, Menu, NameEntry, NumberPick, _menus, _wrap, finish_flip, flip_now
 def item_choices(u, again, crit, extra):
     """A magic item that activated: the charge is spent or spared by a move
     on the sheet that spares it, and the magic may keep flowing (ONGOING);
     the player says which (MD *Use a Magic Item*, *The ONGOING tag*).
     False when there is nothing to choose."""
-    from shared_rules.gear import SPARING_MOVES
+    from shared_rules.deck.gear import SPARING_MOVES
 
     g = u.game
     f = g.s.flip
@@ -33,7 +33,7 @@ def item_choices(u, again, crit, extra):
 
 
 def _item(u, name):
-    from shared_rules.gear import find
+    from shared_rules.deck.gear import find
 
     return find(u.game.s, name)
 
@@ -47,14 +47,14 @@ def gear_menu(u):
             ("Write an item card", lambda: new_item(u)),
             ("Pack: %d, precious %d" % (s.pack, s.precious), lambda: pack_menu(u))]
     if ed["speed_tokens"] is not None:
-        from shared_rules.gear import speed
+        from shared_rules.deck.gear import speed
 
         rows.append(("Wealth: %d (Speed %d)" % (s.wealth, speed(u.game)), lambda: u.push(Menu(u, "Wealth tokens", [
             ("Gain 1 Wealth", lambda: u.run("wealth_gain", {"change": 1})),
             ("Spend 1 Wealth", lambda: u.run("wealth_gain", {"change": -1}))]))))
     rings = ed["green_rings"]
     if rings is not None:
-        from shared_rules.state import MAX_RINGS
+        from shared_rules.deck.state import MAX_RINGS
 
         rows.append(("Green rings: %d" % s.rings, lambda: u.push(NumberPick(
             u, "Green rings your cards show", s.rings, 0, MAX_RINGS, lambda n: u.run("set_rings", {"rings": n})))))
@@ -84,7 +84,7 @@ def items_menu(u):
 
 def item_menu(u, name):
     """What a player does with one item card."""
-    from shared_rules.gear import POWERS
+    from shared_rules.deck.gear import POWERS
 
     it = _item(u, name)
     kind = it[1]
@@ -113,7 +113,7 @@ def item_menu(u, name):
 def new_item(u):
     """Write a new item card: its kind, what a shield avoids and its first
     effect (MD *Shields*), then its name."""
-    from shared_rules.gear import SHIELD_EFFECTS
+    from shared_rules.deck.gear import SHIELD_EFFECTS
 
     def named(args):
         u.push(NameEntry(u, "The card's name", lambda n: u.run("gear_add", dict(args, name=n))))
@@ -181,7 +181,7 @@ def good_thing_flow(u):
 
 def envelope_menu(u):
     """MD *Green rings*: a move card out of an envelope the rings open."""
-    from shared_rules.campaign import ENVELOPES
+    from shared_rules.deck.campaign import ENVELOPES
 
     s = u.game.s
     rows = []

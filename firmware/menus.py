@@ -5,9 +5,9 @@ mini-game begins), so a board that boots and flips does not keep them on
 its heap (ui.py holds the screens every press needs).
 """
 
-from shared_rules import cards as C
-from shared_rules.editions import EDITION_KEYS, CAMPAIGNS, edition
-from shared_rules.state import ATTRS, MOVE_LEVELS
+from shared_rules.deck import cards as C
+from shared_rules.deck.editions import EDITION_KEYS, CAMPAIGNS, edition
+from shared_rules.deck.state import ATTRS, MOVE_LEVELS
 
 try:
     from ui import (ROW_CHARS, Menu, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new, flip_now,
@@ -132,7 +132,7 @@ def damage_ways(u, power, title):
     """The reduce step of the Four Ds: every way the engine allows (its
     Wound / Harm / Stamina splits, the armour's empty slots taking tokens,
     Good Cardio's taking Stamina), the player's choice."""
-    from shared_rules.gear import reduce_ways
+    from shared_rules.deck.gear import reduce_ways
 
     u.last_power = power
     one_wound = not edition(u.game.s.edition)["wound_rate"]
@@ -304,7 +304,7 @@ class Sheet:
 
 
 def _pursuit(u):
-    from shared_rules.minigames import pursuit_view
+    from shared_rules.deck.minigames import pursuit_view
 
     return pursuit_view(u.game)
 

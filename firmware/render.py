@@ -33,8 +33,8 @@ except ImportError:  # installed flat on a board (lib/layout.py, lib/glyphs.py)
     import glyphs as G
     import layout as L
 
-from shared_rules.cards import ALL_IDS, CARDS, SUITS
-from shared_rules.editions import DEFAULT_EDITION, EDITION_KEYS, edition
+from shared_rules.deck.cards import ALL_IDS, CARDS, SUITS
+from shared_rules.deck.editions import DEFAULT_EDITION, EDITION_KEYS, edition
 from shared_rules.systems import KEYS
 
 ATTRS = ("str", "dex", "int")

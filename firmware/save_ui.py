@@ -10,7 +10,7 @@ word until a button; a roll set aside for an assist in the nick of time
 stays until the assist arrives from the host or the player resolves it.
 """
 
-from shared_rules.save2d6 import HEALTH, pass_faces, odds
+from shared_rules.save2d6.game import HEALTH, pass_faces, odds
 
 try:
     from widgets import MENU_HELP, Menu, Screens, NameEntry, Shown, _wrap, confirm_new, help_pages

@@ -11,22 +11,20 @@ Screens are small objects on a stack; each has view() (a dict the renderer
 draws, see render.py) and press(button).
 """
 
-from shared_rules import cards as C
-from shared_rules.editions import edition
+from shared_rules.deck import cards as C
+from shared_rules.deck.editions import edition
 from shared_rules.errors import RulesError
-from shared_rules.state import ATTRS, level_cap
+from shared_rules.deck.state import ATTRS, level_cap
+from shared_rules.deck.words import NOTES, WORDS
 
 # the shared screens, named here too for gear_menus and the tests
 try:
     from widgets import ROW_CHARS, Menu, Message, Screens, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new  # noqa: F401
     from widgets import MENU_HELP, help_pages
-except ImportError:  # the host reads this file as firmware.ui (host_tools/replies.py)
+except ImportError:  # the host reads this file as firmware.ui (screens, simulators)
     from firmware.widgets import ROW_CHARS, Menu, Message, Screens, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new  # noqa: F401
     from firmware.widgets import MENU_HELP, help_pages
 
-WORDS = {1: "MISS", 2: "PARTIAL", 3: "SUCCESS", 4: "TRIUMPH"}
-NOTES = {1: "GM makes a move", 2: "a little worse; GM +1 Shadow",
-         3: "success with a complication", 4: "unfettered success"}
 MAX_NET_UI = 3
 
 

@@ -15,14 +15,12 @@ def firmware_importable():
         sys.path.append(ROOT)
 
 
-# A system's folder in every host layer is its key, but SAVE's: `save` on the
-# wire and in saves, `save2d6` for folders (design §2).
-FOLDERS = {"save": "save2d6"}
-
-
 def system_module(layer, key):
     """The module of system ``key`` in host layer ``layer`` (odds, console,
-    screens): host_tools/<layer>/<its folder>.py, imported on first use."""
+    screens): host_tools/<layer>/<its folder>.py (shared_rules.systems
+    names each key's folder), imported on first use."""
     import importlib
 
-    return importlib.import_module("host_tools.%s.%s" % (layer, FOLDERS.get(key, key)))
+    from shared_rules import systems
+
+    return importlib.import_module("host_tools.%s.%s" % (layer, systems.folder(key)))

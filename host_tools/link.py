@@ -88,7 +88,7 @@ import threading
 import time
 
 from shared_rules import protocol as P
-from shared_rules.state import text_digest  # the digest the device reports
+from shared_rules.atomic import text_digest# the digest the device reports
 
 BAUD = 115200
 POLL = 0.05  # seconds per blocking read: how often deadlines are checked

@@ -1,25 +1,25 @@
-"""The resolution systems a device can play, and which one a save holds.
+"""The resolution systems a device can play, and which one a save holds:
+the one registry of systems, for every layer.
 
-A system is a game class with one contract (docs/systems.md): ``new``,
-``load``, ``dump``, ``digest``, ``do``, ``COMMANDS``, ``summary``,
-``odds_query``, and a text form whose first line names it. The Deckahedron
-is the default; the others are imported only when a device plays them, so a
-board pays heap for one system at a time.
-
-A system's module also says its state in words for the host
-(``describe(summary)``, ``say(op, args, result)``, ``summary_problem``).
+A system is a key, and its code lives in folders named by the key's folder
+(``folder(key)``): ``shared_rules/<folder>/game.py`` holds its class
+``Game`` with one contract (docs/systems.md): ``new``, ``load``, ``dump``,
+``digest``, ``do``, ``COMMANDS``, ``summary``, ``odds_query``, and a text
+form whose first line names it; ``shared_rules/<folder>/words.py`` says its
+results and state in words (``describe``, ``say``, ``summary_problem``).
+Only the played system is imported, so a board pays heap for one at a time.
 """
 
 from shared_rules.errors import RulesError
 
 DEFAULT = "deck"
-# key -> (module, class, first line of its text form, name a person reads);
-# a system is added by a row here, one in KEYS and its UI module in
-# firmware/app.py's UI_MODULES (docs/systems.md).
+# key (on the wire and in saves) -> (its folder in every layer, first line
+# of its text form, name a person reads); a system is added by a row here,
+# one in KEYS and its folders (docs/systems.md).
 SYSTEMS = {
-    "deck": ("shared_rules.game", "Game", "deckahedron-state 1", "Deckahedron"),
-    "facets": ("shared_rules.facets", "FacetsGame", "facets 1", "Facets"),
-    "save": ("shared_rules.save2d6", "SaveGame", "save2d6 1", "SAVE 2d6"),
+    "deck": ("deck", "deckahedron-state 1", "Deckahedron"),
+    "facets": ("facets", "facets 1", "Facets"),
+    "save": ("save2d6", "save2d6 1", "SAVE 2d6"),
 }
 KEYS = ("deck", "facets", "save")  # the order menus offer them
 
@@ -31,20 +31,23 @@ def check_system(key):
 
 
 def name(key):
-    return SYSTEMS[check_system(key)][3]
+    return SYSTEMS[check_system(key)][2]
 
 
-def module(key):
-    """The module holding system ``key`` (imported on first use)."""
-    path = SYSTEMS[check_system(key)][0]
-    mod = __import__(path)
-    for part in path.split(".")[1:]:
-        mod = getattr(mod, part)
-    return mod
+def folder(key):
+    """The folder of system ``key`` in every layer (``save`` is save2d6)."""
+    return SYSTEMS[check_system(key)][0]
+
+
+def module(key, part="game"):
+    """Module ``part`` of system ``key``, e.g. ``module("facets", "words")``
+    is shared_rules.facets.words (imported on first use)."""
+    # with a fromlist, __import__ gives the module itself, not the package
+    return __import__("shared_rules.%s.%s" % (folder(key), part), None, None, [part])
 
 
 def game_class(key):
-    return getattr(module(key), SYSTEMS[key][1])
+    return module(key).Game
 
 
 def system_of(text):
@@ -55,7 +58,7 @@ def system_of(text):
     end = text.find("\n")
     first = text if end < 0 else text[:end]
     for key in KEYS:
-        if SYSTEMS[key][2] == first:
+        if SYSTEMS[key][1] == first:
             return key
     raise RulesError("bad_save", "not a saved game of any system this device plays (or an unknown version)")
 

@@ -1,10 +1,12 @@
-"""Run the portable rules suite (tests/rules/test_*.py) without pytest.
+"""Run the portable suites (tests/rules/ and tests/device/, with their subfolders) without pytest.
 
     micropython tests/mp_runner.py [module ...]     (from the repo root)
     python tests/mp_runner.py [module ...]          (same, on CPython, for debugging)
 
-A module is named as ``test_cards``, ``test_cards.py``, ``tests/rules/test_cards.py``
-or ``tests.rules.test_cards``; with none, every tests/rules/test_*.py runs.
+A module is named by its path or dotted name (``tests/rules/deck/test_cards.py``,
+``tests.rules.deck.test_cards``), by its part under a suite (``deck/test_cards``,
+``deck.test_cards``) or by its bare name (``test_cards``: every module of that
+name); with none, every test_*.py of the suites (and their subfolders) runs.
 Each callable ``test_*`` attribute runs in name order; a module that fails to
 import counts as one failure. The last line is ``N passed, M failed`` and the
 exit status is 1 when anything failed.
@@ -16,9 +18,9 @@ import gc
 import os
 import sys
 
-# The portable suites: the rules core, and the device app (firmware/ logic
-# that needs no hardware). Module names are unique across them.
-SUITES = (("tests/rules", "tests.rules"), ("tests/device", "tests.device"))
+# The portable suites: the rules core with a folder per system, and the
+# device app (firmware/ logic that needs no hardware).
+SUITES = ("tests/rules", "tests/device")
 RULES_DIR = "tests/rules"
 
 
@@ -37,18 +39,6 @@ def _describe(e):
     return name + ": " + msg if msg else name
 
 
-def module_name(arg):
-    """The bare module name (``test_cards``) for any accepted spelling."""
-    name = arg.replace("\\", "/")
-    if name.endswith(".py"):
-        name = name[:-3]
-    for sep in ("/", "."):
-        i = name.rfind(sep)
-        if i >= 0:
-            name = name[i + 1:]
-    return name
-
-
 def _listing(folder):
     try:
         return os.listdir(folder)
@@ -56,18 +46,37 @@ def _listing(folder):
         return []
 
 
+def _is_dir(path):
+    try:
+        return os.stat(path)[0] & 0x4000 != 0
+    except OSError:
+        return False
+
+
+def _walk(folder, out):
+    for f in sorted(_listing(folder)):
+        path = folder + "/" + f
+        if f.startswith("test_") and f.endswith(".py"):
+            out.append(path[:-3].replace("/", "."))
+        elif f != "__pycache__" and "." not in f and _is_dir(path):
+            _walk(path, out)
+
+
 def discover():
+    """Every test module's dotted name (tests.rules.deck.test_cards ...)."""
     names = []
-    for folder, _ in SUITES:
-        names += [f[:-3] for f in _listing(folder) if f.startswith("test_") and f.endswith(".py")]
+    for folder in SUITES:
+        _walk(folder, names)
     return sorted(names)
 
 
-def package(name):
-    for folder, pkg in SUITES:
-        if name + ".py" in _listing(folder):
-            return pkg
-    return SUITES[0][1]
+def resolve(arg, known):
+    """The dotted names ``arg`` (any accepted spelling) means, of ``known``."""
+    name = arg.replace("\\", "/")
+    if name.endswith(".py"):
+        name = name[:-3]
+    name = name.replace("/", ".")
+    return [k for k in known if k == name or k.endswith("." + name)]
 
 
 def _forget(full):
@@ -86,9 +95,9 @@ def _forget(full):
             pass
 
 
-def run_module(name):
-    """Run one module's tests; return (passed, failed)."""
-    full = package(name) + "." + name
+def run_module(full):
+    """Run one module's tests (its dotted name); return (passed, failed)."""
+    name = full[len("tests."):]
     try:
         __import__(full)
         mod = sys.modules[full]
@@ -120,7 +129,16 @@ def run_module(name):
 
 def main(args):
     sys.path.insert(0, ".")  # the repo root, ahead of any other "tests" package
-    names = [module_name(a) for a in args] if args else discover()
+    known = discover()
+    names = []
+    for a in args:
+        found = resolve(a, known)
+        if not found:
+            print("FAIL %s: no such test module" % a)
+            return 1
+        names += [n for n in found if n not in names]
+    if not args:
+        names = known
     if not names:
         print("no %s/test_*.py found (run from the repo root)" % RULES_DIR)
     passed = failed = 0

@@ -8,10 +8,10 @@ revealed and taken as Stamina, a Wound, and a night's Rest.
 from rich.console import Console
 from rich.table import Table
 
-from shared_rules import cards as C
-from shared_rules.editions import EDITION_KEYS, edition
+from shared_rules.deck import cards as C
+from shared_rules.deck.editions import EDITION_KEYS, edition
 from shared_rules.errors import RulesError
-from shared_rules.game import Game
+from shared_rules.deck.game import Game
 
 
 def add_arguments(parser):

@@ -3,9 +3,8 @@
 Everything on the sheet is the device's own: its screens (the real firmware
 plays the scenes of host_tools.screens.core, the device renderer draws them),
 its 8x8 font and result marks drawn by its own routines (font8, glyphs) on
-a Pillow page, the Help pages and result words read from firmware/ui.py
-(through host_tools.table.replies, which loads it), the buttons from the board
-registry. Only the advantage rule is said here, in our own words after
+a Pillow page, the Help pages read from firmware/ui.py, the result words
+from shared_rules/deck/words.py, the buttons from the board registry. Only the advantage rule is said here, in our own words after
 seed 001's *Advantage*, with the edition's card limit.
 
 The page is laid out in 150-dpi pixels; at 300 dpi every coordinate and
@@ -16,10 +15,11 @@ import os
 import sys
 import textwrap
 
-from host_tools import firmware_importable, boards as B
-from host_tools.table import replies
+from host_tools import firmware_importable
+from host_tools import boards as B
 from host_tools.cli import reporter
-from shared_rules.editions import DEFAULT_EDITION, EDITION_KEYS, edition
+from shared_rules.deck.editions import DEFAULT_EDITION, EDITION_KEYS, edition
+from shared_rules.deck.words import NOTES, WORDS
 
 firmware_importable()  # the device font and glyphs, as firmware.*
 
@@ -121,7 +121,7 @@ def help_pages():
     """[(title, [item, ...])] of the device's Help menu, made by the
     firmware's own help_menu(): an item is one "KEY: meaning", its
     continuation lines joined (a line with no colon goes on the one before)."""
-    ui = replies._UI  # firmware/ui.py, loaded once by replies
+    from firmware import ui  # firmware/ui.py, on the path as firmware.*
 
     class Collect:
         def __init__(self):
@@ -151,7 +151,7 @@ def help_pages():
 
 def result_words():
     """[(level, WORD, meaning)] best first, as the device shows them."""
-    return [(lv, replies.WORDS[lv], replies.NOTES[lv]) for lv in (4, 3, 2, 1)]
+    return [(lv, WORDS[lv], NOTES[lv]) for lv in (4, 3, 2, 1)]
 
 
 def advantage_rule(ed):

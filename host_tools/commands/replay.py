@@ -1,7 +1,7 @@
 """`deckahedron replay SESSION.db`: proof of roll, and the record's exports.
 
 Each player's game is re-run from their first backup through the rules core
-(shared_rules.game.Game): every logged rules command and button event in
+(shared_rules.deck.game.Game): every logged rules command and button event in
 order, each checked against the digests the hub logged before and after it
 and against its logged result. A save's text form holds the deck order and
 the shuffle's PRNG state, so this re-run is the device's own play
@@ -19,7 +19,7 @@ import sys
 
 from shared_rules.errors import RulesError
 from shared_rules import systems
-from shared_rules.state import text_digest
+from shared_rules.atomic import text_digest
 
 from host_tools.table import record
 from host_tools.table.errors import NotSessionDatabase

@@ -33,10 +33,11 @@ import time
 from rich.console import Console
 from rich.table import Table
 
-from shared_rules import cards as C
+from shared_rules.deck import cards as C
 from shared_rules import systems
-from shared_rules.editions import CAMPAIGNS, EDITION_KEYS
-from shared_rules.state import ATTRS, MOVE_LEVELS
+from shared_rules.deck.editions import CAMPAIGNS, EDITION_KEYS
+from shared_rules.deck.state import ATTRS, MOVE_LEVELS
+from shared_rules.deck.words import WORDS, level_words
 
 from host_tools import system_module
 from host_tools.console.deck import MINIGAMES, REVEALS, breather_pick
@@ -72,7 +73,7 @@ def status_table(hub):
         if s and system != systems.DEFAULT:  # another system: its state in its own words
             t.add_row(str(name), "%s\n%s" % (p.device, p.port), "-", "-", "-", "-", "-",
                       "\n".join([systems.name(system) + (" (offline)" if not p.online else "")] +
-                                 systems.module(system).describe(s)))
+                                 systems.module(system, "words").describe(s)))
             continue
         f = p.last_flip
         last = "-"
@@ -80,7 +81,7 @@ def status_table(hub):
             glyphs = replies.rules_of(s)["level_glyphs"]
             last = "%s %+d: %s -> %s %s %s" % (replies.title(f.get("suit") or "?"), f.get("net") or 0,
                                                ",".join(str(c) for c in f.get("cards", [])), f.get("resolving"),
-                                               replies.WORDS.get(f["level"], f["level"]),
+                                               WORDS.get(f["level"], f["level"]),
                                                glyphs[f["level"] - 1] if f["level"] in (1, 2, 3, 4) else "")
         tokens = s.get("tokens") or {}
         state = "INCAPACITATED (%s)" % s["incapacitated"] if s.get("incapacitated") else (
@@ -118,7 +119,7 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         self.hub = hub
         self.out = out or make_console()
         self.run_dir = run_dir
-        self.pursuits = {}  # player name -> shared_rules.minigames.Pursuit in progress
+        self.pursuits = {}  # player name -> shared_rules.deck.minigames.Pursuit in progress
         self.failed = False  # the last command was refused (the scripted scene says so)
         self.ticks = [self.save_tick]  # called on the hub's thread while the loop waits; each returns lines to say (the page)
         self.shown = {}  # what the last command showed, for the page to act on (undo: the plan it asks about)
@@ -340,7 +341,7 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
             lf = p.last_flip
             self.say("%s's flip %s %+d (%s): %s from card %s" % (
                 p.name, replies.title(lf.get("suit")), lf.get("net") or 0, replies.cards(lf.get("cards")),
-                replies.level_words(lf.get("level")), lf.get("resolving")))
+                level_words(lf.get("level")), lf.get("resolving")))
         self.say(*replies.changes(p.name, before, p.state))
 
     # ======================================================================
@@ -572,7 +573,7 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
                 lf = p.last_flip
                 lines.append("%s flipped %s %+d (%s): %s from card %s" % (
                     p.name, replies.title(lf.get("suit")), lf.get("net") or 0, replies.cards(lf.get("cards")),
-                    replies.level_words(lf.get("level")), lf.get("resolving")))
+                    level_words(lf.get("level")), lf.get("resolving")))
             system = (p.state or {}).get("system", systems.DEFAULT)
             if system != systems.DEFAULT:  # another system: its last entry and what changed, in its words
                 entries = record.entries(self.hub.db, p.name, newest=1)

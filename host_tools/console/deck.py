@@ -8,8 +8,9 @@ The default system's commands are top-level words; every other system's go
 under its key (``facets NAME WHAT``, ``save NAME WHAT``): help says so.
 """
 
-from shared_rules import cards as C
-from shared_rules.state import ATTRS
+from shared_rules.deck import cards as C
+from shared_rules.deck.state import ATTRS
+from shared_rules.deck.words import WORDS, level_words
 
 from host_tools.console.typed import Usage, coerce, number, signed
 from host_tools.table import replies
@@ -23,7 +24,7 @@ def breather_pick(state, want):
     """What a Breather regains when the GM names no cards (on the device the
     player marks them): Exhaustion tokens first, then face-up cards (the
     latest first), then face-down ones taken blind; ``want`` Stamina
-    (default the edition's most, from shared_rules.editions)."""
+    (default the edition's most, from shared_rules.deck.editions)."""
     state = state or {}
     most = replies.rules_of(state)["breather_max"]
     tokens_have = int((state.get("tokens") or {}).get("exhaustion") or 0)
@@ -169,9 +170,9 @@ class Commands:
                 args[key] = self.who(args[key])
         r = self.hub.teamwork(names[0], names[1:], **args)
         self.say("teamwork led by %s: %s's card %s resolves it: %s" % (
-            names[0], r["resolved_by"], r["card"], replies.level_words(r["level"])))
+            names[0], r["resolved_by"], r["card"], level_words(r["level"])))
         for entry in r["entries"]:
-            self.say("  %s: card %s, %s" % (entry["player"], entry["card"], replies.WORDS.get(entry["level"])))
+            self.say("  %s: card %s, %s" % (entry["player"], entry["card"], WORDS.get(entry["level"])))
         for n, e in r["results"].items():
             gains = replies.end_flip(n, e)[1:]
             if gains:
@@ -185,7 +186,7 @@ class Commands:
           round won|lost    record a round: did the rabbit get away? e.g. pursuit Ann round won
           helper=int|str|dex   a helper's attribute in rounds 2-4, e.g. pursuit Ann round lost helper=int
           end               forget the pursuit, e.g. pursuit Ann end"""
-        from shared_rules.minigames import Pursuit, pursuit_flip
+        from shared_rules.deck.minigames import Pursuit, pursuit_flip
 
         words = self.words(arg, 1, "pursuit NAME [encumbrance=N]")
         who = self.who(words[0])
@@ -441,7 +442,7 @@ class Commands:
         self.say("%s's next flip, %s %+d (%s cards):" % (who, replies.title(suit), args.get("net", 0),
                                                           r.get("cards_flipped")))
         for level in (4, 3, 2, 1):
-            self.say("  %-8s %s" % (replies.WORDS[level], percent((r.get("levels") or {}).get(str(level)))))
+            self.say("  %-8s %s" % (WORDS[level], percent((r.get("levels") or {}).get(str(level)))))
         self.say("  XP card  %s" % percent(r.get("xp")))
         note = replies.cap_note(args.get("net", 0), self.hub.player(who).state)
         if note:

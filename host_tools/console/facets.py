@@ -9,12 +9,13 @@
 One command, ``facets NAME WHAT ...``, so no Facets word shadows a
 Deckahedron or SAVE command of the same name (roll, damage, attr ...). Each
 goes to the device through the hub (TableHub.command) and is said in
-Facets' words (shared_rules.facets.say), with its events and what changed.
+Facets' words (shared_rules.facets.words.say), with its events and what changed.
 """
 
 import shlex
 
-from shared_rules import facets as FX
+from shared_rules.facets import game as FX
+from shared_rules.facets import words as FW
 
 from host_tools.console.typed import Usage
 
@@ -78,13 +79,13 @@ class Commands:
         (``who``, not ``name``: trait_add takes a ``name`` argument.)"""
         p = self.hub.player(who)
         name = p.name
-        before = FX.describe(p.state) if (p.state or {}).get("system") == "facets" else []
+        before = FW.describe(p.state) if (p.state or {}).get("system") == "facets" else []
         r = self.hub.command(who, op, **args)
-        self.say("%s: %s" % (name, FX.say(op, args, r)))
+        self.say("%s: %s" % (name, FW.say(op, args, r)))
         for event in r.get("events") or []:
             self.say("  · %s" % event, style="dim")
         if (p.state or {}).get("system") == "facets":
-            for line in FX.describe(p.state):
+            for line in FW.describe(p.state):
                 if line not in before and not line.startswith("Facets "):
                     self.say("%s: %s" % (name, line))
         return r
@@ -145,7 +146,7 @@ class Commands:
         if what == "trait":
             return self._facets_trait(name, rest)
         if what == "show":
-            for line in FX.describe(self.hub.player(name).state):
+            for line in FW.describe(self.hub.player(name).state):
                 self.say("%s: %s" % (name, line))
             return None
         args = self.facets_args(rest, row[2] if what != "odds" else ("attr", "tn"), row[3])

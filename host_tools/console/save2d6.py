@@ -10,14 +10,15 @@ clocks), as Facets has ``facets NAME WHAT ...``: the Deckahedron, the default
 system, has the top-level words, and no SAVE word shadows one of them.
 
 Each command goes to a device through the hub (TableHub.command) and is said
-in SAVE's words (shared_rules.save2d6.say). Clocks are the table's, kept by
+in SAVE's words (shared_rules.save2d6.words.say). Clocks are the table's, kept by
 the hub (host_tools/table/save2d6_clocks.py) and pushed to every SAVE device after each
 change; ``clock`` alone lists them and tells any device that missed one.
 """
 
 import shlex
 
-from shared_rules import save2d6 as S
+from shared_rules.save2d6 import game as S
+from shared_rules.save2d6 import words as W
 
 from host_tools.odds import save2d6 as odds_save
 from host_tools.table.save2d6_clocks import ClockError, Clocks, describe_clock
@@ -47,13 +48,13 @@ class Commands:
         """One SAVE command on a device, said in SAVE's words with its events
         and what it changed. Returns the result."""
         p = self.hub.player(name)
-        before = S.describe(p.state) if p.state.get("system") == "save" else []
+        before = W.describe(p.state) if p.state.get("system") == "save" else []
         r = self.hub.command(name, op, **args)
-        self.say("%s: %s" % (name, S.say(op, args, r)))
+        self.say("%s: %s" % (name, W.say(op, args, r)))
         for event in r.get("events") or []:
             self.say("  · %s" % event, style="dim")
         if p.state.get("system") == "save":
-            for line in S.describe(p.state):
+            for line in W.describe(p.state):
                 if line not in before and not line.startswith("Roll "):  # the roll is said above
                     self.say("%s: %s" % (name, line))
         return r
@@ -74,7 +75,7 @@ class Commands:
         self.say("%s: a roll passes on %s:" % (name, " ".join(str(f) for f in r["pass_faces"])))
         for k in S.RESULTS:
             a, b = (int(x) for x in r["results"][k].split("/"))
-            self.say("  %-17s %5.1f%%  %s" % (odds_save.RESULT_WORDS[k], 100.0 * a / b, r["results"][k]))
+            self.say("  %-17s %5.1f%%  %s" % (W.RESULT_WORDS[k], 100.0 * a / b, r["results"][k]))
         return r
 
     def save_flags(self, words, allowed=ROLL_FLAGS):

@@ -46,7 +46,7 @@ def face_bytes():
     """Every card's face (CARD_W x CARD_H, MONO_VLSB column bytes band by
     band), in ALL_IDS order, as one bytes object."""
     from firmware import layout as L
-    from shared_rules.cards import ALL_IDS
+    from shared_rules.deck.cards import ALL_IDS
 
     try:
         mp = find_micropython()

@@ -4,9 +4,9 @@ A MicroPython board gets main.py (on its filesystem: MicroPython runs
 main.py from there at boot) and the device code: every firmware/*.py
 module, boards/__init__.py, boards/usbserial.py, the registry
 boards/boards.json, the board's own module (named in the registry), the
-panel drivers (firmware/drivers/), and shared_rules/ less walk.py (seeded
-command sessions for tests and benchmarks; nothing on the device imports
-it). The MagTag (CircuitPython) gets code.py and boot.py instead of main.py,
+panel drivers (firmware/drivers/), and shared_rules/ with every system's
+folder, less deck/walk.py (seeded command sessions for tests and
+benchmarks; nothing on the device imports it). The MagTag (CircuitPython) gets code.py and boot.py instead of main.py,
 its board module and no drivers. Board paths are relative to the root of
 the board's filesystem (or of the ROMFS image).
 """
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CONFIG = "deckahedron.cfg"
 SAVE_FILES = ("deck.sav", "deck.tmp", "deck.bad")
 ENTRY_FILES = ("main.py", "code.py", "boot.py")  # run by the runtime at boot, from the filesystem
-LEFT_OUT = ("shared_rules/walk.py",)
+LEFT_OUT = ("shared_rules/deck/walk.py",)
 COMMON_BOARD_FILES = ("boards/__init__.py", "boards/usbserial.py", "boards/boards.json")
 
 
@@ -115,8 +115,8 @@ def device_files(board, root=ROOT):
         if not local.is_file():
             raise FlashError("firmware/%s is missing from this checkout: the %s board needs it" % (board_path, board))
         out[board_path] = Source(board_path, local)
-    for f in sorted((root / "shared_rules").glob("*.py")):
-        board_path = "shared_rules/" + f.name
+    for f in sorted((root / "shared_rules").rglob("*.py")):  # the core and each system's folder
+        board_path = f.relative_to(root).as_posix()
         if board_path not in LEFT_OUT:
             out[board_path] = Source(board_path, f)
     return [out[k] for k in sorted(out)]

@@ -4,18 +4,18 @@ by enumeration for any draw pile.
     deckahedron odds [--suit anvil|blade|crown|dragon] [--net N] [--cards IDS] [--json]
 
 Without --suit and --net: every suit at nets -2..2. The numbers come from
-shared_rules.odds (exact fractions); the table shows them as percentages and
+shared_rules.deck.odds (exact fractions); the table shows them as percentages and
 --json as reduced "a/b" strings.
 """
 
 import json
 import sys
 
-from shared_rules import odds
-from shared_rules.cards import CARDS, DECK_IDS, SUITS
-from shared_rules.editions import DEFAULT_EDITION, edition
+from shared_rules.deck import odds
+from shared_rules.deck.cards import CARDS, DECK_IDS, SUITS
+from shared_rules.deck.editions import DEFAULT_EDITION, edition
 from shared_rules.errors import RulesError
-from shared_rules.flips import check_net
+from shared_rules.deck.flips import check_net
 
 LEVEL_HEADERS = edition(DEFAULT_EDITION)["level_glyphs"]  # levels 1..4; the odds are the same in every edition
 OPTIONS = ("suit", "net", "cards")

@@ -8,7 +8,7 @@ success, cost, fail and fail_cost each cover a bounded window of totals,
 whose probability adds up finitely many chains of rolls (each roll adds at
 least 1); advantage is 1 minus the other four. The host sums P(total = t)
 for t up to the window's top with fractions.Fraction, by its own
-recurrence; the device (shared_rules.facets_odds, no fractions module
+recurrence; the device (shared_rules.facets.odds, no fractions module
 there) gets the same reduced figures from integers, and
 tests/host/odds/test_facets.py holds both to each other.
 --json prints {"system": "facets", "bands": {"advantage": "a/b", ...}}.
@@ -18,7 +18,7 @@ import json
 import sys
 from fractions import Fraction
 
-from shared_rules.facets import BANDS, DICE, MAX_BONUS, MAX_POINTS
+from shared_rules.facets.game import BANDS, DICE, MAX_BONUS, MAX_POINTS
 
 BAND_WORDS = (("advantage", "advantage", "5 or more"), ("success", "success", "0 to 4"),
               ("cost", "success with a cost", "-5 to -1"), ("fail", "failure", "-10 to -6"),

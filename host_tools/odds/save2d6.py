@@ -4,7 +4,7 @@
                      [--health strong|fair|shaken|hurt|down] [--json]
 
 The host counts the 36 equally likely rolls with fractions.Fraction; the
-device (shared_rules.save2d6.odds, no fractions module there) gets the same
+device (shared_rules.save2d6.game.odds, no fractions module there) gets the same
 reduced figures from a formula, and tests/host/odds/test_save2d6.py holds both
 to each other. --json prints {"system": "save", "pass_faces": [...],
 "results": {"complete": "a/b", "mixed": "a/b", "failure": "a/b"}}.
@@ -14,10 +14,10 @@ import json
 import sys
 from fractions import Fraction
 
-from shared_rules.save2d6 import HEALTH, RESULTS, pass_faces, read
+from shared_rules.save2d6.game import HEALTH, RESULTS, pass_faces, read
+from shared_rules.save2d6.words import RESULT_WORDS
 
 FLAGS = ("preferred", "expertise", "assisted")
-RESULT_WORDS = {"complete": "complete success", "mixed": "mixed result", "failure": "complete failure"}
 
 
 def add_arguments(parser):
@@ -61,7 +61,7 @@ def _print_table(args, faces, results):
     from rich.console import Console
     from rich.table import Table
 
-    from shared_rules.odds import percent_str
+    from shared_rules.deck.odds import percent_str
 
     console = Console(file=sys.stdout, highlight=False)
     pass_words = ", ".join(str(f) for f in faces)

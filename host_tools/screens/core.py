@@ -198,7 +198,7 @@ class _DocBoard:
 
 
 def _all_cards_views():
-    from shared_rules.cards import ALL_IDS
+    from shared_rules.deck.cards import ALL_IDS
 
     ids = list(ALL_IDS)
     views = []

@@ -121,7 +121,7 @@ def cards_everywhere():
     r.buf[4736:] = guard
 
     from firmware import layout as L
-    from shared_rules.cards import ALL_IDS, SUITS
+    from shared_rules.deck.cards import ALL_IDS, SUITS
 
     n = 0
     slots = []
@@ -155,8 +155,8 @@ def bench():
     sys.path.insert(0, ".")
     gc.collect()
     h0 = gc.mem_alloc()
-    import shared_rules.cards  # noqa: F401  (the app loads these anyway)
-    import shared_rules.editions  # noqa: F401
+    import shared_rules.deck.cards  # noqa: F401  (the app loads these anyway)
+    import shared_rules.deck.editions  # noqa: F401
 
     gc.collect()
     h1 = gc.mem_alloc()
@@ -167,7 +167,7 @@ def bench():
     r = Renderer()
     gc.collect()
     h3 = gc.mem_alloc()
-    print("heap: shared_rules.cards + editions %d bytes; then firmware.render (+ layout, glyphs) %d bytes;"
+    print("heap: shared_rules.deck.cards + editions %d bytes; then firmware.render (+ layout, glyphs) %d bytes;"
           " one Renderer (4736-byte buffer included) %d bytes" % (h1 - h0, h2 - h1, h3 - h2))
     for name, view in VIEWS:
         if not name.startswith("flip_"):
@@ -373,8 +373,8 @@ def faces():
     from firmware import layout as L
     from firmware import render as R
     from firmware.drivers import ink as native
-    from shared_rules.cards import ALL_IDS, SUITS
-    from shared_rules.editions import EDITION_KEYS
+    from shared_rules.deck.cards import ALL_IDS, SUITS
+    from shared_rules.deck.editions import EDITION_KEYS
 
     data = card_art.faces(R, native)
     pair = []

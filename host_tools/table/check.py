@@ -10,9 +10,9 @@ the table goes on without it (host_tools/table/hub.py).
 
 import re
 
-from shared_rules import cards as C
+from shared_rules.deck import cards as C
 from shared_rules import systems
-from shared_rules.editions import CAMPAIGNS, EDITION_KEYS
+from shared_rules.deck.editions import CAMPAIGNS, EDITION_KEYS
 
 # Console markup (rich's tag syntax: [bold], [/], [#fff], [@click]): no error
 # sentence our firmware makes has it (beyond the request it quotes back), and
@@ -151,7 +151,7 @@ def state_problem(state):
     if system not in systems.KEYS:
         return "state's system is unknown: %s" % _short(system)
     if system != systems.DEFAULT:
-        return _first(_identity_problem(state), systems.module(system).summary_problem(state))
+        return _first(_identity_problem(state), systems.module(system, "words").summary_problem(state))
     if state.get("edition") not in EDITION_KEYS:
         return "state's edition is unknown: %s" % _short(state.get("edition"))
     if state.get("campaign", "oneshot") not in CAMPAIGNS:

@@ -20,11 +20,11 @@ import sqlite3
 import threading
 import time
 
-from shared_rules import cards as C
+from shared_rules.deck import cards as C
 from shared_rules import systems
-from shared_rules.teamwork import best
+from shared_rules.deck.teamwork import best
 
-from shared_rules.state import text_digest
+from shared_rules.atomic import text_digest
 
 from host_tools.table import check as V
 from host_tools.table import store
@@ -1196,7 +1196,7 @@ def _flip_view(flip, result, source):
 
 
 def _save_fields(text):
-    """The ``count`` and ``game`` lines of a save's text form (shared_rules.state)."""
+    """The ``count`` and ``game`` lines of a save's text form (shared_rules.deck.state)."""
     out = {}
     for row in text.split("\n"):
         key, _, value = row.partition(" ")

@@ -14,8 +14,8 @@ import io
 import json
 
 from shared_rules import systems
+from shared_rules.deck.words import level_words
 
-from host_tools.table import replies
 
 FIELDS = ("id", "session", "t", "player", "kind", "op", "args", "result", "before", "digest", "text", "undone")
 FORMATS = ("md", "csv", "json")
@@ -101,7 +101,7 @@ def describe(e):
         return "%s sent to the device, its answer not recorded (no answer, or the record failed)" % op
     system = r.get("system")
     if system in systems.KEYS and system != systems.DEFAULT:  # a result in its own system's words
-        return systems.module(system).say(op, a, r) + by
+        return systems.module(system, "words").say(op, a, r) + by
     if e["kind"] in ("join", "question", "faulty", "rename", "leave_out", "take_as_new", "restore", "teamwork",
                      "undo", "reconcile"):
         return _table_event(e, a, r)
@@ -114,10 +114,10 @@ def describe(e):
         return words
     if op == "end_flip":
         flip = e.get("flip") or {}
-        words = "flip%s resolved by %s: %s" % (by, r.get("resolving"), replies.level_words(r.get("level")))
+        words = "flip%s resolved by %s: %s" % (by, r.get("resolving"), level_words(r.get("level")))
         if flip.get("cards"):
             words = "flip%s (%s) resolved by %s: %s" % (by, _cards(flip["cards"]), r.get("resolving"),
-                                                       replies.level_words(r.get("level")))
+                                                       level_words(r.get("level")))
         if a.get("resolved") is False:  # a teamwork supporter or lead whose card was not the best
             return "teamwork flip%s (%s) ended: another player's card resolved it" % (by, _cards(flip.get("cards")))
         if r.get("xp"):
@@ -163,7 +163,7 @@ def _table_event(e, a, r):
     if k == "teamwork":
         return "leads a teamwork flip with %s: resolved by %s's %s, %s" % (
             ", ".join(a.get("supporters", [])) or "nobody", r.get("resolved_by"), r.get("card"),
-            replies.level_words(r.get("level")))
+            level_words(r.get("level")))
     if k == "restore":
         return "backup %s restored onto the device" % a.get("backup")
     if k == "rename":

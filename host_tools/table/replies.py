@@ -1,30 +1,16 @@
 """A device's replies in words, for the GM's console.
 
 The words of a result (MISS, PARTIAL, SUCCESS, TRIUMPH and their notes) are
-the device's own: they are read from firmware/ui.py, the one place that says
-them, so the console and the panel never disagree. Everything here is plain
+the device's own: shared_rules/deck/words.py says them for both, so the
+console and the panel never disagree. Everything here is plain
 text that may hold a device's own words; print it with markup off.
 """
 
-from shared_rules import flips as F
+from shared_rules.deck import flips as F
 from shared_rules import systems
-from shared_rules.editions import edition
+from shared_rules.deck.editions import edition
 
-from host_tools import firmware_importable
-
-# firmware/ui.py as firmware.ui (firmware/ itself on sys.path would shadow
-# host modules: it has a code.py; the package is not installed with host_tools)
-firmware_importable()
-from firmware import ui as _UI  # noqa: E402
-
-WORDS, NOTES = _UI.WORDS, _UI.NOTES
-
-
-def level_words(level):
-    """'SUCCESS (success with a complication)' for a level 1..4."""
-    if level in WORDS:
-        return "%s (%s)" % (WORDS[level], NOTES[level])
-    return "no result yet (level %r)" % (level,)
+from shared_rules.deck.words import level_words
 
 
 def title(word):
@@ -131,7 +117,7 @@ def say(op, name, r, state=None):
         return ["%s: %s %r" % (name, op, r)]
     system = r.get("system")
     if system in systems.KEYS and system != systems.DEFAULT:  # a result in its own system's words
-        return ["%s: %s" % (name, systems.module(system).say(op, {}, r))]
+        return ["%s: %s" % (name, systems.module(system, "words").say(op, {}, r))]
     if op in ("flip", "choose", "flashback", "bump"):
         return flip_view(name, r, state)
     if op == "end_flip":
@@ -229,7 +215,7 @@ def plain(r, indent=""):
 def _words(state):
     """Another system's state in its own words (the Deckahedron's: none)."""
     system = state.get("system", systems.DEFAULT)
-    return systems.module(system).describe(state) if system != systems.DEFAULT else []
+    return systems.module(system, "words").describe(state) if system != systems.DEFAULT else []
 
 
 # What a change of the state means; piles that every flip moves are left out.

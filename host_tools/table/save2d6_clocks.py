@@ -24,7 +24,7 @@ import json
 import time
 
 from shared_rules.errors import RulesError
-from shared_rules.save2d6 import CLOCK_KINDS, MAX_CLOCKS, RESULTS, check_clock
+from shared_rules.save2d6.game import CLOCK_KINDS, MAX_CLOCKS, RESULTS, check_clock
 
 
 # Ticks a result marks on each kind of clock (seed 003, "Rolling the Dice").

@@ -7,8 +7,9 @@ result words from host_tools.table.replies, problems as the hub says them.
 
 import json
 
-from shared_rules import cards as C
+from shared_rules.deck import cards as C
 from shared_rules import systems
+from shared_rules.deck.words import WORDS, level_words
 
 from host_tools.table import record, replies
 
@@ -38,9 +39,9 @@ def flip_entry(fid, source, suit, net, cards, level, resolving, undone=False):
     """One flip as the page shows it; ``fid``, its row id, tells two alike flips apart."""
     cards = [c for c in (cards or "").split(",") if c] if isinstance(cards, str) else list(cards or [])
     return {"id": fid, "suit": suit, "net": net or 0, "cards": cards, "resolving": resolving, "level": level,
-            "word": replies.WORDS.get(level, ""), "source": source, "undone": undone,
+            "word": WORDS.get(level, ""), "source": source, "undone": undone,
             "text": "%s %+d (%s): %s from card %s%s" % (replies.title(suit), net or 0, replies.cards(cards),
-                                                         replies.level_words(level), resolving,
+                                                         level_words(level), resolving,
                                                          " (undone)" if undone else "")}
 
 
@@ -96,7 +97,7 @@ def player_view(p, flips, screen):
     system = s.get("system") or systems.DEFAULT
     return {
         "system": system, "system_name": systems.name(system),
-        "words": systems.module(system).describe(s) if s and system != systems.DEFAULT else [],
+        "words": systems.module(system, "words").describe(s) if s and system != systems.DEFAULT else [],
         "name": p.name, "device": p.device, "port": p.port, "connection": word, "connection_text": text,
         "question": (p.question or {}).get("text") or "", "faulty": p.faulty,
         "known": bool(s),

@@ -4,7 +4,7 @@ Runs on CPython and under MicroPython (tests/mp_runner.py) with a fake board.
 """
 
 from shared_rules import protocol as P
-from shared_rules.game import Game
+from shared_rules.deck.game import Game
 from tests.device.support import FakeBoard, choose, fetch_parts, kept, make_app, press, request, saved_text, with_game
 from tests.rules.support import stacked
 

@@ -12,7 +12,7 @@ import sys
 if "firmware" not in sys.path:
     sys.path.append("firmware")
 
-from shared_rules.facets import ATTRS, FacetsGame  # noqa: E402
+from shared_rules.facets.game import ATTRS, Game  # noqa: E402
 from shared_rules.prng import Rng  # noqa: E402
 from tests.device.support import make_app, request  # noqa: E402
 
@@ -23,7 +23,7 @@ _renderer = []
 def facets_app(game=None):
     """A device (the real App on a fake board) playing Facets."""
     app = make_app()
-    app.game = game if game is not None else FacetsGame.new(seed=3)
+    app.game = game if game is not None else Game.new(seed=3)
     app.fit_ui()
     app.ui.reset()
     app.save()
@@ -194,7 +194,7 @@ def _walk(make, prefix, depth, seen, reached=None):
 
 
 def _busy_game():
-    g = FacetsGame.new(seed=5, positioning=True)
+    g = Game.new(seed=5, positioning=True)
     g.do("trait_add", {"name": "swift", "attr": "F", "bonus": 2})
     g.do("effort", {"delta": 3})
     g.s.ladders["health"] = [1, ["step"], ["E"]]

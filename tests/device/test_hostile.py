@@ -117,7 +117,7 @@ def test_saved_link_lines_are_read_back_from_the_save_not_kept_in_ram():
 
 
 def test_the_game_text_leaves_the_heap_once_saved_and_queries_make_it_again():
-    from shared_rules.state import text_digest
+    from shared_rules.atomic import text_digest
 
     app = make_app()
     solo_flip(app)

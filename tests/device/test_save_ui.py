@@ -4,7 +4,7 @@ where the runtime has the renderer (MicroPython's framebuf)."""
 
 from tests.device.support import make_app, press, request
 from tests.device.test_menus import _draw, walk
-from tests.rules.test_save2d6 import next_dice
+from tests.rules.save2d6.test_game import next_dice
 
 
 def save_app(seed=3, **options):

@@ -253,7 +253,7 @@ def test_armour_card_with_the_slots_drawn_on_it():
 def test_padded_armour_counts_as_two_items():
     """MD *Armour*: "Padded Armour | 2 Harm, 1 Harm/Wound | counts as 2
     items" - its weight is the pursuit's encumbrance."""
-    from shared_rules.gear import encumbrance
+    from shared_rules.deck.gear import encumbrance
 
     app = _app()
     choose(app, "Gear & rings", "Write an item card", "Armour")

@@ -3,7 +3,7 @@ the pursuit, the player's own choice of cards in a Breather, a Rest and Seek
 Help, Study taking a new move card, every Harm/Wound split. On both
 runtimes, through the buttons."""
 
-from shared_rules.game import Game
+from shared_rules.deck.game import Game
 from tests.device.support import choose, make_app, press, with_game
 from tests.rules.support import stacked
 

@@ -1,6 +1,6 @@
 """A small hostile (or broken) device for the table hub's tests: a pty
 serving the device side of shared_rules/protocol.py, playing a real game
-(shared_rules.game), with configurable bad answers.
+(shared_rules.deck.game), with configurable bad answers.
 
     with HostileDevice(state={"supply": ["zz"]}) as dev:
         hub.join("Ann", dev.port)      # Ann is faulty: an unknown card id
@@ -18,7 +18,7 @@ import tty
 
 from shared_rules import protocol as P
 from shared_rules.errors import RulesError
-from shared_rules.game import Game
+from shared_rules.deck.game import Game
 
 WIDTH, HEIGHT = 296, 128
 

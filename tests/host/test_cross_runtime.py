@@ -14,7 +14,7 @@ from tests.host.test_micropython_suite import ROOT, find_tool
 
 # Run unchanged by both runtimes; prints one line per figure.
 SCRIPT = """
-from shared_rules.cards import DECK_IDS
+from shared_rules.deck.cards import DECK_IDS
 from shared_rules.prng import Rng
 
 SEEDS = (0, 1, 42, 2**31 - 1, 2**64 + 5, 0xfedcba98765432100123456789abcdef, 2**130 + 3)

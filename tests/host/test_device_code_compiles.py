@@ -9,7 +9,7 @@ from host_tools.flashing.rp2040 import MPY_ARCH
 from tests.host.test_micropython_suite import ROOT, find_tool
 
 DEVICE_FILES = sorted(
-    [p.relative_to(ROOT).as_posix() for p in (ROOT / "shared_rules").glob("*.py")]
+    [p.relative_to(ROOT).as_posix() for p in (ROOT / "shared_rules").rglob("*.py")]
     + [p.relative_to(ROOT).as_posix() for p in (ROOT / "firmware").rglob("*.py")]
 )
 

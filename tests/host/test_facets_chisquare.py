@@ -1,8 +1,8 @@
 """The device's own Facets rolls agree with the exact band odds.
 
 Each case rolls 200,000 seeded checks with the engine's code
-(shared_rules.facets.roll_faces and make_roll, what FacetsGame's roll op
-runs) and compares the bands seen with shared_rules.facets_odds by a
+(shared_rules.facets.game.roll_faces and make_roll, what Game's roll op
+runs) and compares the bands seen with shared_rules.facets.odds by a
 chi-square goodness-of-fit test at p > 0.001. A band of probability 0 must
 never be seen; bands expected fewer than 5 times are pooled with the
 neighbour (scipy's test needs expected counts of 5 or more).
@@ -13,8 +13,8 @@ from fractions import Fraction
 import pytest
 from scipy.stats import chisquare
 
-from shared_rules.facets import BANDS, make_roll, roll_faces
-from shared_rules.facets_odds import band_fractions
+from shared_rules.facets.game import BANDS, make_roll, roll_faces
+from shared_rules.facets.odds import band_fractions
 from shared_rules.prng import Rng
 
 ROLLS = 200_000

@@ -9,8 +9,8 @@ from tests.host.test_micropython_suite import ROOT, find_tool
 # Run unchanged by both runtimes: a game per seed, every kind of roll, its
 # dice and digest after each command, and a few exact odds.
 SCRIPT = """
-from shared_rules.facets import FacetsGame
-from shared_rules.facets_odds import band_fractions
+from shared_rules.facets.game import Game
+from shared_rules.facets.odds import band_fractions
 
 OPS = (("roll", {"attr": "F", "tn": 8}), ("roll", {"attr": "S", "tn": 6, "mode": "pressure"}),
        ("roll", {"attr": "W", "tn": 9, "explode": 6}), ("initiative", {"kind": "social"}),
@@ -18,7 +18,7 @@ OPS = (("roll", {"attr": "F", "tn": 8}), ("roll", {"attr": "S", "tn": 6, "mode":
        ("defend", {"attr": "F", "weapon": "heavy"}),
        ("task_start", {"check": "[Finesse 8 - 2/5 - 30s]"}), ("task_roll", {}), ("task_roll", {}))
 for seed in (0, 1, 42, 2**31 - 1, 2**64 + 5):
-    g = FacetsGame.new(seed=seed, attrs={"F": 4, "S": 20, "W": 6})
+    g = Game.new(seed=seed, attrs={"F": 4, "S": 20, "W": 6})
     for op, args in OPS:
         r = g.do(op, args)
         rolls = r.get("rolls") or ([r["roll"]] if "roll" in r else [])

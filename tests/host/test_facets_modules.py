@@ -1,7 +1,7 @@
 """A board loads one system: a device with a Deckahedron save never
 imports Facets, and one with a Facets save never imports the Deckahedron's
 rules engine or its screens (MicroPython unix port, the real App on a fake
-board). (shared_rules.state and the renderer still bring the card tables.)"""
+board). (shared_rules.deck.state and the renderer still bring the card tables.)"""
 
 import subprocess
 
@@ -56,18 +56,18 @@ def test_a_deckahedron_board_never_imports_facets(tmp_path):
 def test_a_facets_board_never_imports_the_deckahedron(tmp_path):
     system, modules = booted_modules(tmp_path, "facets")
     assert system == "facets"
-    assert "facets_ui" in modules and "shared_rules.facets" in modules
-    for deck in ("ui", "gear_menus", "shared_rules.game", "shared_rules.flips", "shared_rules.odds", "shared_rules.combat",
-                 "shared_rules.recovery", "shared_rules.facets_words"):
+    assert "facets_ui" in modules and "shared_rules.facets.game" in modules
+    for deck in ("ui", "gear_menus", "shared_rules.deck.game", "shared_rules.deck.flips", "shared_rules.deck.odds", "shared_rules.deck.combat",
+                 "shared_rules.deck.recovery", "shared_rules.facets.words"):
         assert deck not in modules, deck
 
 
 def test_a_deckahedron_board_that_flips_loads_no_combat_recovery_or_advancement(tmp_path):
-    """Those rules join the game when first used (shared_rules/game.py
+    """Those rules join the game when first used (shared_rules/deck/game.py
     MIXINS): a board that boots and flips pays no heap for them, nor for
     the main menu or the editions it does not play."""
     system, modules = booted_modules(tmp_path, "deck")
-    assert system == "deck" and "shared_rules.game" in modules
-    for lazy in ("shared_rules.combat", "shared_rules.recovery", "shared_rules.advancement", "menus",
-                 "shared_rules.edition_changes"):
+    assert system == "deck" and "shared_rules.deck.game" in modules
+    for lazy in ("shared_rules.deck.combat", "shared_rules.deck.recovery", "shared_rules.deck.advancement", "menus",
+                 "shared_rules.deck.edition_changes"):
         assert lazy not in modules, lazy

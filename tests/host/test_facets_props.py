@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shared_rules.errors import RulesError
-from shared_rules.facets import ATTRS, FacetsGame, summary_problem
+from shared_rules.facets.game import ATTRS, Game
+from shared_rules.facets.words import summary_problem
 
 attr = st.sampled_from(ATTRS + ("Finesse", "x"))
 small = st.integers(min_value=-3, max_value=25)
@@ -48,7 +49,7 @@ COMMAND = st.one_of(
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**64), commands=st.lists(COMMAND, max_size=40))
 def test_any_sequence_keeps_the_state_sound(seed, commands):
-    g = FacetsGame.new(seed=seed)
+    g = Game.new(seed=seed)
     applied = 0
     for op, args in commands:
         before = g.dump()
@@ -61,5 +62,5 @@ def test_any_sequence_keeps_the_state_sound(seed, commands):
         g.s.check()
         assert g.s.count == applied
         text = g.dump()
-        assert FacetsGame.load(text).dump() == text
+        assert Game.load(text).dump() == text
         assert summary_problem(g.summary()) == ""

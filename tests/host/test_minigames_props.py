@@ -1,7 +1,7 @@
 """Property tests for the corner-matching solvers (CPython, hypothesis).
 
 Sources: MD *Corner-matching Mini-games*, *Pick Locks*, *Fundamental Magic*;
-the geometry is the one in the shared_rules.minigames docstring. The brute
+the geometry is the one in the shared_rules.deck.minigames docstring. The brute
 force searches here are written independently with itertools and physical
 card rotations. They do not reuse the module's search.
 """
@@ -11,9 +11,9 @@ from itertools import combinations, permutations, product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared_rules import minigames as mg
-from shared_rules.cards import ALL_IDS, CARDS, DECK_IDS
-from tests.rules.test_minigames import check_magic_box, check_pick_locks
+from shared_rules.deck import minigames as mg
+from shared_rules.deck.cards import ALL_IDS, CARDS, DECK_IDS
+from tests.rules.deck.test_minigames import check_magic_box, check_pick_locks
 
 
 def ok(a, b):

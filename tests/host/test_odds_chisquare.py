@@ -6,7 +6,7 @@ flips.resolve). Each trial shuffles a fresh copy of the pile and takes its
 top three cards (index 0 is the top): net 0 flips the first, net ±1 the first
 two, net ±2 the first three, so one trial serves every suit/net cell. The
 observed resolving levels of each cell are compared with
-shared_rules.odds.flip_odds by a chi-square goodness-of-fit test.
+shared_rules.deck.odds.flip_odds by a chi-square goodness-of-fit test.
 
 Counting happens per distinct top-three (at most 20*19*18 of them), and each
 distinct triple is resolved once: the same result as resolving every trial,
@@ -18,9 +18,9 @@ from fractions import Fraction
 import pytest
 from scipy.stats import chisquare
 
-from shared_rules import odds
-from shared_rules.cards import CARDS, DECK_IDS, SUITS
-from shared_rules.flips import cards_for, resolve, stop_index
+from shared_rules.deck import odds
+from shared_rules.deck.cards import CARDS, DECK_IDS, SUITS
+from shared_rules.deck.flips import cards_for, resolve, stop_index
 from shared_rules.prng import Rng
 
 SEEDS = (1, 2, 3, 4)

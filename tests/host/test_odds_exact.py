@@ -1,4 +1,4 @@
-"""shared_rules.odds against an independent brute force (CPython only).
+"""shared_rules.deck.odds against an independent brute force (CPython only).
 
 The brute force walks every ordered k-tuple of distinct pile positions with
 itertools.permutations and sums fractions.Fraction, applying the rules in its
@@ -14,8 +14,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shared_rules import odds
-from shared_rules.cards import ALL_IDS, CARDS, DECK_IDS, SUITS
+from shared_rules.deck import odds
+from shared_rules.deck.cards import ALL_IDS, CARDS, DECK_IDS, SUITS
 from shared_rules.errors import RulesError
 
 NETS = range(-3, 4)

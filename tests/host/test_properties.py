@@ -8,10 +8,10 @@ state untouched when it refuses a command, and save/load exactly.
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared_rules import cards as C
+from shared_rules.deck import cards as C
 from shared_rules.errors import RulesError
-from shared_rules.game import Game
-from shared_rules.walk import random_command
+from shared_rules.deck.game import Game
+from shared_rules.deck.walk import random_command
 from shared_rules.prng import Rng
 
 ids = st.sampled_from(C.ALL_IDS + ("x", ""))

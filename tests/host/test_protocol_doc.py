@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from shared_rules import protocol as P
-from shared_rules.game import Game
+from shared_rules.deck.game import Game
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 

@@ -8,10 +8,10 @@ import subprocess
 from tests.host.test_micropython_suite import ROOT, find_tool
 
 SCRIPT = """
-from shared_rules.save2d6 import SaveGame
+from shared_rules.save2d6.game import Game
 
 for seed in (0, 1, 2**31 - 1, 2**64 + 5):
-    g = SaveGame.new(seed=seed, pursuit="see the sea", history=["a storm"])
+    g = Game.new(seed=seed, pursuit="see the sea", history=["a storm"])
     dice = []
     for i in range(60):
         r = g.do("roll", {"preferred": i % 2 == 0, "expertise": i % 3 == 0, "injury": i % 5 == 0})

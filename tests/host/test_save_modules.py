@@ -32,7 +32,7 @@ def test_a_save_board_loads_no_deckahedron_rules_or_screens():
     assert proc.returncode == 0, proc.stdout + proc.stderr
     system, modules = proc.stdout.splitlines()[-2:]
     modules = modules.split()
-    assert system == "save" and "save_ui" in modules and "shared_rules.save2d6" in modules
-    for deck in ("ui", "gear_menus", "shared_rules.game", "shared_rules.advancement", "shared_rules.combat",
-                 "shared_rules.recovery", "shared_rules.flips", "shared_rules.odds", "shared_rules.facets"):
+    assert system == "save" and "save_ui" in modules and "shared_rules.save2d6.game" in modules
+    for deck in ("ui", "gear_menus", "shared_rules.deck.game", "shared_rules.deck.advancement", "shared_rules.deck.combat",
+                 "shared_rules.deck.recovery", "shared_rules.deck.flips", "shared_rules.deck.odds", "shared_rules.facets.game"):
         assert deck not in modules, deck

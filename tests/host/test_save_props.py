@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shared_rules.errors import RulesError
-from shared_rules.save2d6 import HEALTH, SaveGame
+from shared_rules.save2d6.game import HEALTH, Game
 
 flag = st.one_of(st.booleans(), st.sampled_from(["yes", 1, None]))
 words = st.sampled_from(["complete", "mixed", "failure", "", "wish", True, False, 2])
@@ -39,7 +39,7 @@ command = st.one_of(
 @settings(max_examples=300, deadline=None)
 @given(seed=st.integers(0, 2 ** 40), commands=st.lists(command, max_size=40))
 def test_random_sequences_keep_the_state_valid(seed, commands):
-    g = SaveGame.new(seed=seed, history=["a storm"])
+    g = Game.new(seed=seed, history=["a storm"])
     for op, args in commands:
         before = g.dump()
         count = g.s.count
@@ -52,7 +52,7 @@ def test_random_sequences_keep_the_state_valid(seed, commands):
         assert g.s.count == count + 1
         g.s.check()
         text = g.dump()
-        assert SaveGame.load(text).dump() == text
+        assert Game.load(text).dump() == text
         now = HEALTH.index(g.s.health)
         if op == "roll":
             # An injury lowers health by at most two levels, never raises it.

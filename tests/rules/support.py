@@ -50,8 +50,8 @@ def stacked(top=(), discard=(), exhaustion=(), edition="md", campaign="oneshot",
     goes under them in the draw pile (or into the discard pile when
     rest_to="discard"); supply cards not placed stay in the supply. Keyword
     tokens set state fields directly (xp=3, harm=1, wound_tokens=2 ...)."""
-    from shared_rules.cards import DECK_IDS, SUPPLY_SETS
-    from shared_rules.game import Game
+    from shared_rules.deck.cards import DECK_IDS, SUPPLY_SETS
+    from shared_rules.deck.game import Game
 
     g = Game.new(seed=1, edition_key=edition, campaign=campaign, supply_set=supply_set)
     s = g.s

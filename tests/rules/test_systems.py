@@ -3,7 +3,7 @@ a chosen system (docs/systems.md). Runs on CPython and MicroPython."""
 
 from shared_rules import systems
 from shared_rules.errors import RulesError
-from shared_rules.game import Game
+from shared_rules.deck.game import Game
 from tests.rules.support import raises
 
 

@@ -6,8 +6,9 @@ import re
 import pytest
 from PIL import Image, ImageChops
 
+from shared_rules.deck.words import NOTES, WORDS
+
 from host_tools.commands import quickref as Q
-from host_tools.table import replies
 from host_tools.cli import main
 
 
@@ -56,9 +57,9 @@ def test_sheet_holds_the_devices_result_words_and_footer(sheet):
     """The words are the firmware's (through replies), the footer items the
     device's own Help page, each drawn whole on some line."""
     placed = texts(sheet)
-    for level, word in replies.WORDS.items():
+    for level, word in WORDS.items():
         assert word in placed
-        assert any(replies.NOTES[level] in t or t in replies.NOTES[level] for t in placed)
+        assert any(NOTES[level] in t or t in NOTES[level] for t in placed)
     footer = dict(Q.help_pages())["The footer"]
     assert footer[0].startswith("Deck:") and any(i.startswith("H, W:") for i in footer)
     joined = " ".join(placed)
@@ -71,7 +72,7 @@ def test_sheet_holds_the_devices_result_words_and_footer(sheet):
 
 def test_the_sheet_follows_the_firmware_words(monkeypatch):
     """Change the device's word: the sheet says the new one (no copy here)."""
-    monkeypatch.setitem(replies.WORDS, 4, "GLORY")
+    monkeypatch.setitem(WORDS, 4, "GLORY")
     placed = texts(Q.render(["badger2040"], "md"))
     assert "GLORY" in placed and "TRIUMPH" not in placed
 
@@ -80,7 +81,7 @@ def test_drawn_pixels_are_the_words_at_their_places(sheet):
     """Each result word's box on the page holds exactly that word in the
     device font (a fresh rendering of it), and not another word."""
     boxes = dict((t, (x, y, s)) for t, x, y, s in sheet.placed)
-    for word in replies.WORDS.values():
+    for word in WORDS.values():
         x, y, s = boxes[word]
         alone = Q.Page((len(word) * 8 * s, 8 * s), 1)
         alone.text(word, 0, 0, s)

@@ -15,7 +15,7 @@ import pytest
 from host_tools.console.core import TableConsole, make_console
 from host_tools.console.deck import breather_pick
 from host_tools.link import DeviceError
-from host_tools.table.replies import WORDS
+from shared_rules.deck.words import WORDS
 from host_tools.table.hub import TableHub
 from tests.host.conftest import Terminal, seated_table
 

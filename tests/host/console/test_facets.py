@@ -7,7 +7,7 @@ import pytest
 from host_tools.console.core import TableConsole
 from host_tools.console.facets import Commands
 from host_tools.console.typed import Usage
-from shared_rules.facets import FacetsGame
+from shared_rules.facets.game import Game
 from shared_rules.prng import Rng
 
 
@@ -30,7 +30,7 @@ class Hub:
     """TableHub.command and player, with the rules run in place."""
 
     def __init__(self):
-        self.players = {"Ann": Player("Ann", FacetsGame.new(seed=3)), "Di": Player("Di", None)}
+        self.players = {"Ann": Player("Ann", Game.new(seed=3)), "Di": Player("Di", None)}
         self.sent = []
 
     def player(self, name):

@@ -4,21 +4,22 @@ over ptys. Two heroes, an assist in the nick of time across their devices,
 destiny restoring another hero, and the table's clocks on every SAVE device.
 
 The dice a device rolls are known in advance: the same seed gives the same
-dice in the rules core on the host (shared_rules.save2d6, the same PRNG)."""
+dice in the rules core on the host (shared_rules.save2d6.game, the same PRNG)."""
 
 import io
 
 import pytest
 
 from host_tools.console.core import TableConsole, make_console
-from shared_rules.save2d6 import SaveGame, odds_for, say
+from shared_rules.save2d6.game import Game, odds_for
+from shared_rules.save2d6.words import say
 from tests.host.conftest import seated_table
 
 NAMES = ("Freya", "Bran", "Cy")
 
 
 def first_roll(seed, **args):
-    g = SaveGame.new(seed=seed)
+    g = Game.new(seed=seed)
     return g, g.do("roll", args)
 
 

@@ -9,8 +9,8 @@ import pytest
 import firmware.layout as L
 import host_tools.screens.mp_render as S
 from host_tools.flashing import card_faces, rp2040
-from shared_rules.cards import ALL_IDS, CARDS, SUITS
-from shared_rules.editions import EDITION_KEYS
+from shared_rules.deck.cards import ALL_IDS, CARDS, SUITS
+from shared_rules.deck.editions import EDITION_KEYS
 from tests.host.flashing.test_flash import parse_romfs
 from tests.host.test_micropython_suite import ROOT, find_tool
 

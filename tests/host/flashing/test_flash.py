@@ -450,9 +450,9 @@ def test_stock_micropython_gets_mpy_files_that_the_unix_port_imports(board_fs):
     plan, _ = flash_running(fake)
     assert plan.method == "files" and "ui.py" in plan.deletes
     assert fake.commands() == ["exec", "cp", "exec", "reset"]
-    assert (board_fs / "shared_rules" / "cards.mpy").is_file() and not (board_fs / "ui.py").exists()
+    assert (board_fs / "shared_rules" / "deck" / "cards.mpy").is_file() and not (board_fs / "ui.py").exists()
     proc = subprocess.run([fake.micropython, "-c", "import sys; sys.path.insert(0, %r); "
-                           "from shared_rules import cards; import boards; print(boards.spec('pico-epaper29')['class'])"
+                           "from shared_rules.deck import cards; import boards; print(boards.spec('pico-epaper29')['class'])"
                            % str(board_fs)], capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "PicoEpaper29Board", proc.stderr
 
@@ -568,8 +568,8 @@ def test_the_magtags_modules_are_micropythons_bytecode_with_circuitpythons_mark(
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(b"M" + data[1:])
     (back / "shared_rules" / "__init__.py").write_text("")
-    script = ("import sys\nsys.path[:0] = [%r]\nfrom shared_rules.game import Game\ng = Game.new(seed=3)\n"
-              "r = g.do('flip', {'attr': 'str'})\nassert r['cards']\nimport shared_rules.game as m\nprint(m.__file__)\n"
+    script = ("import sys\nsys.path[:0] = [%r]\nfrom shared_rules.deck.game import Game\ng = Game.new(seed=3)\n"
+              "r = g.do('flip', {'attr': 'str'})\nassert r['cards']\nimport shared_rules.deck.game as m\nprint(m.__file__)\n"
               % str(back))
     proc = subprocess.run([find_tool("micropython"), "-c", script], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -633,9 +633,9 @@ def test_device_files_hold_everything_the_board_can_import(board):
                 continue
             base = ROOT if parts[0] == "shared_rules" else ROOT / "firmware"
             mod = "/".join(parts) + ".py"
-            if (base / mod).is_file() and mod != "shared_rules/walk.py":
+            if (base / mod).is_file() and mod != "shared_rules/deck/walk.py":
                 assert mod in have, "%s imports %s, which %s does not get" % (s.board_path, mod, board)
-    assert "boards/boards.json" in have and "shared_rules/walk.py" not in have
+    assert "boards/boards.json" in have and "shared_rules/deck/walk.py" not in have
 
 
 def test_the_registry_boards_have_guides_and_usb_ids():
@@ -687,7 +687,7 @@ def test_from_a_files_install_to_romfs_no_folder_is_left_to_hide_rom(board_fs):
     flash_running(FakeBoard(board_fs, romfs=0))
     assert (board_fs / "boards" / "boards.json").is_file() and (board_fs / "shared_rules").is_dir()
     plan, _ = flash_running(FakeBoard(board_fs, romfs=rp2040.ROMFS_BYTES))
-    assert set(plan.rmdirs) == {"boards", "drivers", "shared_rules"}
+    assert set(plan.rmdirs) == {"boards", "drivers", "shared_rules", "shared_rules/deck", "shared_rules/facets", "shared_rules/save2d6"}
     assert sorted(p.name for p in board_fs.iterdir()) == ["deckahedron.cfg", "main.py"]
 
 

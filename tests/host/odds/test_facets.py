@@ -1,7 +1,7 @@
 """`deckahedron odds --system facets` and the device's figures agree, exactly.
 
 The host (host_tools/odds/facets.py, fractions.Fraction over P(total = t))
-and the device (shared_rules/facets_odds.py, integers times N**t) compute
+and the device (shared_rules/facets/odds.py, integers times N**t) compute
 the bands by two recurrences; they must give the same reduced fractions.
 """
 
@@ -12,7 +12,7 @@ import pytest
 
 from host_tools.odds import facets as odds_facets
 from host_tools.cli import main
-from shared_rules.facets_odds import band_fractions
+from shared_rules.facets.odds import band_fractions
 
 
 def run_cli(capsys, *argv):

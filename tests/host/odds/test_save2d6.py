@@ -1,5 +1,5 @@
 """SAVE 2d6 odds: `deckahedron odds --system save` is exact, the device's
-formula (shared_rules.save2d6.odds, the Odds screen) gives the same figures,
+formula (shared_rules.save2d6.game.odds, the Odds screen) gives the same figures,
 and the device's own seeded rolls agree with them (chi-square, p > 0.001)."""
 
 import itertools
@@ -11,7 +11,7 @@ from scipy.stats import chisquare
 
 from host_tools.cli import main
 from host_tools.odds.save2d6 import exact
-from shared_rules.save2d6 import HEALTH, RESULTS, SaveGame, odds_for, pass_faces
+from shared_rules.save2d6.game import HEALTH, RESULTS, Game, odds_for, pass_faces
 
 P_MIN = 0.001
 SEEDS = (11, 12, 13, 14)
@@ -76,9 +76,9 @@ def test_options_of_another_system_are_refused(capsys):
 
 
 def device_rolls(flags, health, seed, n):
-    """Results of n rolls made by SaveGame itself; a roll set aside for an
+    """Results of n rolls made by Game itself; a roll set aside for an
     assist is declined (read as rolled), as a lone hero would."""
-    g = SaveGame.new(seed=seed, health=health)
+    g = Game.new(seed=seed, health=health)
     counts = {"complete": 0, "mixed": 0, "failure": 0}
     pairs = [0] * 36
     args = dict(flags)

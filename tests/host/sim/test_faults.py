@@ -16,9 +16,9 @@ import pytest
 from host_tools.link import DeviceError, DeviceLink
 from host_tools.sim.unixport import SimBoard
 from shared_rules.errors import RulesError
-from shared_rules.game import Game
+from shared_rules.deck.game import Game
 from shared_rules.prng import Rng
-from shared_rules.walk import random_command
+from shared_rules.deck.walk import random_command
 from tests.host.conftest import wait_hello
 
 SEED = 5

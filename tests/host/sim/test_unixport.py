@@ -20,7 +20,7 @@ import pytest
 from host_tools.link import DeviceError, DeviceLink, text_digest
 from host_tools.sim.unixport import SimBoard
 from shared_rules import protocol as P
-from shared_rules.game import Game
+from shared_rules.deck.game import Game
 from tests.host.conftest import BOOT, wait_hello
 
 ROOT = Path(__file__).resolve().parents[3]

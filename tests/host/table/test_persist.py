@@ -13,7 +13,7 @@ import pytest
 from host_tools.sim.unixport import ROOT
 from host_tools.table.hub import TableHub
 from host_tools.table.store import VERSION
-from shared_rules import cards as C
+from shared_rules.deck import cards as C
 from tests.host.conftest import running_sims
 
 NAMES = ("Ann", "Bo", "Cy", "Di")

@@ -16,8 +16,8 @@ import pytest
 from host_tools.link import DeviceError
 from host_tools.sim.unixport import SimTable
 from host_tools.table.errors import TableError
-from shared_rules import cards as C
-from shared_rules.game import Game
+from shared_rules.deck import cards as C
+from shared_rules.deck.game import Game
 from tests.host.conftest import seated_table, wait_hello
 
 NAMES = ("Ann", "Bo", "Cy", "Di")
