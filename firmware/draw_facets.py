@@ -8,12 +8,8 @@ exploding face inverted (the marked set) and chained to the next with a
 "+"; the band word big enough to read across a table.
 """
 
-try:
-    from firmware import glyphs as G
-    from firmware.render import _clip, _dict, _int, _list, _str
-except ImportError:  # installed flat on a board
-    import glyphs as G
-    from render import _clip, _dict, _int, _list, _str
+import glyphs as G
+from render import _clip, _dict, _int, _list, _str
 
 W = 296
 FONT = 8

@@ -10,12 +10,8 @@ black.
 
 import math
 
-try:
-    from firmware import glyphs as G
-    from firmware import layout as L
-except ImportError:  # installed flat on a board
-    import glyphs as G
-    import layout as L
+import glyphs as G
+import layout as L
 
 # Pip positions on a die face, in quarters of its side (1..3).
 PIPS = {1: ((2, 2),), 2: ((1, 1), (3, 3)), 3: ((1, 1), (2, 2), (3, 3)),

@@ -9,12 +9,8 @@ from shared_rules import cards as C
 from shared_rules.editions import EDITION_KEYS, CAMPAIGNS, edition
 from shared_rules.state import ATTRS, MOVE_LEVELS
 
-try:
-    from ui import (ROW_CHARS, Menu, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new, flip_now,
-                    help_menu, show_odds)
-except ImportError:  # the host reads the firmware as a package (host_tools/replies.py)
-    from firmware.ui import (ROW_CHARS, Menu, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new,
-                             flip_now, help_menu, show_odds)
+from ui import (ROW_CHARS, Menu, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new, flip_now,
+                help_menu, show_odds)
 
 
 class MainMenu(Menu):

@@ -24,14 +24,9 @@ try:
 except ImportError:  # CircuitPython, CPython: give the Renderer a Surface
     framebuf = None
 
-try:
-    from firmware import font8 as F
-    from firmware import glyphs as G
-    from firmware import layout as L
-except ImportError:  # installed flat on a board (lib/layout.py, lib/glyphs.py)
-    import font8 as F
-    import glyphs as G
-    import layout as L
+import font8 as F
+import glyphs as G
+import layout as L
 
 from shared_rules.cards import ALL_IDS, CARDS, SUITS
 from shared_rules.editions import DEFAULT_EDITION, EDITION_KEYS, edition
@@ -208,10 +203,8 @@ def _art():
     never needs it (see render_card)."""
     global _ART
     if _ART is None:
-        try:
-            import card_art  # a board: the firmware's files are on sys.path
-        except ImportError:
-            from firmware import card_art  # the host: firmware/ as a package
+        import card_art
+
         _ART = card_art
     return _ART
 
@@ -946,11 +939,7 @@ def _system_screen(screen):
         return None
     name = "draw_" + key
     try:
-        return __import__(name).draw  # a board: the firmware's files are on sys.path
-    except ImportError:
-        pass
-    try:
-        return getattr(__import__("firmware." + name), name).draw  # the host: firmware/ as a package
+        return __import__(name).draw
     except (ImportError, AttributeError):
         return None
 

@@ -12,10 +12,7 @@ stays until the assist arrives from the host or the player resolves it.
 
 from shared_rules.save2d6 import HEALTH, pass_faces, odds
 
-try:
-    from widgets import MENU_HELP, Menu, Screens, NameEntry, Shown, _wrap, confirm_new, help_pages
-except ImportError:  # the host reads this file as firmware.save_ui
-    from firmware.widgets import MENU_HELP, Menu, Screens, NameEntry, Shown, _wrap, confirm_new, help_pages
+from widgets import MENU_HELP, Menu, Screens, NameEntry, Shown, _wrap, confirm_new, help_pages
 
 # (flag, label on home, what it does), in the order UP/DOWN visit them
 SWITCHES = (("preferred", "Preferred (5s pass)"), ("expertise", "Expertise (4s pass)"),

@@ -17,12 +17,8 @@ from shared_rules.errors import RulesError
 from shared_rules.state import ATTRS, level_cap
 
 # the shared screens, named here too for gear_menus and the tests
-try:
-    from widgets import ROW_CHARS, Menu, Message, Screens, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new  # noqa: F401
-    from widgets import MENU_HELP, help_pages
-except ImportError:  # the host reads this file as firmware.ui (host_tools/replies.py)
-    from firmware.widgets import ROW_CHARS, Menu, Message, Screens, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new  # noqa: F401
-    from firmware.widgets import MENU_HELP, help_pages
+from widgets import ROW_CHARS, Menu, Message, Screens, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new  # noqa: F401
+from widgets import MENU_HELP, help_pages
 
 WORDS = {1: "MISS", 2: "PARTIAL", 3: "SUCCESS", 4: "TRIUMPH"}
 NOTES = {1: "GM makes a move", 2: "a little worse; GM +1 Shadow",
@@ -32,10 +28,8 @@ MAX_NET_UI = 3
 
 def _menus():
     """The main menu and its flows (menus.py), loaded when first opened."""
-    try:
-        import menus
-    except ImportError:  # the host reads the firmware as a package
-        from firmware import menus
+    import menus
+
     return menus
 
 

@@ -27,10 +27,12 @@ MODULE = "card_faces.py"  # its path on the board (in /rom)
 # in hex, one face a line.
 _SCRIPT = """
 import sys
-sys.path.insert(0, ".")
+sys.path[:0] = ["firmware", "."]
 from binascii import hexlify
-from firmware import card_art, layout, render
-from firmware.drivers import ink
+import card_art
+import layout
+import render
+from drivers import ink
 data = card_art.faces(render, ink)
 for i in range(0, len(data), layout.FACE_BYTES):
     print(hexlify(data[i:i + layout.FACE_BYTES]).decode())
@@ -44,7 +46,10 @@ class FacesError(Exception):
 def face_bytes():
     """Every card's face (CARD_W x CARD_H, MONO_VLSB column bytes band by
     band), in ALL_IDS order, as one bytes object."""
-    from firmware import layout as L
+    from host_tools import firmware_importable
+
+    firmware_importable()
+    import layout as L
     from shared_rules.cards import ALL_IDS
 
     try:

@@ -22,7 +22,7 @@ from host_tools import replies
 from host_tools.cli import reporter
 from shared_rules.editions import DEFAULT_EDITION, EDITION_KEYS, edition
 
-firmware_importable()  # the device font and glyphs, as firmware.*
+firmware_importable()  # the device font and glyphs
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # millimetres
 DPIS = (150, 300)
@@ -69,7 +69,8 @@ class Page:
     # drawing in 150-dpi units
     def text(self, s, x, y, scale=2):
         """The device font at ``scale`` (times k); returns the width in units."""
-        from firmware import font8, glyphs
+        import font8
+        import glyphs
 
         k = self.k
         px, py, sc = x * k, y * k, scale * k
@@ -80,14 +81,14 @@ class Page:
         return len(s) * font8.ADVANCE * scale
 
     def marks(self, level, x, y, scale=3):
-        from firmware import glyphs
+        import glyphs
 
         glyphs.level_marks(self, level, x * self.k, y * self.k, 1, scale * self.k)
         return glyphs.level_width(level, scale)
 
     def glyph(self, suit, x, y, scale=2):
         """A suit's symbol, as on the cards."""
-        from firmware import glyphs
+        import glyphs
 
         glyphs.blit(self, glyphs.suit_bitmap(suit), x * self.k, y * self.k, 1, scale * self.k)
 

@@ -12,10 +12,8 @@ from shared_rules.editions import edition
 
 from host_tools import firmware_importable
 
-# firmware/ui.py as firmware.ui (firmware/ itself on sys.path would shadow
-# host modules: it has a code.py; the package is not installed with host_tools)
 firmware_importable()
-from firmware import ui as _UI  # noqa: E402
+import ui as _UI  # noqa: E402
 
 WORDS, NOTES = _UI.WORDS, _UI.NOTES
 

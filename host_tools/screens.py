@@ -210,9 +210,9 @@ def device_views():
     draw (so the words, hints and menus cannot drift from the firmware)."""
     import tempfile
 
-    fw = str(ROOT / "firmware")
-    if fw not in sys.path:
-        sys.path.insert(0, fw)
+    from host_tools import firmware_importable
+
+    firmware_importable()
     from app import App
 
     views = []
@@ -334,7 +334,7 @@ def card_sheet(path, columns=7, scale=2, edition="md"):
     from host_tools import firmware_importable
 
     firmware_importable()
-    from firmware import layout as L
+    import layout as L
 
     groups = _all_cards_views()
     for _, v in groups:

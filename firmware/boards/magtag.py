@@ -62,10 +62,7 @@ that button's press (D's as DOWN).
 import os
 import time
 
-try:
-    from firmware.surface import Surface
-except ImportError:  # installed flat on a board
-    from surface import Surface
+from surface import Surface
 
 WIDTH, HEIGHT = 296, 128
 PHYSICAL = ("A", "B", "C", "D")  # left to right: BUTTON_A (D15), B (D14), C (D12), D (D11)

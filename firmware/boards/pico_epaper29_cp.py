@@ -19,12 +19,8 @@ link and save logic this board inherits:
   panel finish), so the RAM and the game's screens survive.
 """
 
-try:
-    from boards import spec
-    from boards.magtag import MagTagBoard, Surface, _monotonic_ms, _sleep_ms
-except ImportError:  # from a repo checkout
-    from firmware.boards import spec
-    from firmware.boards.magtag import MagTagBoard, Surface, _monotonic_ms, _sleep_ms
+from boards import spec
+from boards.magtag import MagTagBoard, Surface, _monotonic_ms, _sleep_ms
 
 NAME = "pico-epaper29-cp"
 WIDTH, HEIGHT = 296, 128

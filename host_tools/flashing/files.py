@@ -1,7 +1,7 @@
 """Which repo files a board runs, and where they land on it.
 
-A MicroPython board gets main.py (on its filesystem: MicroPython runs
-main.py from there at boot) and the device code: every firmware/*.py
+A MicroPython board gets main.py (firmware/entry/main.py, at its
+filesystem's root: MicroPython runs main.py from there at boot) and the device code: every firmware/*.py
 module, boards/__init__.py, boards/usbserial.py, the registry
 boards/boards.json, the board's own module (named in the registry), the
 panel drivers (firmware/drivers/), and shared_rules/ less walk.py (seeded
@@ -101,8 +101,7 @@ def device_files(board, root=ROOT):
     entry = registry.board(board, root / "firmware" / "boards" / "boards.json")
     fw = root / "firmware"
     circuitpython = entry["runtime"] == "circuitpython"
-    wanted = list(("code.py", "boot.py") if circuitpython else ("main.py",))
-    wanted += [f.name for f in sorted(fw.glob("*.py")) if f.name not in ENTRY_FILES]
+    wanted = [f.name for f in sorted(fw.glob("*.py"))]
     wanted += [p for p in COMMON_BOARD_FILES if not (circuitpython and p == "boards/usbserial.py")]
     wanted.append(_module_path(entry["module"]))
     if "extends" in entry:  # the module its board class builds on
@@ -110,6 +109,8 @@ def device_files(board, root=ROOT):
     if not circuitpython:
         wanted += ["drivers/" + f.name for f in sorted((fw / "drivers").glob("*.py"))]
     out = {}
+    for name in ("code.py", "boot.py") if circuitpython else ("main.py",):  # firmware/entry/, to the root
+        out[name] = Source(name, fw / "entry" / name)
     for board_path in wanted:
         local = fw / board_path
         if not local.is_file():

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-import firmware.layout as L
+import layout as L
 import host_tools.screens_mp as S
 from host_tools import card_faces, rp2040
 from shared_rules.cards import ALL_IDS, CARDS, SUITS

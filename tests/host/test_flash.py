@@ -108,7 +108,7 @@ def test_the_image_is_base_romfs_and_a_fresh_littlefs(base_cache, board):
     assert sorted(fs.listdir("/")) == ["deckahedron.cfg", "main.py"]  # no save: a first install
     assert fs.open("deckahedron.cfg").read() == files.config_text(board)
     assert fs.open("deckahedron.cfg").read().endswith("board=%s\n" % board)
-    assert fs.open("main.py", "rb").read() == (ROOT / "firmware/main.py").read_bytes()
+    assert fs.open("main.py", "rb").read() == (ROOT / "firmware/entry/main.py").read_bytes()
 
 
 def test_the_littlefs_takes_a_save_like_the_board(base_cache):
@@ -536,7 +536,7 @@ def test_magtag_gets_compiled_modules_skips_the_same_keeps_the_save(drive):
     (drive / "deck.sav").write_bytes(b"save")
     (drive / "app.py").write_text("# an install from before: CircuitPython would import it before app.mpy")
     plan = magtag.flash(drive)
-    assert (drive / "code.py").read_bytes() == (ROOT / "firmware/code.py").read_bytes()
+    assert (drive / "code.py").read_bytes() == (ROOT / "firmware/entry/code.py").read_bytes()
     assert (drive / "boot.py").is_file() and (drive / "boards" / "boards.json").is_file()
     assert (drive / "boards" / "magtag.mpy").read_bytes()[:2] == b"C\x06"  # CircuitPython's flavour of mpy v6
     assert not (drive / "app.py").exists() and "app.py" in plan.deletes
@@ -628,10 +628,6 @@ def test_device_files_hold_everything_the_board_can_import(board):
             continue
         for name in _imports(s.local):
             parts = name.split(".")
-            if parts[0] == "firmware":
-                parts = parts[1:]
-            if not parts:
-                continue
             base = ROOT if parts[0] == "shared_rules" else ROOT / "firmware"
             mod = "/".join(parts) + ".py"
             if (base / mod).is_file() and mod != "shared_rules/walk.py":

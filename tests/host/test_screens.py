@@ -14,9 +14,9 @@ import subprocess
 
 import pytest
 
-import firmware.card_art as A
-import firmware.glyphs as G
-import firmware.layout as L
+import card_art as A
+import glyphs as G
+import layout as L
 import host_tools.screens_mp as S
 from tests.host.test_micropython_suite import ROOT, find_tool
 
@@ -104,7 +104,7 @@ def test_native_ink_draws_what_framebuf_draws():
 
 
 def test_native_inks_font_columns_are_the_font():
-    from firmware import font8
+    import font8
     from host_tools.screens import font_columns
 
     src = (ROOT / "firmware" / "drivers" / "ink.py").read_text()
