@@ -44,7 +44,7 @@ MODULES = (
     "start", "shared_rules.errors", "shared_rules.prng", "shared_rules.cards", "shared_rules.editions",
     "shared_rules.systems", "shared_rules.state", "shared_rules.flips", "shared_rules.atomic",
     "shared_rules.game", "shared_rules.protocol",
-    "font8", "glyphs", "layout", "render", "refresh", "saves", "widgets", "ui", "endpoint", "app",
+    "font8", "glyphs", "layout", "render", "refresh", "saves", "widgets", "deck.ui", "endpoint", "app",
     "drivers.vlsb", "drivers.ssd1680", "boards.usbserial", "boards.pico_epaper29",
 )
 # ...and those imported only when used: the rules of combat, recovery and
@@ -54,8 +54,8 @@ MODULES = (
 # drawn piece by piece (never on a Pico, which blits the prebuilt faces:
 # card_faces, in its ROMFS only, 48 B when the first flip loads it).
 LAZY = ("shared_rules.combat", "shared_rules.recovery", "shared_rules.advancement", "shared_rules.edition_changes",
-        "menus", "gear_menus", "shared_rules.minigames", "shared_rules.teamwork", "shared_rules.odds", "surface",
-        "card_art", "card_faces")
+        "deck.menus", "deck.gear_menus", "shared_rules.minigames", "shared_rules.teamwork", "shared_rules.odds", "surface",
+        "deck.card_art", "card_faces")
 
 
 def _paths():

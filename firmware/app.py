@@ -35,8 +35,6 @@ MAX_STATE = 4096  # characters of a game's text form: 40 moves of 32 characters 
 MAX_SAVE = MAX_STATE + 32 + MAX_MEMORY
 RESTORE_PARTS = 64  # parts of a restore upload (the host cuts them smaller only for escapes)
 
-# The screens of each system (shared_rules.systems.KEYS), one module each.
-UI_MODULES = {"deck": "ui", "facets": "facets_ui", "save": "save_ui"}
 # Modules a board loads when a player first opens a menu away from the home
 # screen, which nothing keeps once the player is back home. On the official
 # MicroPython image (no ROMFS: the device code is .mpy files whose bytecode
@@ -44,7 +42,7 @@ UI_MODULES = {"deck": "ui", "facets": "facets_ui", "save": "save_ui"}
 # below RELEASE_BELOW, and loaded again when next opened (~0.1 s): the
 # stock route's heap is otherwise filled and cut into pieces by every menu
 # a session opens, until an import fails (docs/rp2040.md, "The stock route").
-RELEASABLE = ("menus", "gear_menus", "shared_rules.odds")
+RELEASABLE = ("deck.menus", "deck.gear_menus", "shared_rules.odds")
 RELEASE_BELOW = 96 * 1024
 
 
@@ -195,7 +193,9 @@ class App:
         imported on first use: a board loads the screens of one system."""
         key = self.game.SYSTEM if self.game is not None else systems.DEFAULT
         if self.ui is None or self.ui.SYSTEM != key:
-            self.ui = __import__(UI_MODULES[key]).Ui(self)
+            from render import system_module
+
+            self.ui = system_module(key, "ui").Ui(self)
 
     def game_text(self):
         """The game's text form, made once per state: a reply's digest and

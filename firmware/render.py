@@ -203,7 +203,7 @@ def _art():
     never needs it (see render_card)."""
     global _ART
     if _ART is None:
-        import card_art
+        from deck import card_art
 
         _ART = card_art
     return _ART
@@ -930,16 +930,22 @@ class Renderer:
             G.down_triangle(fb, mx - 10, my + mh - 6, 4)
 
 
+def system_module(key, name):
+    """Module ``name`` of system ``key``'s folder (facets/ui.py for
+    ("facets", "ui")), imported on first use: a board pays heap only for the
+    system it plays. The folder is the key; SAVE's is save2d6, as its
+    rules' (its key stays "save", as on the wire and in saves)."""
+    return __import__(("save2d6" if key == "save" else key) + "." + name, None, None, (name,))
+
+
 def _system_screen(screen):
     """The drawing of another system's screen: "facets_roll" is drawn by
-    draw_facets.draw(renderer, view), imported on first use, so a board
-    pays heap only for the system it plays. None for an unknown one."""
+    facets/draw.py's draw(renderer, view). None for an unknown one."""
     key = screen[:screen.find("_")]
     if key not in KEYS or key == "deck":
         return None
-    name = "draw_" + key
     try:
-        return __import__(name).draw
+        return system_module(key, "draw").draw
     except (ImportError, AttributeError):
         return None
 

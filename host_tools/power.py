@@ -44,7 +44,7 @@ SESSION_FLIPS = 200  # ~50 flips an hour: a busy table
 GOAL_SESSIONS = 50  # per 1000 mAh (issue 12)
 GOAL_MAH = 1000
 # One flip as a player makes it: B shows the flip, A ("done") goes back home
-# (firmware/ui.py FlipScreen: hint "A done  B again  C more"). Two presses,
+# (firmware/deck/ui.py FlipScreen: hint "A done  B again  C more"). Two presses,
 # two panel updates. ("B again" ends a flip and makes the next in one press:
 # a player who flips that way spends about half.)
 SCREENS_PER_FLIP = ("flip", "home")

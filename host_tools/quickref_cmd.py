@@ -3,7 +3,7 @@
 Everything on the sheet is the device's own: its screens (the real firmware
 plays the scenes of host_tools.screens, the device renderer draws them),
 its 8x8 font and result marks drawn by its own routines (font8, glyphs) on
-a Pillow page, the Help pages and result words read from firmware/ui.py
+a Pillow page, the Help pages and result words read from firmware/deck/ui.py
 (through host_tools.replies, which loads it), the buttons from the board
 registry. Only the advantage rule is said here, in our own words after
 seed 001's *Advantage*, with the edition's card limit.
@@ -123,7 +123,7 @@ def help_pages():
     """[(title, [item, ...])] of the device's Help menu, made by the
     firmware's own help_menu(): an item is one "KEY: meaning", its
     continuation lines joined (a line with no colon goes on the one before)."""
-    ui = replies._UI  # firmware/ui.py, loaded once by replies
+    ui = replies._UI  # firmware/deck/ui.py, loaded once by replies
 
     class Collect:
         def __init__(self):

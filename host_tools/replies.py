@@ -1,7 +1,7 @@
 """A device's replies in words, for the GM's console.
 
 The words of a result (MISS, PARTIAL, SUCCESS, TRIUMPH and their notes) are
-the device's own: they are read from firmware/ui.py, the one place that says
+the device's own: they are read from firmware/deck/ui.py, the one place that says
 them, so the console and the panel never disagree. Everything here is plain
 text that may hold a device's own words; print it with markup off.
 """
@@ -13,7 +13,7 @@ from shared_rules.editions import edition
 from host_tools import firmware_importable
 
 firmware_importable()
-import ui as _UI  # noqa: E402
+from deck import ui as _UI  # noqa: E402
 
 WORDS, NOTES = _UI.WORDS, _UI.NOTES
 

@@ -295,7 +295,7 @@ def ink(trials=300, seed=1):
         return 1
 
     random.seed(seed)
-    import card_art
+    from deck import card_art
 
     bitmaps = [v for m in (G, card_art) for v in (getattr(m, k) for k in dir(m))
                if isinstance(v, tuple) and len(v) == 3 and isinstance(v[2], bytes)]
@@ -374,7 +374,7 @@ def faces():
     import framebuf
 
     _renderer()
-    import card_art
+    from deck import card_art
     import layout as L
     import render as R
     from drivers import ink as native

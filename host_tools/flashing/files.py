@@ -2,7 +2,7 @@
 
 A MicroPython board gets main.py (firmware/entry/main.py, at its
 filesystem's root: MicroPython runs main.py from there at boot) and the device code: every firmware/*.py
-module, boards/__init__.py, boards/usbserial.py, the registry
+module and each system's folder (firmware/deck/, facets/, save2d6/), boards/__init__.py, boards/usbserial.py, the registry
 boards/boards.json, the board's own module (named in the registry), the
 panel drivers (firmware/drivers/), and shared_rules/ less walk.py (seeded
 command sessions for tests and benchmarks; nothing on the device imports
@@ -23,6 +23,7 @@ SAVE_FILES = ("deck.sav", "deck.tmp", "deck.bad")
 ENTRY_FILES = ("main.py", "code.py", "boot.py")  # run by the runtime at boot, from the filesystem
 LEFT_OUT = ("shared_rules/walk.py",)
 COMMON_BOARD_FILES = ("boards/__init__.py", "boards/usbserial.py", "boards/boards.json")
+SYSTEM_FOLDERS = ("deck", "facets", "save2d6")  # each system's screens: firmware/<folder>/ (render.system_module)
 
 
 class Source:
@@ -101,7 +102,7 @@ def device_files(board, root=ROOT):
     entry = registry.board(board, root / "firmware" / "boards" / "boards.json")
     fw = root / "firmware"
     circuitpython = entry["runtime"] == "circuitpython"
-    wanted = [f.name for f in sorted(fw.glob("*.py"))]
+    wanted = [f.relative_to(fw).as_posix() for d in (fw,) + SYSTEM_FOLDERS for f in sorted((fw / d).glob("*.py"))]
     wanted += [p for p in COMMON_BOARD_FILES if not (circuitpython and p == "boards/usbserial.py")]
     wanted.append(_module_path(entry["module"]))
     if "extends" in entry:  # the module its board class builds on

@@ -56,8 +56,8 @@ def test_a_deckahedron_board_never_imports_facets(tmp_path):
 def test_a_facets_board_never_imports_the_deckahedron(tmp_path):
     system, modules = booted_modules(tmp_path, "facets")
     assert system == "facets"
-    assert "facets_ui" in modules and "shared_rules.facets" in modules
-    for deck in ("ui", "gear_menus", "shared_rules.game", "shared_rules.flips", "shared_rules.odds", "shared_rules.combat",
+    assert "facets.ui" in modules and "shared_rules.facets" in modules
+    for deck in ("deck", "deck.ui", "deck.gear_menus", "shared_rules.game", "shared_rules.flips", "shared_rules.odds", "shared_rules.combat",
                  "shared_rules.recovery", "shared_rules.facets_words"):
         assert deck not in modules, deck
 
@@ -68,6 +68,6 @@ def test_a_deckahedron_board_that_flips_loads_no_combat_recovery_or_advancement(
     the main menu or the editions it does not play."""
     system, modules = booted_modules(tmp_path, "deck")
     assert system == "deck" and "shared_rules.game" in modules
-    for lazy in ("shared_rules.combat", "shared_rules.recovery", "shared_rules.advancement", "menus",
+    for lazy in ("shared_rules.combat", "shared_rules.recovery", "shared_rules.advancement", "deck.menus",
                  "shared_rules.edition_changes"):
         assert lazy not in modules, lazy

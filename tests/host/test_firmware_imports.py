@@ -17,7 +17,8 @@ import tests.host.device_double
 from host_tools.screens import device_views
 from host_tools.screens_save import views
 device_views(); views()
-import ui, widgets, render
+import widgets, render
+from deck import ui
 assert ui.Menu is widgets.Menu
 print(sorted(name for name in sys.modules if name.startswith("firmware")))
 print(sorted(name for name, m in sys.modules.items() if (getattr(m, "__file__", "") or "").endswith("/widgets.py")))

@@ -446,12 +446,14 @@ def test_wipe_deletes_the_save(board_fs):
 
 
 def test_stock_micropython_gets_mpy_files_that_the_unix_port_imports(board_fs):
-    (board_fs / "ui.py").write_text("raise RuntimeError('a stale .py that would shadow ui.mpy')\n")
+    (board_fs / "deck").mkdir()
+    (board_fs / "deck" / "ui.py").write_text("raise RuntimeError('a stale .py that would shadow ui.mpy')\n")
+    (board_fs / "menus.mpy").write_bytes(b"an earlier install's module, before deck/ held it")
     fake = FakeBoard(board_fs, romfs=0)
     plan, _ = flash_running(fake)
-    assert plan.method == "files" and "ui.py" in plan.deletes
+    assert plan.method == "files" and "deck/ui.py" in plan.deletes and "menus.mpy" in plan.deletes
     assert fake.commands() == ["exec", "cp", "exec", "reset"]
-    assert (board_fs / "shared_rules" / "cards.mpy").is_file() and not (board_fs / "ui.py").exists()
+    assert (board_fs / "shared_rules" / "cards.mpy").is_file() and not (board_fs / "deck" / "ui.py").exists()
     proc = subprocess.run([fake.micropython, "-c", "import sys; sys.path.insert(0, %r); "
                            "from shared_rules import cards; import boards; print(boards.spec('pico-epaper29')['class'])"
                            % str(board_fs)], capture_output=True, text=True, timeout=60)
@@ -684,7 +686,7 @@ def test_from_a_files_install_to_romfs_no_folder_is_left_to_hide_rom(board_fs):
     flash_running(FakeBoard(board_fs, romfs=0))
     assert (board_fs / "boards" / "boards.json").is_file() and (board_fs / "shared_rules").is_dir()
     plan, _ = flash_running(FakeBoard(board_fs, romfs=rp2040.ROMFS_BYTES))
-    assert set(plan.rmdirs) == {"boards", "drivers", "shared_rules"}
+    assert set(plan.rmdirs) == {"boards", "deck", "drivers", "facets", "save2d6", "shared_rules"}
     assert sorted(p.name for p in board_fs.iterdir()) == ["deckahedron.cfg", "main.py"]
 
 

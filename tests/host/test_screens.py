@@ -11,10 +11,11 @@ host_tools/screens_mp.py (its VIEWS list is plain data too).
 import hashlib
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
-import card_art as A
+from deck import card_art as A
 import glyphs as G
 import layout as L
 import host_tools.screens_mp as S
@@ -364,7 +365,7 @@ def test_glyph_art_comments_match_the_bytes():
 
     found = 0
     for module in (G, A):
-        src = (ROOT / "firmware" / (module.__name__.split(".")[-1] + ".py")).read_text()
+        src = Path(module.__file__).read_text()
         blocks = re.findall(r"# (\w+)\n((?:#   [.#]+\n)+)([A-Z_]+) = ", src)
         found += len(blocks)
         for key, art, const in blocks:

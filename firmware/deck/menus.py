@@ -9,7 +9,7 @@ from shared_rules import cards as C
 from shared_rules.editions import EDITION_KEYS, CAMPAIGNS, edition
 from shared_rules.state import ATTRS, MOVE_LEVELS
 
-from ui import (ROW_CHARS, Menu, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new, flip_now,
+from deck.ui import (ROW_CHARS, Menu, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new, flip_now,
                 help_menu, show_odds)
 
 
@@ -70,7 +70,7 @@ class MainMenu(Menu):
 
 
 def gear_menus(u):
-    from gear_menus import gear_menu  # loaded when opened: most boards rarely need it
+    from deck.gear_menus import gear_menu  # loaded when opened: most boards rarely need it
 
     gear_menu(u)
 

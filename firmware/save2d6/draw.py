@@ -1,4 +1,4 @@
-"""Drawing of SAVE 2d6's screens (views named save_..., see save_ui.py).
+"""Drawing of SAVE 2d6's screens (views named save_..., see ui.py beside it).
 
 render.Renderer imports this module the first time it meets such a view
 and calls draw(renderer, view); the hint and the status line are the

@@ -1,6 +1,6 @@
 """SAVE 2d6's screens (seed 003) for the five buttons: the interface of
 ui.Ui (firmware/app.py uses Ui(app), reset, view, press, notice, pop,
-status) with SAVE's own screens, drawn by draw_save.py.
+status) with SAVE's own screens, drawn by draw.py beside it.
 
 Home shows which faces pass before the roll (the seed: "Announce which
 numbers will succeed and which will fail before the player rolls"): UP/DOWN

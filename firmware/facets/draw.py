@@ -1,4 +1,4 @@
-"""Facets screens (views from facets_ui.py) on the 296 x 128 panel.
+"""Facets screens (views from ui.py beside it) on the 296 x 128 panel.
 
 ``draw(r, v)`` draws a view whose screen starts with "facets_"; the
 renderer (render.py) imports this module the first time it meets one and

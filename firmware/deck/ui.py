@@ -28,7 +28,7 @@ MAX_NET_UI = 3
 
 def _menus():
     """The main menu and its flows (menus.py), loaded when first opened."""
-    import menus
+    from deck import menus
 
     return menus
 
@@ -206,7 +206,7 @@ def finish_flip(u, again=False, crit=None, extra=None):
             ("Another player's", lambda: finish_flip(u, again, crit, {"resolved": False}))]))
         return
     if f.get("item") and "_item" not in (extra or {}):
-        from gear_menus import item_choices  # loaded when an item is used
+        from deck.gear_menus import item_choices  # loaded when an item is used
 
         if item_choices(u, again, crit, extra):
             return
