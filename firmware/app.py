@@ -95,7 +95,7 @@ class App:
         self.link = Endpoint(board.serial_write, self.storage.open_saved)
         self.ui = None  # the system's screens, once boot() knows the system (fit_ui)
         self.renderer = None
-        self.refresh = RefreshPolicy(getattr(board, "can_partial", False))
+        self.refresh = RefreshPolicy(board.can_partial)
         self.dirty = True
         self.replay = False
         self.restoring = None
@@ -138,7 +138,7 @@ class App:
         if st.notes:
             kept = "Your game is kept." if got is not None else "A new game began." if status == "new" else ""
             self.ui.notice("Flash tidied", _wrap(" ".join(st.notes))[:5] + [kept])
-        if getattr(self.board, "woke", None) == "button" and self.game is not None:
+        if self.board.woke == "button" and self.game is not None:
             self.refresh.resume(self.game.s.count)  # a press powered it up: the panel kept its image
             self.restore_rest()
         else:
@@ -465,24 +465,17 @@ class App:
             t0 = _us()
             self.heap()
             self.work["gc"] = _us_since(t0)
-        feed = getattr(self.board, "feed", None)
-        if feed is not None:
-            feed()
-        if hasattr(self.board, "power_off") and _elapsed(self.last_input) > self.sleep_after_ms():
+        self.board.feed()
+        if self.board.can_sleep and _elapsed(self.last_input) > self.sleep_after_ms():
             self.sleep()
 
     def sleep_after_ms(self):
-        after = getattr(self.board, "sleep_after_ms", None)
-        ms = after() if after is not None else None
+        ms = self.board.sleep_after_ms()
         if ms is None:
             return self.IDLE_OFF_MS
-        if self.ui.stack and self._loses_ram():
+        if self.ui.stack and self.board.sleep_loses_ram():
             return max(ms, self.MENU_IDLE_MS)  # a menu would not survive the sleep: give it time
         return ms
-
-    def _loses_ram(self):
-        loses = getattr(self.board, "sleep_loses_ram", None)
-        return loses is not None and loses()
 
     # The Ui's resting state that a sleep without RAM (a Badger switched off,
     # a MagTag's deep sleep) would lose and the next press needs (the
@@ -559,7 +552,7 @@ class App:
         said on the panel first, once; an empty one stays on the panel,
         with no play, until it is charged."""
         self.commit()
-        if self._loses_ram():
+        if self.board.sleep_loses_ram():
             if self.ui.stack and self.game is not None:  # the panel shows what the waking press acts on
                 self.ui.home()
                 self.show()
@@ -608,7 +601,7 @@ class App:
             from render import Renderer
 
             # a CircuitPython board draws straight into its displayio surface
-            self.renderer = Renderer(fb=getattr(self.board, "surface", None))
+            self.renderer = Renderer(fb=self.board.surface)
         t0 = _us()
         view = self.ui.view()
         self.renderer.render(view)
@@ -627,7 +620,7 @@ class App:
             self.board.show(self.renderer.buf, self.refresh.mode(view.get("screen")))
             self.work["show"] = _us_since(t0)
             self.panel_error = ""
-        except Exception as e:  # each board raises its own PanelTimeout
+        except Exception as e:  # a board's PanelTimeout (drivers/panel.py), or its own
             self.panel_error = "%s: %s" % (type(e).__name__, e)
             self.refresh.power_on()  # try a clean full refresh next time
 
@@ -638,9 +631,7 @@ class App:
         if booted is not None:
             booted()
         self.last_input = _ticks()
-        start = getattr(self.board, "start_watchdog", None)
-        if start is not None:
-            start(self.WATCHDOG_MS)  # play mode: a hung board restarts into its save
+        self.board.start_watchdog(self.WATCHDOG_MS)  # play mode: a hung board restarts into its save
         while True:
             self.poll()
 

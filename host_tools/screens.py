@@ -19,6 +19,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from host_tools import firmware_importable
+
+firmware_importable()
+from boards import Board  # noqa: E402  (the device's board contract)
+
 ROOT = Path(__file__).resolve().parents[1]
 WIDTH, HEIGHT = 296, 128
 SCRIPT = "host_tools/screens_mp.py"
@@ -164,12 +169,10 @@ def _status(**kw):
     return st
 
 
-class _DocBoard:
+class _DocBoard(Board):
     """Just enough board for the real firmware App to run on CPython."""
 
     name = "docs"
-    width, height = 296, 128
-    can_partial = False
 
     def __init__(self, folder):
         self.flash_dir = folder
@@ -210,9 +213,6 @@ def device_views():
     draw (so the words, hints and menus cannot drift from the firmware)."""
     import tempfile
 
-    from host_tools import firmware_importable
-
-    firmware_importable()
     from app import App
 
     views = []
@@ -331,9 +331,6 @@ def card_sheet(path, columns=7, scale=2, edition="md"):
     cards) cut from 3-card flip screens, in a labelled grid."""
     from PIL import Image, ImageDraw
 
-    from host_tools import firmware_importable
-
-    firmware_importable()
     import layout as L
 
     groups = _all_cards_views()

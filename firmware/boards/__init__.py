@@ -1,18 +1,64 @@
-"""Board modules: each hides one target's hardware behind the same small
-interface (see sim.py for the reference): flash_dir, width/height,
-serial_read(timeout_ms) -> bytes, serial_write(text), buttons() -> names
-pressed since the last call, show(buf, mode) with mode "full", "fast" or
-"partial" (refresh.py decides; can_partial says whether the panel does
-partial updates), battery() -> volts or None, entropy() -> int seed.
-
-The facts of each board (module, class, pins) are in boards.json beside
-this file, the registry the host reads too; spec(name) gives one board's
-entry.
+"""Board modules: each hides one target's hardware behind the contract
+below (Board), written once: a board subclasses it and overrides what its
+hardware has, the rest stays these no-op defaults, so the app never asks a
+board what it can do. The facts of each board (module, class, pins) are in
+boards.json beside this file, the registry the host reads too; spec(name)
+gives one board's entry.
 """
 
 REGISTRY = "boards/boards.json"
 DEVICE_KEYS = ("runtime", "module", "class", "panel", "pins")  # what the device keeps of its entry
 _cache = [None, None]  # (name, entry) of the last board asked for
+
+
+class Board:
+    """A board must give flash_dir (the folder its files go in) and
+    serial_read(timeout_ms) -> bytes, serial_write(text), buttons() -> names
+    pressed since the last call, show(buf, mode) ("full", "fast" or
+    "partial": refresh.py decides), entropy() -> int seed."""
+
+    name = "board"
+    width, height = 296, 128
+    can_partial = False  # the panel does partial updates
+    can_sleep = False  # power_off() sleeps until a press (or cuts the power)
+    woke = None  # what woke the board for this boot: "button", "rtc", ...
+    surface = None  # CircuitPython: the Surface drawn into the panel's bitmap (no framebuf)
+
+    def battery(self):  # volts, None where the board cannot tell
+        return None
+
+    def held(self, name):  # button held down now (A and C at power-on: the REPL)
+        return False
+
+    def log(self, text):  # a crash's traceback, beside crash.log
+        pass
+
+    def reset(self):  # after a crash: restart into the save (machine.reset)
+        pass
+
+    def start_watchdog(self, timeout_ms):
+        pass
+
+    def stop_watchdog(self):
+        pass
+
+    def feed(self):  # the watchdog, once a loop
+        pass
+
+    def woken_by(self, levels):  # the GPIO levels main.py read first thing at a wake
+        pass
+
+    def set_sleep(self, mode):  # deckahedron.cfg's sleep=MODE
+        pass
+
+    def sleep_after_ms(self):  # idle this long: power_off(); None: the app's long idle
+        return None
+
+    def sleep_loses_ram(self):  # a sleep that restarts the code (switched off, deep sleep)
+        return False
+
+    def power_off(self):
+        pass
 
 
 def spec(name):

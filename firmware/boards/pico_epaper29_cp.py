@@ -60,7 +60,6 @@ class _Led:
 
 class PicoEpaper29CPBoard(MagTagBoard):
     name = NAME
-    can_partial = False
     SPI_BAUD = 20000000  # the SSD1680's limit for writes; the RP2040 gives 15.6 MHz
     # EPaperDisplay refuses a refresh sooner than this after the last one
     # started, and while BUSY is high (the panel's own time: ~3 s full)

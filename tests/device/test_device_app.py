@@ -361,6 +361,8 @@ def test_idle_power_off_with_the_state_saved_and_wake_on_a_button():
     """Issue: power off after a period of no input, state already saved;
     the watchdog is fed every loop."""
     class SleepyBoard(FakeBoard):
+        can_sleep = True
+
         def __init__(self):
             FakeBoard.__init__(self)
             self.offs = 0
