@@ -24,41 +24,25 @@ class Board:
     woke = None  # what woke the board for this boot: "button", "rtc", ...
     surface = None  # CircuitPython: the Surface drawn into the panel's bitmap (no framebuf)
 
-    def battery(self):  # volts, None where the board cannot tell
+    # The optional capabilities, no-ops by default; two function objects
+    # in all, not one each (every one takes heap on a board). What each
+    # does where a board has it:
+    #   battery() volts (None: cannot tell); held(name) a button held now;
+    #   log(text) a crash's traceback beside crash.log; reset() restart
+    #   into the save after a crash; start_watchdog(ms), stop_watchdog(),
+    #   feed() once a loop; woken_by(levels) the GPIO levels main.py read
+    #   at a wake; set_sleep(mode) deckahedron.cfg's sleep=MODE;
+    #   sleep_after_ms() idle this long, then power_off() (None: the app's
+    #   long idle); sleep_loses_ram() a sleep that restarts the code.
+    def _nothing(self, *args):
         return None
 
-    def held(self, name):  # button held down now (A and C at power-on: the REPL)
+    def _no(self, *args):
         return False
 
-    def log(self, text):  # a crash's traceback, beside crash.log
-        pass
-
-    def reset(self):  # after a crash: restart into the save (machine.reset)
-        pass
-
-    def start_watchdog(self, timeout_ms):
-        pass
-
-    def stop_watchdog(self):
-        pass
-
-    def feed(self):  # the watchdog, once a loop
-        pass
-
-    def woken_by(self, levels):  # the GPIO levels main.py read first thing at a wake
-        pass
-
-    def set_sleep(self, mode):  # deckahedron.cfg's sleep=MODE
-        pass
-
-    def sleep_after_ms(self):  # idle this long: power_off(); None: the app's long idle
-        return None
-
-    def sleep_loses_ram(self):  # a sleep that restarts the code (switched off, deep sleep)
-        return False
-
-    def power_off(self):
-        pass
+    battery = sleep_after_ms = log = reset = start_watchdog = stop_watchdog = feed = _nothing
+    woken_by = set_sleep = power_off = _nothing
+    held = sleep_loses_ram = _no
 
 
 def spec(name):
