@@ -12,12 +12,11 @@ _cache = [None, None]  # (name, entry) of the last board asked for
 
 
 class Board:
-    """A board must give flash_dir (the folder its files go in) and
+    """A board must give name, flash_dir (the folder its files go in) and
     serial_read(timeout_ms) -> bytes, serial_write(text), buttons() -> names
     pressed since the last call, show(buf, mode) ("full", "fast" or
     "partial": refresh.py decides), entropy() -> int seed."""
 
-    name = "board"
     width, height = 296, 128
     can_partial = False  # the panel does partial updates
     can_sleep = False  # power_off() sleeps until a press (or cuts the power)

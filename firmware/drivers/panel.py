@@ -44,12 +44,10 @@ class Panel:
     cs, dc, rst: output Pins; busy: input Pin, BUSY_LEVEL while the
     controller works. idle(ms), when given, is called instead of sleeping
     in every wait loop (the board feeds its watchdog and samples its
-    buttons there). A driver sets NAME, BUSY_LEVEL, TIMEOUT_MS (the
-    longest wait, in ms, for each step) and the reset's pulse."""
+    buttons there). A driver sets NAME, TIMEOUT_MS (the longest wait, in
+    ms, for each step), BUSY_LEVEL and the reset's pulse where they differ."""
 
-    NAME = "panel"
     BUSY_LEVEL = 1
-    TIMEOUT_MS = {}
     POLL_MS = 5
     RESET_LOW_MS = 10
     RESET_WAIT_MS = 10
