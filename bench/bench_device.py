@@ -19,10 +19,11 @@ sys.path.insert(0, "firmware")
 
 from time import ticks_diff, ticks_us  # noqa: E402
 
+from boards import Board  # noqa: E402
 
-class BenchBoard:
+
+class BenchBoard(Board):
     name = "bench"
-    width, height = 296, 128
 
     def __init__(self, folder):
         self.flash_dir = folder
@@ -43,9 +44,6 @@ class BenchBoard:
 
     def show(self, buf, mode):
         pass
-
-    def battery(self):
-        return None
 
     def entropy(self):
         return 1

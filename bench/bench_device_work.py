@@ -44,7 +44,7 @@ MODULES = (
     "start", "shared_rules.errors", "shared_rules.prng", "shared_rules.deck.cards", "shared_rules.deck.editions",
     "shared_rules.systems", "shared_rules.deck.state", "shared_rules.deck.flips", "shared_rules.atomic",
     "shared_rules.deck.game", "shared_rules.protocol",
-    "font8", "glyphs", "layout", "render", "refresh", "saves", "widgets", "ui", "endpoint", "app",
+    "font8", "glyphs", "layout", "render", "refresh", "saves", "widgets", "deck.ui", "endpoint", "app",
     "drivers.vlsb", "drivers.ssd1680", "boards.usbserial", "boards.pico_epaper29",
 )
 # ...and those imported only when used: the rules of combat, recovery and
@@ -53,9 +53,9 @@ MODULES = (
 # mini-games, teamwork, the odds, CircuitPython's surface, a card face
 # drawn piece by piece (never on a Pico, which blits the prebuilt faces:
 # card_faces, in its ROMFS only, 48 B when the first flip loads it).
-LAZY = ("shared_rules.deck.combat", "shared_rules.deck.recovery", "shared_rules.deck.advancement", "shared_rules.deck.edition_changes",
-        "menus", "gear_menus", "shared_rules.deck.minigames", "shared_rules.deck.teamwork", "shared_rules.deck.odds", "surface",
-        "card_art", "card_faces")
+LAZY = ("shared_rules.deck.combat", "shared_rules.deck.recovery", "shared_rules.deck.advancement",
+        "shared_rules.deck.edition_changes", "deck.menus", "deck.gear_menus", "shared_rules.deck.minigames",
+        "shared_rules.deck.teamwork", "shared_rules.deck.odds", "surface", "deck.card_art", "card_faces")
 
 
 def _paths():

@@ -35,8 +35,6 @@ MAX_STATE = 4096  # characters of a game's text form: 40 moves of 32 characters 
 MAX_SAVE = MAX_STATE + 32 + MAX_MEMORY
 RESTORE_PARTS = 64  # parts of a restore upload (the host cuts them smaller only for escapes)
 
-# The screens of each system (shared_rules.systems.KEYS), one module each.
-UI_MODULES = {"deck": "ui", "facets": "facets_ui", "save": "save_ui"}
 # Modules a board loads when a player first opens a menu away from the home
 # screen, which nothing keeps once the player is back home. On the official
 # MicroPython image (no ROMFS: the device code is .mpy files whose bytecode
@@ -44,7 +42,7 @@ UI_MODULES = {"deck": "ui", "facets": "facets_ui", "save": "save_ui"}
 # below RELEASE_BELOW, and loaded again when next opened (~0.1 s): the
 # stock route's heap is otherwise filled and cut into pieces by every menu
 # a session opens, until an import fails (docs/rp2040.md, "The stock route").
-RELEASABLE = ("menus", "gear_menus", "shared_rules.deck.odds")
+RELEASABLE = ("deck.menus", "deck.gear_menus", "shared_rules.deck.odds")
 RELEASE_BELOW = 96 * 1024
 
 
@@ -97,7 +95,7 @@ class App:
         self.link = Endpoint(board.serial_write, self.storage.open_saved)
         self.ui = None  # the system's screens, once boot() knows the system (fit_ui)
         self.renderer = None
-        self.refresh = RefreshPolicy(getattr(board, "can_partial", False))
+        self.refresh = RefreshPolicy(board.can_partial)
         self.dirty = True
         self.replay = False
         self.restoring = None
@@ -140,7 +138,7 @@ class App:
         if st.notes:
             kept = "Your game is kept." if got is not None else "A new game began." if status == "new" else ""
             self.ui.notice("Flash tidied", _wrap(" ".join(st.notes))[:5] + [kept])
-        if getattr(self.board, "woke", None) == "button" and self.game is not None:
+        if self.board.woke == "button" and self.game is not None:
             self.refresh.resume(self.game.s.count)  # a press powered it up: the panel kept its image
             self.restore_rest()
         else:
@@ -195,7 +193,9 @@ class App:
         imported on first use: a board loads the screens of one system."""
         key = self.game.SYSTEM if self.game is not None else systems.DEFAULT
         if self.ui is None or self.ui.SYSTEM != key:
-            self.ui = __import__(UI_MODULES[key]).Ui(self)
+            from render import system_module
+
+            self.ui = system_module(key, "ui").Ui(self)
 
     def game_text(self):
         """The game's text form, made once per state: a reply's digest and
@@ -465,24 +465,17 @@ class App:
             t0 = _us()
             self.heap()
             self.work["gc"] = _us_since(t0)
-        feed = getattr(self.board, "feed", None)
-        if feed is not None:
-            feed()
-        if hasattr(self.board, "power_off") and _elapsed(self.last_input) > self.sleep_after_ms():
+        self.board.feed()
+        if self.board.can_sleep and _elapsed(self.last_input) > self.sleep_after_ms():
             self.sleep()
 
     def sleep_after_ms(self):
-        after = getattr(self.board, "sleep_after_ms", None)
-        ms = after() if after is not None else None
+        ms = self.board.sleep_after_ms()
         if ms is None:
             return self.IDLE_OFF_MS
-        if self.ui.stack and self._loses_ram():
+        if self.ui.stack and self.board.sleep_loses_ram():
             return max(ms, self.MENU_IDLE_MS)  # a menu would not survive the sleep: give it time
         return ms
-
-    def _loses_ram(self):
-        loses = getattr(self.board, "sleep_loses_ram", None)
-        return loses is not None and loses()
 
     # The Ui's resting state that a sleep without RAM (a Badger switched off,
     # a MagTag's deep sleep) would lose and the next press needs (the
@@ -559,7 +552,7 @@ class App:
         said on the panel first, once; an empty one stays on the panel,
         with no play, until it is charged."""
         self.commit()
-        if self._loses_ram():
+        if self.board.sleep_loses_ram():
             if self.ui.stack and self.game is not None:  # the panel shows what the waking press acts on
                 self.ui.home()
                 self.show()
@@ -608,7 +601,7 @@ class App:
             from render import Renderer
 
             # a CircuitPython board draws straight into its displayio surface
-            self.renderer = Renderer(fb=getattr(self.board, "surface", None))
+            self.renderer = Renderer(fb=self.board.surface)
         t0 = _us()
         view = self.ui.view()
         self.renderer.render(view)
@@ -627,7 +620,7 @@ class App:
             self.board.show(self.renderer.buf, self.refresh.mode(view.get("screen")))
             self.work["show"] = _us_since(t0)
             self.panel_error = ""
-        except Exception as e:  # each board raises its own PanelTimeout
+        except Exception as e:  # a board's PanelTimeout (drivers/panel.py), or its own
             self.panel_error = "%s: %s" % (type(e).__name__, e)
             self.refresh.power_on()  # try a clean full refresh next time
 
@@ -638,9 +631,7 @@ class App:
         if booted is not None:
             booted()
         self.last_input = _ticks()
-        start = getattr(self.board, "start_watchdog", None)
-        if start is not None:
-            start(self.WATCHDOG_MS)  # play mode: a hung board restarts into its save
+        self.board.start_watchdog(self.WATCHDOG_MS)  # play mode: a hung board restarts into its save
         while True:
             self.poll()
 

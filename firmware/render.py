@@ -24,18 +24,13 @@ try:
 except ImportError:  # CircuitPython, CPython: give the Renderer a Surface
     framebuf = None
 
-try:
-    from firmware import font8 as F
-    from firmware import glyphs as G
-    from firmware import layout as L
-except ImportError:  # installed flat on a board (lib/layout.py, lib/glyphs.py)
-    import font8 as F
-    import glyphs as G
-    import layout as L
+import font8 as F
+import glyphs as G
+import layout as L
 
 from shared_rules.deck.cards import ALL_IDS, CARDS, SUITS
 from shared_rules.deck.editions import DEFAULT_EDITION, EDITION_KEYS, edition
-from shared_rules.systems import KEYS
+from shared_rules.systems import KEYS, folder
 
 ATTRS = ("str", "dex", "int")
 MINIGAME_TITLES = {"pick_locks": "PICK LOCKS", "magic": "FUNDAMENTAL MAGIC"}
@@ -208,10 +203,8 @@ def _art():
     never needs it (see render_card)."""
     global _ART
     if _ART is None:
-        try:
-            import card_art  # a board: the firmware's files are on sys.path
-        except ImportError:
-            from firmware import card_art  # the host: firmware/ as a package
+        from deck import card_art
+
         _ART = card_art
     return _ART
 
@@ -937,20 +930,22 @@ class Renderer:
             G.down_triangle(fb, mx - 10, my + mh - 6, 4)
 
 
+def system_module(key, name):
+    """Module ``name`` of system ``key``'s folder (facets/ui.py for
+    ("facets", "ui")), imported on first use: a board pays heap only for the
+    system it plays. The folder is the one shared_rules.systems names for
+    the key, as for its rules (SAVE's: save2d6)."""
+    return __import__(folder(key) + "." + name, None, None, (name,))
+
+
 def _system_screen(screen):
     """The drawing of another system's screen: "facets_roll" is drawn by
-    draw_facets.draw(renderer, view), imported on first use, so a board
-    pays heap only for the system it plays. None for an unknown one."""
+    facets/draw.py's draw(renderer, view). None for an unknown one."""
     key = screen[:screen.find("_")]
     if key not in KEYS or key == "deck":
         return None
-    name = "draw_" + key
     try:
-        return __import__(name).draw  # a board: the firmware's files are on sys.path
-    except ImportError:
-        pass
-    try:
-        return getattr(__import__("firmware." + name), name).draw  # the host: firmware/ as a package
+        return system_module(key, "draw").draw
     except (ImportError, AttributeError):
         return None
 

@@ -183,9 +183,9 @@ def main(argv):
             args[key] = cfg.get(key)
     name = args["board"] or detect()
     board = make_board(name, args["dir"])
-    if levels is not None and hasattr(board, "woken_by"):
+    if levels is not None:
         board.woken_by(levels)
-    if cfg.get("sleep") and hasattr(board, "set_sleep"):
+    if cfg.get("sleep"):
         board.set_sleep(cfg["sleep"])  # an unknown mode keeps the board's default
     if _escape_held(board):
         print("deckahedron: A and C held at power-on: the app is not started, the REPL is free")
@@ -196,8 +196,7 @@ def main(argv):
 
 def _escape_held(board):
     """Buttons A and C held at power-on: no app, so mpremote can get in."""
-    held = getattr(board, "held", None)
-    return held is not None and held("A") and held("C")
+    return board.held("A") and board.held("C")
 
 
 def _keyboard(on):
@@ -223,9 +222,7 @@ def _play(board, device_id, seed):
         try:
             App(board, device_id, seed).run(_give_back)
         except LeaveApp:
-            stop = getattr(board, "stop_watchdog", None)
-            if stop is not None:
-                stop()  # else it resets the board under mpremote
+            board.stop_watchdog()  # else it resets the board under mpremote
             _keyboard(True)
             return
         except KeyboardInterrupt:
@@ -250,14 +247,10 @@ def _crashed(board, e):
         from saves import log_crash
 
         log_crash(board.flash_dir, text)
-        log = getattr(board, "log", None)
-        if log is not None:
-            log(text)
+        board.log(text)
     except Exception:  # out of memory or flash: resetting matters more
         pass
-    reset = getattr(board, "reset", None)
-    if reset is not None:
-        reset()  # machine.reset(): does not return
+    board.reset()  # machine.reset() on a board: does not return
     import time
 
     time.sleep(0.2)  # the sim board restarts in-process; never a tight loop

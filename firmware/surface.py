@@ -25,10 +25,7 @@ try:
 except ImportError:  # CPython without Blinka, or a build without it
     bitmaptools = None
 
-try:
-    from firmware import font8 as F
-except ImportError:  # installed flat on a board
-    import font8 as F
+import font8 as F
 
 MONO_HLSB = 3
 

@@ -6,11 +6,19 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+FIRMWARE = os.path.join(ROOT, "firmware")
+
+
 def firmware_importable():
-    """Let the host import the device's own drawing modules as
-    ``firmware.font8``, ``firmware.glyphs``... from any working folder (the
-    installed command is not run from the checkout). The checkout's root goes
-    at the end of sys.path, so it never shadows an installed module."""
+    """Let the host import the device's modules as the device does
+    (``import render``, ``from boards.magtag import ...``), from any working
+    folder (the installed command is not run from the checkout): firmware/
+    goes first on sys.path, the one way the host and the tests load them, so
+    each loads once. The root (shared_rules) goes at the end, so it never
+    shadows an installed module. No firmware module is named like a standard
+    library one (tests/host/test_firmware_imports.py)."""
+    if FIRMWARE not in sys.path:
+        sys.path.insert(0, FIRMWARE)
     if ROOT not in sys.path:
         sys.path.append(ROOT)
 

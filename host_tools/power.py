@@ -33,13 +33,10 @@ constant below with where its number comes from. Currents are battery-side
 """
 
 import argparse
-import importlib.util
-from pathlib import Path
 
 from host_tools import boards as registry
+from host_tools import firmware_importable
 
-ROOT = Path(__file__).resolve().parents[1]
-FIRMWARE_DIR = ROOT / "firmware"
 
 # ---------------------------------------------------------------- the session
 SESSION_HOURS = 4
@@ -47,7 +44,7 @@ SESSION_FLIPS = 200  # ~50 flips an hour: a busy table
 GOAL_SESSIONS = 50  # per 1000 mAh (issue 12)
 GOAL_MAH = 1000
 # One flip as a player makes it: B shows the flip, A ("done") goes back home
-# (firmware/ui.py FlipScreen: hint "A done  B again  C more"). Two presses,
+# (firmware/deck/ui.py FlipScreen: hint "A done  B again  C more"). Two presses,
 # two panel updates. ("B again" ends a flip and makes the next in one press:
 # a player who flips that way spends about half.)
 SCREENS_PER_FLIP = ("flip", "home")
@@ -190,16 +187,8 @@ BOARDS = dict((key, Board.from_registry(key, entry)) for key, entry in registry.
 
 
 # ------------------------------------------------------------- the refresh mix
-def _load_refresh_policy():
-    """firmware/refresh.py's RefreshPolicy, loaded on CPython under a private
-    module name (putting firmware/ on sys.path would shadow host names)."""
-    spec = importlib.util.spec_from_file_location("_deckahedron_fw_refresh", FIRMWARE_DIR / "refresh.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.RefreshPolicy
-
-
-RefreshPolicy = _load_refresh_policy()
+firmware_importable()
+from refresh import RefreshPolicy  # noqa: E402  (firmware/refresh.py: the device's own policy)
 
 
 def refresh_mix(flips=MIX_FLIPS, shuffle_every=SHUFFLE_EVERY_FLIPS, screens=SCREENS_PER_FLIP,

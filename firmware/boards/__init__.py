@@ -1,18 +1,47 @@
-"""Board modules: each hides one target's hardware behind the same small
-interface (see sim.py for the reference): flash_dir, width/height,
-serial_read(timeout_ms) -> bytes, serial_write(text), buttons() -> names
-pressed since the last call, show(buf, mode) with mode "full", "fast" or
-"partial" (refresh.py decides; can_partial says whether the panel does
-partial updates), battery() -> volts or None, entropy() -> int seed.
-
-The facts of each board (module, class, pins) are in boards.json beside
-this file, the registry the host reads too; spec(name) gives one board's
-entry.
+"""Board modules: each hides one target's hardware behind the contract
+below (Board), written once: a board subclasses it and overrides what its
+hardware has, the rest stays these no-op defaults, so the app never asks a
+board what it can do. The facts of each board (module, class, pins) are in
+boards.json beside this file, the registry the host reads too; spec(name)
+gives one board's entry.
 """
 
 REGISTRY = "boards/boards.json"
 DEVICE_KEYS = ("runtime", "module", "class", "panel", "pins")  # what the device keeps of its entry
 _cache = [None, None]  # (name, entry) of the last board asked for
+
+
+class Board:
+    """A board must give name, flash_dir (the folder its files go in) and
+    serial_read(timeout_ms) -> bytes, serial_write(text), buttons() -> names
+    pressed since the last call, show(buf, mode) ("full", "fast" or
+    "partial": refresh.py decides), entropy() -> int seed."""
+
+    width, height = 296, 128
+    can_partial = False  # the panel does partial updates
+    can_sleep = False  # power_off() sleeps until a press (or cuts the power)
+    woke = None  # what woke the board for this boot: "button", "rtc", ...
+    surface = None  # CircuitPython: the Surface drawn into the panel's bitmap (no framebuf)
+
+    # The optional capabilities, no-ops by default; two function objects
+    # in all, not one each (every one takes heap on a board). What each
+    # does where a board has it:
+    #   battery() volts (None: cannot tell); held(name) a button held now;
+    #   log(text) a crash's traceback beside crash.log; reset() restart
+    #   into the save after a crash; start_watchdog(ms), stop_watchdog(),
+    #   feed() once a loop; woken_by(levels) the GPIO levels main.py read
+    #   at a wake; set_sleep(mode) deckahedron.cfg's sleep=MODE;
+    #   sleep_after_ms() idle this long, then power_off() (None: the app's
+    #   long idle); sleep_loses_ram() a sleep that restarts the code.
+    def _nothing(self, *args):
+        return None
+
+    def _no(self, *args):
+        return False
+
+    battery = sleep_after_ms = log = reset = start_watchdog = stop_watchdog = feed = _nothing
+    woken_by = set_sleep = power_off = _nothing
+    held = sleep_loses_ram = _no
 
 
 def spec(name):

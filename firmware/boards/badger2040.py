@@ -44,6 +44,7 @@ from boards.usbserial import BoardBase, peripheral_clock_from_sys
 class Badger2040Board(BoardBase):
     name = "badger2040"
     can_partial = True
+    can_sleep = True
 
     SPI_BAUD = 12000000  # Pimoroni's rate for this panel
     PRESS_EDGE = 8  # buttons read high when pressed: wake on the rising edge

@@ -62,10 +62,8 @@ that button's press (D's as DOWN).
 import os
 import time
 
-try:
-    from firmware.surface import Surface
-except ImportError:  # installed flat on a board
-    from surface import Surface
+from boards import Board
+from surface import Surface
 
 WIDTH, HEIGHT = 296, 128
 PHYSICAL = ("A", "B", "C", "D")  # left to right: BUTTON_A (D15), B (D14), C (D12), D (D11)
@@ -224,11 +222,9 @@ class _Indicator:
                 pass
 
 
-class MagTagBoard:
+class MagTagBoard(Board):
     name = "magtag"
-    width = WIDTH
-    height = HEIGHT
-    can_partial = False  # CircuitPython has one refresh for this panel
+    can_sleep = True  # deep sleep (CircuitPython has one refresh for this panel: no can_partial)
 
     LONG_MS = 600  # D held this long is UP
     DEBOUNCE_MS = 20  # polled buttons only; keypad debounces itself

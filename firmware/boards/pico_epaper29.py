@@ -56,6 +56,7 @@ PANEL_PINS = dict((k, v) for k, v in _PINS["panel"].items() if k != "spi")
 class PicoEpaper29Board(BoardBase):
     name = "pico-epaper29"
     can_partial = False  # the SSD1680's fast update already drives only changed pixels
+    can_sleep = True
 
     # The SSD1680's limit for writes (its serial clock cycle is at least
     # 50 ns); the RP2040 divides its 125 MHz peripheral clock (from clk_sys:

@@ -19,12 +19,8 @@ link and save logic this board inherits:
   panel finish), so the RAM and the game's screens survive.
 """
 
-try:
-    from boards import spec
-    from boards.magtag import MagTagBoard, Surface, _monotonic_ms, _sleep_ms
-except ImportError:  # from a repo checkout
-    from firmware.boards import spec
-    from firmware.boards.magtag import MagTagBoard, Surface, _monotonic_ms, _sleep_ms
+from boards import spec
+from boards.magtag import MagTagBoard, Surface, _monotonic_ms, _sleep_ms
 
 NAME = "pico-epaper29-cp"
 WIDTH, HEIGHT = 296, 128
@@ -64,7 +60,6 @@ class _Led:
 
 class PicoEpaper29CPBoard(MagTagBoard):
     name = NAME
-    can_partial = False
     SPI_BAUD = 20000000  # the SSD1680's limit for writes; the RP2040 gives 15.6 MHz
     # EPaperDisplay refuses a refresh sooner than this after the last one
     # started, and while BUSY is high (the panel's own time: ~3 s full)

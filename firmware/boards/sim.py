@@ -12,13 +12,11 @@ import os
 import select
 import sys
 
-WIDTH, HEIGHT = 296, 128
+import boards
 
 
-class Board:
+class Board(boards.Board):
     name = "sim"
-    width = WIDTH
-    height = HEIGHT
 
     def __init__(self, flash_dir, port=None):
         """``port``: the serial link as (input, output) binary streams with a
@@ -74,23 +72,18 @@ class Board:
     def buttons(self):
         return ()
 
-    can_partial = False
-
     def show(self, buf, mode):
         self.refreshes[mode] += 1
         with open(self.flash_dir + "/panel.pbm", "wb") as f:
             r = self.refreshes
             f.write(b"P4\n# refreshes: full %d fast %d partial %d\n%d %d\n"
-                    % (r["full"], r["fast"], r["partial"], WIDTH, HEIGHT))
+                    % (r["full"], r["fast"], r["partial"], self.width, self.height))
             f.write(buf)
 
     def log(self, text):
         """The board's log: stderr, which the host sends to <name>.log (never
         stdout, the serial link)."""
         sys.stderr.write(text)
-
-    def battery(self):
-        return None
 
     def entropy(self):
         b = os.urandom(8)

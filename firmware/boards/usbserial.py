@@ -19,21 +19,8 @@ raises KeyboardInterrupt (design §3): the wire format never sends one.
 
 import sys
 
-try:  # MicroPython
-    from time import sleep_ms as _sleep_ms
-    from time import ticks_diff as _ticks_diff
-    from time import ticks_ms as _ticks_ms
-except ImportError:  # CPython, for the portable tests
-    import time as _time
-
-    def _ticks_ms():
-        return int(_time.monotonic() * 1000)
-
-    def _ticks_diff(a, b):
-        return a - b
-
-    def _sleep_ms(ms):
-        _time.sleep(ms / 1000)
+from boards import Board
+from drivers.panel import Clock
 
 try:
     from micropython import const
@@ -62,22 +49,6 @@ _SIE_SUSPENDED = const(1 << 4)
 _WATCHDOG_CTRL_CLEAR = const(0x40058000 + 0x3000)
 _WATCHDOG_ENABLE = const(1 << 30)
 _WDT_MAX_MS = const(8388)  # rp2040: machine.WDT's longest timeout
-
-
-class Clock:
-    """Milliseconds: time.ticks_ms/ticks_diff/sleep_ms on MicroPython,
-    time.monotonic on CPython. Board modules take a clock argument so the
-    tests can pass a simulated one (tests/fakes/machine.py SimClock)."""
-
-    def ticks_ms(self):
-        return _ticks_ms()
-
-    def ticks_diff(self, a, b):
-        return _ticks_diff(a, b)
-
-    def sleep_ms(self, ms):
-        if ms > 0:
-            _sleep_ms(ms)
 
 
 def elapsed(clock, since):
@@ -252,7 +223,7 @@ def peripheral_clock_from_sys(machine):
     machine.freq(f, f)
 
 
-class BoardBase:
+class BoardBase(Board):
     """What the rp2 boards share: serial, buttons, watchdog, idle, entropy,
     and sleeping between presses.
 
@@ -289,8 +260,6 @@ class BoardBase:
     VBUS (vbus None) goes DORMANT whenever no host sends frames, with that
     risk."""
 
-    width = 296
-    height = 128
     DEBOUNCE_MS = 30
     POLL_MS = 10  # step of every wait loop
     SLEEP_AFTER_MS = 100  # no input for this long and no host: sleep until a press

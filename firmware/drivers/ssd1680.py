@@ -57,6 +57,7 @@ starts one and returns; poll() notices the end and puts the controller into
 deep sleep; the next show() (or finish()) waits for it if needed.
 """
 
+from drivers.panel import Panel
 from drivers.vlsb import HlsbToVlsb, framebuf, invert
 
 try:
@@ -123,73 +124,31 @@ _PARTIAL_VCOM = const(b"\x36")
 _PARTIAL_DISPLAY_OPTION = const(b"\x00\x00\x00\x00\x00\x40\x00\x00\x00\x00")
 
 
-class PanelTimeout(Exception):
-    """The panel's BUSY line did not fall in time."""
+class SSD1680(Panel):
+    """The SSD1680 (BUSY high while it works) on drivers/panel.py's Panel."""
 
-
-class SSD1680:
-    """One panel on an SPI bus. spi: a machine.SPI (only write() is used);
-    cs, dc, rst: output Pins; busy: input Pin. idle(ms), when given, is called
-    instead of sleeping in every wait loop (the board feeds its watchdog and
-    samples its buttons there)."""
+    NAME = "SSD1680"
 
     # Longest waits, in ms, before PanelTimeout (typical: reset and power on
     # ~0.1 s, full 3-4 s, fast 0.3-0.75 s; cold panels are slower).
     TIMEOUT_MS = {"reset": 1000, "software reset": 1000, "power on": 1000,
                   "full update": 10000, "fast update": 3000}
     MIN_INTERVAL_MS = 0
-    POLL_MS = 5
     RESET_LOW_MS = 2
-    RESET_WAIT_MS = 10
 
     def __init__(self, spi, cs, dc, rst, busy, clock=None, idle=None):
-        self.spi = spi
-        self.cs = cs
-        self.dc = dc
-        self.rst = rst
-        self.busy_pin = busy
-        if clock is None:  # the boards pass theirs; this one is MicroPython's time (or CPython's)
-            from boards.usbserial import Clock
-
-            clock = Clock()
-        self.clock = clock
-        self.idle = idle
-        cs.value(1)
-        rst.value(1)
-        self._one = bytearray(1)
+        Panel.__init__(self, spi, cs, dc, rst, busy, clock, idle)
         self._canvas = None  # see canvas()
         self._landscape = None  # HlsbToVlsb into a buffer of its own, made on first use
         self.invert = invert  # flips a frame's bits in place: native_invert() puts native code here
-        self.updating = None  # "full update" / "fast update" while one runs
-        self.started = 0
         self.ended = None
-        self.asleep = True  # unknown after power-up: always reset first
         self.powered = False  # wake() readied a fast update: its waveform loaded, analog power on
         self.counts = {"full": 0, "fast": 0}
 
     # -- low level -------------------------------------------------------
-    def busy(self):
-        return self.busy_pin.value() == 1
-
-    def _pause(self, ms):
-        if self.idle is not None:
-            self.idle(ms)
-        else:
-            self.clock.sleep_ms(ms)
-
-    def wait(self, what, timeout_ms=None):
-        """Wait (bounded) for BUSY to fall; PanelTimeout when it does not."""
-        if timeout_ms is None:
-            timeout_ms = self.TIMEOUT_MS[what]
-        t0 = self.clock.ticks_ms()
-        while self.busy():
-            waited = self.clock.ticks_diff(self.clock.ticks_ms(), t0)
-            if waited >= timeout_ms:
-                self.updating = None
-                self.asleep = True  # force a hardware reset next time
-                self.powered = False
-                raise PanelTimeout("SSD1680 stayed busy for %d ms during %s" % (timeout_ms, what))
-            self._pause(min(self.POLL_MS, timeout_ms - waited))
+    def _lost(self):
+        Panel._lost(self)
+        self.powered = False
 
     def command(self, cmd, data=None):
         self.cs.value(0)
@@ -207,14 +166,6 @@ class SSD1680:
         self.command(_RAM_X_COUNTER, b"\x0f")
         self.command(_RAM_Y_COUNTER, b"\x00\x00")
         self.command(cmd, ram)
-
-    def reset(self):
-        """Hardware reset: wakes the controller from deep sleep."""
-        self.rst.value(0)
-        self.clock.sleep_ms(self.RESET_LOW_MS)
-        self.rst.value(1)
-        self.clock.sleep_ms(self.RESET_WAIT_MS)
-        self.wait("reset")
 
     def init(self):
         self.reset()

@@ -60,6 +60,8 @@ deep sleep; the next show() (or finish()) waits for it if needed.
 from array import array
 from binascii import crc32
 
+from drivers.panel import Panel
+
 try:
     import framebuf
 except ImportError:  # CPython tests
@@ -130,41 +132,22 @@ REV = (
 )
 
 
-class PanelTimeout(Exception):
-    """The panel's BUSY line did not rise in time."""
+class UC8151(Panel):
+    """The UC8151 (BUSY low while it works) on drivers/panel.py's Panel."""
 
-
-class UC8151:
-    """One panel on an SPI bus. spi: a machine.SPI (only write() is used);
-    cs, dc, rst: output Pins; busy: input Pin (low = busy). idle(ms), when
-    given, is called instead of sleeping in every wait loop (the board feeds
-    its watchdog and samples its buttons there)."""
+    NAME = "UC8151"
+    BUSY_LEVEL = 0
 
     # Longest waits, in ms, before PanelTimeout (Pimoroni's update times:
     # OTP 4.5 s, fast 0.8 s, turbo 0.25 s; cold panels are slower).
     TIMEOUT_MS = {"reset": 1000, "power on": 1000, "power off": 1000,
                   "full update": 10000, "fast update": 3000, "partial update": 2000}
-    POLL_MS = 5
-    RESET_LOW_MS = 10
-    RESET_WAIT_MS = 10
     PARTIAL_MAX = 0.5  # a partial update over more of the panel goes fast
 
     def __init__(self, spi, cs, dc, rst, busy, clock=None, idle=None, chunk=None):
         """``chunk``: CHUNK * BANDS bytes to make the RAM bytes in (a
         board may share them: they are in use only while show() runs)."""
-        self.spi = spi
-        self.cs = cs
-        self.dc = dc
-        self.rst = rst
-        self.busy_pin = busy
-        if clock is None:  # the boards pass theirs; this one is MicroPython's time (or CPython's)
-            from boards.usbserial import Clock
-
-            clock = Clock()
-        self.clock = clock
-        self.idle = idle
-        cs.value(1)
-        rst.value(1)
+        Panel.__init__(self, spi, cs, dc, rst, busy, clock, idle)
         # The new frame as MONO_VLSB bands (1 = black): the canvas()'s
         # buffer, or the staging buffer of a landscape frame (see _take).
         self.vlsb = None
@@ -190,52 +173,21 @@ class UC8151:
             # column b.
             self._fbs = [framebuf.FrameBuffer(self._chunk, BANDS, CHUNK, framebuf.GS8), None,
                          (REV, 256, 1, framebuf.GS8)]  # a palette read from flash
-        self._one = bytearray(1)
         self._lut = bytearray(_LUT_VCOM_BYTES)
         self._window = bytearray(7)
         self.known = False  # the glass is unknown until a whole-panel update
-        self.updating = None  # "full update" / "fast update" / "partial update"
-        self.started = 0
-        self.asleep = True  # unknown after power-up: always reset first
         self.counts = {"full": 0, "fast": 0, "partial": 0, "skipped": 0}
 
     # -- low level -----------------------------------------------------------
-    def busy(self):
-        return self.busy_pin.value() == 0
-
-    def _pause(self, ms):
-        if self.idle is not None:
-            self.idle(ms)
-        else:
-            self.clock.sleep_ms(ms)
-
-    def wait(self, what, timeout_ms=None):
-        """Wait (bounded) for BUSY to rise; PanelTimeout when it does not."""
-        if timeout_ms is None:
-            timeout_ms = self.TIMEOUT_MS[what]
-        t0 = self.clock.ticks_ms()
-        while self.busy():
-            waited = self.clock.ticks_diff(self.clock.ticks_ms(), t0)
-            if waited >= timeout_ms:
-                self.updating = None
-                self.asleep = True  # force a hardware reset next time
-                self.known = False
-                raise PanelTimeout("UC8151 stayed busy for %d ms during %s" % (timeout_ms, what))
-            self._pause(min(self.POLL_MS, timeout_ms - waited))
+    def _lost(self):
+        Panel._lost(self)
+        self.known = False
 
     def command(self, cmd, data=None):
         self._data_start(cmd)
         if data:
             self.spi.write(data)
         self.cs.value(1)
-
-    def reset(self):
-        """Hardware reset: wakes the controller from deep sleep."""
-        self.rst.value(0)
-        self.clock.sleep_ms(self.RESET_LOW_MS)
-        self.rst.value(1)
-        self.clock.sleep_ms(self.RESET_WAIT_MS)
-        self.wait("reset")
 
     def init(self, timing=None):
         """Reset and set up; timing: a register waveform (LUT_FAST or

@@ -3,7 +3,7 @@
 Everything on the sheet is the device's own: its screens (the real firmware
 plays the scenes of host_tools.screens.core, the device renderer draws them),
 its 8x8 font and result marks drawn by its own routines (font8, glyphs) on
-a Pillow page, the Help pages read from firmware/ui.py, the result words
+a Pillow page, the Help pages read from firmware/deck/ui.py, the result words
 from shared_rules/deck/words.py, the buttons from the board registry. Only the advantage rule is said here, in our own words after
 seed 001's *Advantage*, with the edition's card limit.
 
@@ -21,7 +21,7 @@ from host_tools.cli import reporter
 from shared_rules.deck.editions import DEFAULT_EDITION, EDITION_KEYS, edition
 from shared_rules.deck.words import NOTES, WORDS
 
-firmware_importable()  # the device font and glyphs, as firmware.*
+firmware_importable()  # the device font and glyphs
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # millimetres
 DPIS = (150, 300)
@@ -68,7 +68,8 @@ class Page:
     # drawing in 150-dpi units
     def text(self, s, x, y, scale=2):
         """The device font at ``scale`` (times k); returns the width in units."""
-        from firmware import font8, glyphs
+        import font8
+        import glyphs
 
         k = self.k
         px, py, sc = x * k, y * k, scale * k
@@ -79,14 +80,14 @@ class Page:
         return len(s) * font8.ADVANCE * scale
 
     def marks(self, level, x, y, scale=3):
-        from firmware import glyphs
+        import glyphs
 
         glyphs.level_marks(self, level, x * self.k, y * self.k, 1, scale * self.k)
         return glyphs.level_width(level, scale)
 
     def glyph(self, suit, x, y, scale=2):
         """A suit's symbol, as on the cards."""
-        from firmware import glyphs
+        import glyphs
 
         glyphs.blit(self, glyphs.suit_bitmap(suit), x * self.k, y * self.k, 1, scale * self.k)
 
@@ -121,7 +122,7 @@ def help_pages():
     """[(title, [item, ...])] of the device's Help menu, made by the
     firmware's own help_menu(): an item is one "KEY: meaning", its
     continuation lines joined (a line with no colon goes on the one before)."""
-    from firmware import ui  # firmware/ui.py, on the path as firmware.*
+    from deck import ui  # firmware/deck/ui.py, firmware/ on the path (firmware_importable)
 
     class Collect:
         def __init__(self):

@@ -1,8 +1,8 @@
 """Which repo files a board runs, and where they land on it.
 
-A MicroPython board gets main.py (on its filesystem: MicroPython runs
-main.py from there at boot) and the device code: every firmware/*.py
-module, boards/__init__.py, boards/usbserial.py, the registry
+A MicroPython board gets main.py (firmware/entry/main.py, at its
+filesystem's root: MicroPython runs main.py from there at boot) and the device code: every firmware/*.py
+module and each system's folder (firmware/deck/, facets/, save2d6/), boards/__init__.py, boards/usbserial.py, the registry
 boards/boards.json, the board's own module (named in the registry), the
 panel drivers (firmware/drivers/), and shared_rules/ with every system's
 folder, less deck/walk.py (seeded command sessions for tests and
@@ -23,6 +23,7 @@ SAVE_FILES = ("deck.sav", "deck.tmp", "deck.bad")
 ENTRY_FILES = ("main.py", "code.py", "boot.py")  # run by the runtime at boot, from the filesystem
 LEFT_OUT = ("shared_rules/deck/walk.py",)
 COMMON_BOARD_FILES = ("boards/__init__.py", "boards/usbserial.py", "boards/boards.json")
+SYSTEM_FOLDERS = ("deck", "facets", "save2d6")  # each system's screens: firmware/<folder>/ (render.system_module)
 
 
 class Source:
@@ -101,8 +102,7 @@ def device_files(board, root=ROOT):
     entry = registry.board(board, root / "firmware" / "boards" / "boards.json")
     fw = root / "firmware"
     circuitpython = entry["runtime"] == "circuitpython"
-    wanted = list(("code.py", "boot.py") if circuitpython else ("main.py",))
-    wanted += [f.name for f in sorted(fw.glob("*.py")) if f.name not in ENTRY_FILES]
+    wanted = [f.relative_to(fw).as_posix() for d in (fw,) + SYSTEM_FOLDERS for f in sorted((fw / d).glob("*.py"))]
     wanted += [p for p in COMMON_BOARD_FILES if not (circuitpython and p == "boards/usbserial.py")]
     wanted.append(_module_path(entry["module"]))
     if "extends" in entry:  # the module its board class builds on
@@ -110,6 +110,8 @@ def device_files(board, root=ROOT):
     if not circuitpython:
         wanted += ["drivers/" + f.name for f in sorted((fw / "drivers").glob("*.py"))]
     out = {}
+    for name in ("code.py", "boot.py") if circuitpython else ("main.py",):  # firmware/entry/, to the root
+        out[name] = Source(name, fw / "entry" / name)
     for board_path in wanted:
         local = fw / board_path
         if not local.is_file():

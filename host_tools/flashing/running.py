@@ -256,8 +256,11 @@ def probe(mp, board, then_reset=False, timeout=PROBE_TIMEOUT):
                         % (mp.port, " ".join(out.split())[:200] or "nothing"))
 
 
-# Left by the flasher before this one (it listed what it had copied): ours, and no longer read.
-LEGACY = ("deckahedron.manifest",)
+# Left by the flasher before this one (it listed what it had copied), and the
+# systems' screens from before they had a folder each: ours, and no longer read.
+LEGACY = ("deckahedron.manifest",) + tuple(m + ext for m in ("ui", "menus", "gear_menus", "card_art", "facets_ui",
+                                                              "draw_facets", "save_ui", "draw_save")
+                                           for ext in (".py", ".mpy"))
 
 
 def package_dirs(board):

@@ -21,7 +21,10 @@ from pathlib import Path
 
 from shared_rules import systems
 
-from host_tools import system_module
+from host_tools import firmware_importable, system_module
+
+firmware_importable()
+from boards import Board  # noqa: E402  (the device's board contract)
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH, HEIGHT = 296, 128
@@ -168,12 +171,10 @@ def _status(**kw):
     return st
 
 
-class _DocBoard:
+class _DocBoard(Board):
     """Just enough board for the real firmware App to run on CPython."""
 
     name = "docs"
-    width, height = 296, 128
-    can_partial = False
 
     def __init__(self, folder):
         self.flash_dir = folder
@@ -214,10 +215,7 @@ def card_sheet(path, columns=7, scale=2, edition="md"):
     cards) cut from 3-card flip screens, in a labelled grid."""
     from PIL import Image, ImageDraw
 
-    from host_tools import firmware_importable
-
-    firmware_importable()
-    from firmware import layout as L
+    import layout as L
 
     groups = _all_cards_views()
     for _, v in groups:

@@ -3,9 +3,7 @@ played with button presses on the real firmware App and its Ui, each view
 exactly what the device would draw (so the words, hints and menus cannot drift
 from the firmware); host_tools/screens/core.py renders them."""
 
-import sys
-
-from host_tools.screens.core import ROOT, _DocBoard
+from host_tools.screens.core import _DocBoard
 
 
 def _stack(game, top):
@@ -25,9 +23,6 @@ def views():
     draw (so the words, hints and menus cannot drift from the firmware)."""
     import tempfile
 
-    fw = str(ROOT / "firmware")
-    if fw not in sys.path:
-        sys.path.insert(0, fw)
     from app import App
 
     views = []

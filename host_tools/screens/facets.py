@@ -2,17 +2,13 @@
 (host_tools/screens/core.py): scenes played with button presses on the real
 firmware App on a Facets character, each view exactly what the device would draw."""
 
-import sys
 import tempfile
 
-from host_tools.screens.core import ROOT, _DocBoard
+from host_tools.screens.core import _DocBoard
 
 
 def views():
     """Facets (seed 002): a character of that system, its own screens."""
-    fw = str(ROOT / "firmware")
-    if fw not in sys.path:
-        sys.path.insert(0, fw)
     from app import App
 
     views = []

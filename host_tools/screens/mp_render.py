@@ -23,10 +23,15 @@ import sys
 # (tests/host/screens/test_core.py); only the functions need MicroPython.
 
 
+def _paths():
+    # Run from the repo root: the device code as on a board (firmware/), and shared_rules.
+    if "firmware" not in sys.path:
+        sys.path[:0] = ["firmware", "."]
+
+
 def _renderer(buf=None):
-    if "." not in sys.path:
-        sys.path.insert(0, ".")  # the repo root
-    from firmware.render import Renderer
+    _paths()
+    from render import Renderer
 
     return Renderer(buf)
 
@@ -120,7 +125,7 @@ def cards_everywhere():
     guard = bytes(range(64))
     r.buf[4736:] = guard
 
-    from firmware import layout as L
+    import layout as L
     from shared_rules.deck.cards import ALL_IDS, SUITS
 
     n = 0
@@ -152,7 +157,7 @@ def cards_everywhere():
 def bench():
     import time
 
-    sys.path.insert(0, ".")
+    _paths()
     gc.collect()
     h0 = gc.mem_alloc()
     import shared_rules.deck.cards  # noqa: F401  (the app loads these anyway)
@@ -160,7 +165,7 @@ def bench():
 
     gc.collect()
     h1 = gc.mem_alloc()
-    from firmware.render import Renderer
+    from render import Renderer
 
     gc.collect()
     h2 = gc.mem_alloc()
@@ -193,7 +198,7 @@ def fuzz():
     render must draw the screen with defaults, never fall back to its
     "Screen error" page. Prints "fuzz ok N" or the failing cases."""
     r = _renderer()
-    from firmware import render as R
+    import render as R
 
     errors = []
     where = [None]
@@ -246,9 +251,9 @@ def vlsb():
     import framebuf
 
     r = _renderer()
-    from firmware import render as R
+    import render as R
 
-    from firmware.drivers import ink
+    from drivers import ink
 
     canvas = R.Canvas(bytearray(len(r.buf)), framebuf.MONO_VLSB)
     canvas.ink = ink  # as the Pico board draws
@@ -275,11 +280,11 @@ def ink(trials=300, seed=1):
     import random
 
     _renderer()
-    from firmware import glyphs as G
-    from firmware import render as R
-    from firmware.drivers import ink as native
-    from firmware.drivers import vlsb
-    from firmware.drivers.invert import invert as native_invert
+    import glyphs as G
+    import render as R
+    from drivers import ink as native
+    from drivers import vlsb
+    from drivers.invert import invert as native_invert
 
     for odd in (bytearray(L_BUF - 2), memoryview(bytearray(L_BUF))[1:]):  # never a word store off a boundary
         try:
@@ -290,7 +295,7 @@ def ink(trials=300, seed=1):
         return 1
 
     random.seed(seed)
-    from firmware import card_art
+    from deck import card_art
 
     bitmaps = [v for m in (G, card_art) for v in (getattr(m, k) for k in dir(m))
                if isinstance(v, tuple) and len(v) == 3 and isinstance(v[2], bytes)]
@@ -369,10 +374,10 @@ def faces():
     import framebuf
 
     _renderer()
-    from firmware import card_art
-    from firmware import layout as L
-    from firmware import render as R
-    from firmware.drivers import ink as native
+    from deck import card_art
+    import layout as L
+    import render as R
+    from drivers import ink as native
     from shared_rules.deck.cards import ALL_IDS, SUITS
     from shared_rules.deck.editions import EDITION_KEYS
 

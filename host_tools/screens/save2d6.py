@@ -3,10 +3,9 @@ others (host_tools/screens/core.py): scenes played with button presses on the re
 firmware App and its SAVE Ui, on a hero whose dice are wound to known faces,
 each view exactly what the device would draw."""
 
-import sys
 import tempfile
 
-from host_tools.screens.core import ROOT, _DocBoard
+from host_tools.screens.core import _DocBoard
 
 
 def _dice(g, a, b):
@@ -21,9 +20,9 @@ def _dice(g, a, b):
 
 
 def views():
-    fw = str(ROOT / "firmware")
-    if fw not in sys.path:
-        sys.path.insert(0, fw)
+    from host_tools import firmware_importable
+
+    firmware_importable()
     from app import App
 
     out = []

@@ -58,7 +58,7 @@ from host_tools.sim.unixport import PtyBoard, SimError
 from host_tools.sim.unixport import device_id as persistent_id
 
 EMU_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "emu")
-FIRMWARE_MAIN = os.path.join(ROOT, "firmware", "main.py")
+FIRMWARE_MAIN = os.path.join(ROOT, "firmware", "entry", "main.py")
 LFS_BLOCK = 4096  # rp2's littlefs geometry (its _boot.py)
 LFS_PROG = 256
 NS = 1e-9

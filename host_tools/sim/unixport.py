@@ -5,7 +5,7 @@ process per board, each behind its own pseudo-terminal.
         for board in table.boards:
             print(board.name, board.port)      # p1 /dev/pts/5 ...
 
-A board is ``micropython firmware/main.py --board sim --dir FLASH --id ID
+A board is ``micropython firmware/entry/main.py --board sim --dir FLASH --id ID
 [--seed N]`` run from the repo root with stdin and stdout on the master side
 of a pty (its USB serial). The host keeps the slave side open in raw mode, so
 the master never sees EIO while nobody has the port open and the settings
@@ -23,7 +23,7 @@ every run, a wiped folder is a new one.
 Which programs run: ``micropython`` is the argument, else
 $DECKAHEDRON_MICROPYTHON, else the one beside this Python (the venv), else
 PATH; the entry script is ``main`` (for tests), else $DECKAHEDRON_SIM_MAIN,
-else firmware/main.py.
+else firmware/entry/main.py.
 """
 
 import atexit
@@ -38,7 +38,7 @@ import tty
 import weakref
 
 from host_tools import ROOT
-FIRMWARE_MAIN = os.path.join(ROOT, "firmware", "main.py")
+FIRMWARE_MAIN = os.path.join(ROOT, "firmware", "entry", "main.py")
 MAX_BOARDS = 16
 STOP_GRACE = 3.0  # seconds between SIGTERM and SIGKILL
 ID_FILE = "device_id"  # in a board's flash folder: its persistent device id

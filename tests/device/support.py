@@ -11,6 +11,7 @@ import sys
 if "firmware" not in sys.path:
     sys.path.append("firmware")
 
+from boards import Board  # noqa: E402
 from shared_rules import protocol as P  # noqa: E402
 
 _n = [0]
@@ -34,10 +35,8 @@ def fresh_dir():
     return path
 
 
-class FakeBoard:
+class FakeBoard(Board):
     name = "fake"
-    width = 296
-    height = 128
 
     def __init__(self, flash_dir=None):
         self.flash_dir = flash_dir or fresh_dir()

@@ -289,7 +289,7 @@ def test_the_fake_refuses_a_command_while_busy(fx):
 
 @faked
 def test_busy_stuck_is_a_clear_error_within_the_timeout(fx):
-    from drivers.uc8151 import PanelTimeout
+    from drivers.panel import PanelTimeout
 
     board, panel = make(fx)
     panel.stuck = True
@@ -305,7 +305,7 @@ def test_busy_stuck_is_a_clear_error_within_the_timeout(fx):
 
 @faked
 def test_busy_stuck_after_a_refresh_times_out_from_its_start(fx):
-    from drivers.uc8151 import PanelTimeout
+    from drivers.panel import PanelTimeout
 
     board, panel = make(fx)
     panel.stick_on_update = True

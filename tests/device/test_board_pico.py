@@ -198,7 +198,7 @@ def test_an_update_asked_for_while_the_panel_is_busy_waits_bounded(fx):
 
 @faked
 def test_busy_stuck_is_a_clear_error_within_the_timeout(fx):
-    from drivers.ssd1680 import PanelTimeout
+    from drivers.panel import PanelTimeout
 
     board, panel = make(fx)
     panel.stuck = True
@@ -214,7 +214,7 @@ def test_busy_stuck_is_a_clear_error_within_the_timeout(fx):
 
 @faked
 def test_busy_stuck_after_a_refresh_times_out_from_its_start(fx):
-    from drivers.ssd1680 import PanelTimeout
+    from drivers.panel import PanelTimeout
 
     board, panel = make(fx)
     panel.stick_on_update = True
@@ -236,7 +236,7 @@ def test_show_leaves_the_frame_as_drawn_and_the_glass_shows_it(fx):
     and flips them back once the update has started, or has failed: the
     canvas the renderer draws on is never left negative (a host's screen
     request reads it)."""
-    from drivers.ssd1680 import PanelTimeout
+    from drivers.panel import PanelTimeout
 
     board, panel = make(fx)
     canvas = board.surface

@@ -144,7 +144,7 @@ def test_the_device_keeps_only_its_own_boards_pins_and_module():
 
 
 def _run_main(micropython, start_module, argv):
-    """firmware/main.py run as a module (not __main__), then its _start(argv),
+    """firmware/entry/main.py run as a module (not __main__), then its _start(argv),
     with these stand-ins for MicroPython's micropython module and for
     start.py."""
     import sys
@@ -152,8 +152,8 @@ def _run_main(micropython, start_module, argv):
     saved = dict((k, sys.modules.get(k)) for k in ("micropython", "start"))
     sys.modules["micropython"], sys.modules["start"] = micropython, start_module
     try:
-        with open("firmware/main.py") as f:
-            g = {"__name__": "main_under_test", "__file__": "firmware/main.py"}
+        with open("firmware/entry/main.py") as f:
+            g = {"__name__": "main_under_test", "__file__": "firmware/entry/main.py"}
             exec(f.read(), g)
         micropython.imported = True
         g["_start"](argv)

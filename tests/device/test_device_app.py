@@ -145,7 +145,7 @@ def test_refusals_show_the_reason_and_change_nothing():
 def test_minigame_screen():
     """MD *Pick Locks*: exhaust a card to replace it; give up = ✗."""
     app = with_game(make_app(), stacked(["1", "pw1", "6", "2"]))
-    app.ui.push(__import__("ui").Menu(app.ui, "x", [("go", lambda: app.ui.run("minigame_start", {"kind": "pick_locks"}))]))
+    app.ui.push(__import__("deck.ui", None, None, ["Menu"]).Menu(app.ui, "x", [("go", lambda: app.ui.run("minigame_start", {"kind": "pick_locks"}))]))
     v = press(app, "B")
     assert v["screen"] == "minigame" and not v["solvable"]
     v = press(app, "DOWN", "C")
@@ -157,7 +157,7 @@ def test_minigame_screen():
 def test_sheet_changes_attribute_suits():
     app = make_app()
     app.game.s.attrs["str"] = "crown"
-    app.ui.push(__import__("menus").Sheet(app.ui))
+    app.ui.push(__import__("deck.menus", None, None, ["Sheet"]).Sheet(app.ui))
     v = press(app, "B")
     assert app.game.s.attrs["str"] == "dragon" and v["screen"] == "sheet"
 
@@ -361,6 +361,8 @@ def test_idle_power_off_with_the_state_saved_and_wake_on_a_button():
     """Issue: power off after a period of no input, state already saved;
     the watchdog is fed every loop."""
     class SleepyBoard(FakeBoard):
+        can_sleep = True
+
         def __init__(self):
             FakeBoard.__init__(self)
             self.offs = 0

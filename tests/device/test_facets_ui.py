@@ -1,4 +1,4 @@
-"""The Facets device screens (firmware/facets_ui.py), on both runtimes.
+"""The Facets device screens (firmware/facets/ui.py), on both runtimes.
 
 Buttons do what the hints say; every menu row, picker and flow is chosen
 with the buttons (a walker follows each path a few levels deep on a fresh
@@ -55,7 +55,7 @@ def draw(view):
         r.render(view)
         if view["screen"].startswith("facets_"):
             # straight, not through render's guard, so a drawing error fails here
-            import draw_facets
+            from facets import draw as draw_facets
 
             r.fb.fill(0)
             draw_facets.draw(r, view)

@@ -1,4 +1,4 @@
-"""SAVE 2d6 on the device (firmware/save_ui.py, draw_save.py), with the
+"""SAVE 2d6 on the device (firmware/save2d6/ui.py, draw.py), with the
 buttons and from the host, on both runtimes. Every screen reached is drawn
 where the runtime has the renderer (MicroPython's framebuf)."""
 

@@ -21,6 +21,7 @@ class SleepyBoard(FakeBoard):
         self.saved_at_off = []
         self.charge_at_off = None  # volts after the next power_off (a charger plugged in)
 
+    can_sleep = True
     pausing = False  # idle() sets it: the pause counts only then, not while a loaded machine is slow
 
     def sleep_after_ms(self):

@@ -15,10 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from host_tools import firmware_importable
 from host_tools.sim.emulated import EmuBoard, unavailable
 from host_tools.link import DeviceLink
 from host_tools.sim.unixport import SimBoard
 from tests.host.conftest import wait_hello
+
+firmware_importable()
+import layout  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_WALL = 90.0  # wall seconds an emulated board may take to show its home screen
@@ -156,14 +160,7 @@ def put_flash(board, src):
     shutil.copyfile(src, board.fs_path)
 
 
-def _layout():
-    spec = importlib.util.spec_from_file_location("emu_layout", ROOT / "firmware" / "layout.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-BATTERY = _layout().BATTERY  # x, y, w, h of the battery gauge
+BATTERY = layout.BATTERY  # x, y, w, h of the battery gauge
 
 
 def battery_box(image, clear=False):

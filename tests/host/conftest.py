@@ -9,8 +9,11 @@ import time
 
 import pytest
 
+from host_tools import firmware_importable
 from host_tools.link import DeviceLink, LinkError
 from host_tools.sim.unixport import FIRMWARE_MAIN, SimTable
+
+firmware_importable()  # the device's modules, imported as on a board (import render, from boards import ...)
 
 BOOT = 15.0  # seconds a board may take to answer its first hello
 
@@ -18,8 +21,8 @@ BOOT = 15.0  # seconds a board may take to answer its first hello
 @pytest.fixture
 def firmware():
     if not os.path.isfile(FIRMWARE_MAIN):
-        pytest.fail("firmware/main.py is missing: these tests run the real firmware on simulated boards "
-                    "(micropython firmware/main.py --board sim ...); they fail until the firmware lands",
+        pytest.fail("firmware/entry/main.py is missing: these tests run the real firmware on simulated boards "
+                    "(micropython firmware/entry/main.py --board sim ...); they fail until the firmware lands",
                     pytrace=False)
     return FIRMWARE_MAIN
 

@@ -36,7 +36,7 @@ goes away, and joins both threads.
 
 As a program, ``python tests/host/device_double.py --board sim --dir D --id N
 [--seed N]`` is the App on CPython on stdin/stdout, the way
-``micropython firmware/main.py`` runs a simulated board (host_tools.sim.unixport
+``micropython firmware/entry/main.py`` runs a simulated board (host_tools.sim.unixport
 can run it in place of MicroPython).
 """
 
@@ -51,15 +51,14 @@ import tty
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if ROOT not in sys.path:  # run as a program from anywhere
     sys.path.insert(0, ROOT)
-FIRMWARE = os.path.join(ROOT, "firmware")
-if FIRMWARE not in sys.path:  # the firmware imports its modules flat, as on a board
-    sys.path.append(FIRMWARE)
+from host_tools import firmware_importable  # noqa: E402
 
+firmware_importable()
 from app import App, LeaveApp  # noqa: E402
 from boards.sim import Board  # noqa: E402
-from firmware.start import _crashed, _play  # noqa: E402
+from start import _crashed, _play  # noqa: E402
 from tests.device.support import kept  # noqa: E402
-from firmware.surface import Surface  # noqa: E402
+from surface import Surface  # noqa: E402
 from shared_rules import protocol as P  # noqa: E402
 
 WAIT = 5.0  # seconds a press may take to be handled by the App
@@ -426,7 +425,7 @@ class DeviceDouble:
 
 
 def main(argv=None):
-    """Stand in for `micropython firmware/main.py --board sim ...` (CPython)."""
+    """Stand in for `micropython firmware/entry/main.py --board sim ...` (CPython)."""
     import argparse
 
     parser = argparse.ArgumentParser(description="the Deckahedron App on CPython, on stdin/stdout")

@@ -35,7 +35,7 @@ def play(hub):
 
 def session_db(tmp_path_factory):
     if not os.path.isfile(FIRMWARE_MAIN):
-        pytest.fail("firmware/main.py is missing: these tests play on simulated boards", pytrace=False)
+        pytest.fail("firmware/entry/main.py is missing: these tests play on simulated boards", pytrace=False)
     base = tmp_path_factory.mktemp("session")
     with seated_table(2, base, 5, NAMES) as (hub, sims):
         play(hub)

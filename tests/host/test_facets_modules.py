@@ -56,9 +56,9 @@ def test_a_deckahedron_board_never_imports_facets(tmp_path):
 def test_a_facets_board_never_imports_the_deckahedron(tmp_path):
     system, modules = booted_modules(tmp_path, "facets")
     assert system == "facets"
-    assert "facets_ui" in modules and "shared_rules.facets.game" in modules
-    for deck in ("ui", "gear_menus", "shared_rules.deck.game", "shared_rules.deck.flips", "shared_rules.deck.odds", "shared_rules.deck.combat",
-                 "shared_rules.deck.recovery", "shared_rules.facets.words"):
+    assert "facets.ui" in modules and "shared_rules.facets.game" in modules
+    for deck in ("deck", "deck.ui", "deck.gear_menus", "shared_rules.deck.game", "shared_rules.deck.flips", "shared_rules.deck.odds",
+                 "shared_rules.deck.combat", "shared_rules.deck.recovery", "shared_rules.facets.words"):
         assert deck not in modules, deck
 
 
@@ -68,6 +68,6 @@ def test_a_deckahedron_board_that_flips_loads_no_combat_recovery_or_advancement(
     the main menu or the editions it does not play."""
     system, modules = booted_modules(tmp_path, "deck")
     assert system == "deck" and "shared_rules.deck.game" in modules
-    for lazy in ("shared_rules.deck.combat", "shared_rules.deck.recovery", "shared_rules.deck.advancement", "menus",
+    for lazy in ("shared_rules.deck.combat", "shared_rules.deck.recovery", "shared_rules.deck.advancement", "deck.menus",
                  "shared_rules.deck.edition_changes"):
         assert lazy not in modules, lazy

@@ -17,7 +17,7 @@ app.new_game(5, system="save")
 app.commit()
 flash = b.flash_dir
 for k in list(sys.modules):
-    if k.startswith("shared_rules") or k in ("ui", "save_ui", "widgets", "app", "gear_menus", "draw_save"):
+    if k.split(".")[0] in ("shared_rules", "deck", "save2d6", "widgets", "app"):
         del sys.modules[k]
 app = make_app(FakeBoard(flash))
 press(app, "B", "A", "C", "DOWN", "B", "A", "C", "DOWN", "DOWN", "DOWN", "B")
@@ -32,7 +32,8 @@ def test_a_save_board_loads_no_deckahedron_rules_or_screens():
     assert proc.returncode == 0, proc.stdout + proc.stderr
     system, modules = proc.stdout.splitlines()[-2:]
     modules = modules.split()
-    assert system == "save" and "save_ui" in modules and "shared_rules.save2d6.game" in modules
-    for deck in ("ui", "gear_menus", "shared_rules.deck.game", "shared_rules.deck.advancement", "shared_rules.deck.combat",
-                 "shared_rules.deck.recovery", "shared_rules.deck.flips", "shared_rules.deck.odds", "shared_rules.facets.game"):
+    assert system == "save" and "save2d6.ui" in modules and "shared_rules.save2d6.game" in modules
+    for deck in ("deck", "deck.ui", "deck.gear_menus", "shared_rules.deck.game", "shared_rules.deck.advancement",
+                 "shared_rules.deck.combat", "shared_rules.deck.recovery", "shared_rules.deck.flips", "shared_rules.deck.odds",
+                 "shared_rules.facets.game"):
         assert deck not in modules, deck

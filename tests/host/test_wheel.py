@@ -196,7 +196,7 @@ def test_the_installed_wheels_simulated_board_runs_its_firmware(installed, tmp_p
             proc.kill()
             proc.wait()
     log = (tmp_path / "sim" / "p1.log").read_text()
-    assert " firmware/main.py --board sim" in log  # run from the installed tree (cwd: its root)
+    assert " firmware/entry/main.py --board sim" in log  # run from the installed tree (cwd: its root)
 
 
 def test_without_the_micropython_command_the_simulated_table_says_so(installed, tmp_path):

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-import firmware.layout as L
+import layout as L
 import host_tools.screens.mp_render as S
 from host_tools.flashing import card_faces, rp2040
 from shared_rules.deck.cards import ALL_IDS, CARDS, SUITS

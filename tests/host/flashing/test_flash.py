@@ -107,7 +107,7 @@ def test_the_image_is_base_romfs_and_a_fresh_littlefs(base_cache, board):
     assert sorted(fs.listdir("/")) == ["deckahedron.cfg", "main.py"]  # no save: a first install
     assert fs.open("deckahedron.cfg").read() == files.config_text(board)
     assert fs.open("deckahedron.cfg").read().endswith("board=%s\n" % board)
-    assert fs.open("main.py", "rb").read() == (ROOT / "firmware/main.py").read_bytes()
+    assert fs.open("main.py", "rb").read() == (ROOT / "firmware/entry/main.py").read_bytes()
 
 
 def test_the_littlefs_takes_a_save_like_the_board(base_cache):
@@ -445,12 +445,14 @@ def test_wipe_deletes_the_save(board_fs):
 
 
 def test_stock_micropython_gets_mpy_files_that_the_unix_port_imports(board_fs):
-    (board_fs / "ui.py").write_text("raise RuntimeError('a stale .py that would shadow ui.mpy')\n")
+    (board_fs / "deck").mkdir()
+    (board_fs / "deck" / "ui.py").write_text("raise RuntimeError('a stale .py that would shadow ui.mpy')\n")
+    (board_fs / "menus.mpy").write_bytes(b"an earlier install's module, before deck/ held it")
     fake = FakeBoard(board_fs, romfs=0)
     plan, _ = flash_running(fake)
-    assert plan.method == "files" and "ui.py" in plan.deletes
+    assert plan.method == "files" and "deck/ui.py" in plan.deletes and "menus.mpy" in plan.deletes
     assert fake.commands() == ["exec", "cp", "exec", "reset"]
-    assert (board_fs / "shared_rules" / "deck" / "cards.mpy").is_file() and not (board_fs / "ui.py").exists()
+    assert (board_fs / "shared_rules" / "deck" / "cards.mpy").is_file() and not (board_fs / "deck" / "ui.py").exists()
     proc = subprocess.run([fake.micropython, "-c", "import sys; sys.path.insert(0, %r); "
                            "from shared_rules.deck import cards; import boards; print(boards.spec('pico-epaper29')['class'])"
                            % str(board_fs)], capture_output=True, text=True, timeout=60)
@@ -535,7 +537,7 @@ def test_magtag_gets_compiled_modules_skips_the_same_keeps_the_save(drive):
     (drive / "deck.sav").write_bytes(b"save")
     (drive / "app.py").write_text("# an install from before: CircuitPython would import it before app.mpy")
     plan = magtag.flash(drive)
-    assert (drive / "code.py").read_bytes() == (ROOT / "firmware/code.py").read_bytes()
+    assert (drive / "code.py").read_bytes() == (ROOT / "firmware/entry/code.py").read_bytes()
     assert (drive / "boot.py").is_file() and (drive / "boards" / "boards.json").is_file()
     assert (drive / "boards" / "magtag.mpy").read_bytes()[:2] == b"C\x06"  # CircuitPython's flavour of mpy v6
     assert not (drive / "app.py").exists() and "app.py" in plan.deletes
@@ -627,10 +629,6 @@ def test_device_files_hold_everything_the_board_can_import(board):
             continue
         for name in _imports(s.local):
             parts = name.split(".")
-            if parts[0] == "firmware":
-                parts = parts[1:]
-            if not parts:
-                continue
             base = ROOT if parts[0] == "shared_rules" else ROOT / "firmware"
             mod = "/".join(parts) + ".py"
             if (base / mod).is_file() and mod != "shared_rules/deck/walk.py":
@@ -687,7 +685,8 @@ def test_from_a_files_install_to_romfs_no_folder_is_left_to_hide_rom(board_fs):
     flash_running(FakeBoard(board_fs, romfs=0))
     assert (board_fs / "boards" / "boards.json").is_file() and (board_fs / "shared_rules").is_dir()
     plan, _ = flash_running(FakeBoard(board_fs, romfs=rp2040.ROMFS_BYTES))
-    assert set(plan.rmdirs) == {"boards", "drivers", "shared_rules", "shared_rules/deck", "shared_rules/facets", "shared_rules/save2d6"}
+    assert set(plan.rmdirs) == {"boards", "deck", "drivers", "facets", "save2d6", "shared_rules", "shared_rules/deck",
+                                "shared_rules/facets", "shared_rules/save2d6"}
     assert sorted(p.name for p in board_fs.iterdir()) == ["deckahedron.cfg", "main.py"]
 
 

@@ -25,16 +25,16 @@ import sys
 
 import pytest
 
-import firmware.font8 as F
-import firmware.layout as L
+import font8 as F
+import layout as L
 import host_tools.screens.mp_render as S
 from tests.host.test_micropython_suite import ROOT, find_tool
 
 displayio = pytest.importorskip(
     "displayio", reason="adafruit-blinka-displayio is not installed (it belongs in the dev extra)")
 
-from firmware.render import Renderer  # noqa: E402
-from firmware.surface import Surface  # noqa: E402
+from render import Renderer  # noqa: E402
+from surface import Surface  # noqa: E402
 
 FAKES = ROOT / "tests" / "fakes" / "circuitpython"
 FAKE_MODULES = ("board", "digitalio", "analogio", "keypad", "neopixel_write", "usb_cdc", "storage",
@@ -57,7 +57,7 @@ class CP:
         return self.epaper.FakeEPaperDisplay(clock_ms=self.clock, **kw)
 
     def board_(self, tmp_path, display=None, **kw):
-        from firmware.boards.magtag import MagTagBoard
+        from boards.magtag import MagTagBoard
 
         display = display if display is not None else self.display()
         return MagTagBoard(flash_dir=str(tmp_path / "deckahedron"), display=display, clock_ms=self.clock,
@@ -171,8 +171,8 @@ def _primitive_cases(w, h):
 
 MP_OPS = r'''
 import sys, json, framebuf
-sys.path.insert(0, ".")
-from firmware import font8 as F
+sys.path[:0] = ["firmware", "."]
+import font8 as F
 cases = json.load(open(sys.argv[1]))
 w, h = int(sys.argv[3]), int(sys.argv[4])
 out = open(sys.argv[2], "wb")
@@ -238,7 +238,7 @@ def test_surface_load_bytes_round_trip(mp_screens):
 
 
 def test_render_imports_on_cpython_and_needs_a_surface_here():
-    import firmware.render as R
+    import render as R
 
     assert R.framebuf is None
     with pytest.raises(ImportError, match="Surface"):
@@ -611,7 +611,7 @@ def _run_file(path, name):
 
 
 def test_boot_enables_the_data_port_and_gives_the_drive_to_the_code(cp):
-    _run_file(ROOT / "firmware" / "boot.py", "magtag_boot")
+    _run_file(ROOT / "firmware" / "entry" / "boot.py", "magtag_boot")
     assert cp.usb_cdc.enabled == {"console": True, "data": True}
     assert cp.storage.remounts == [("/", False)]
     assert not cp.board.BUTTON_A.in_use  # released for the app
@@ -619,7 +619,7 @@ def test_boot_enables_the_data_port_and_gives_the_drive_to_the_code(cp):
 
 def test_boot_with_button_a_held_leaves_the_drive_to_the_computer(cp):
     cp.board.BUTTON_A.level = False
-    _run_file(ROOT / "firmware" / "boot.py", "magtag_boot")
+    _run_file(ROOT / "firmware" / "entry" / "boot.py", "magtag_boot")
     assert cp.usb_cdc.enabled == {"console": True, "data": True}
     assert cp.storage.remounts == []
 
@@ -629,7 +629,7 @@ def test_a_press_on_a_that_wakes_the_board_is_a_move_not_drive_mode(cp):
     waking press (hardware/magtag.md: the press that woke it acts)."""
     cp.board.BUTTON_A.level = False
     cp.alarm.wake_alarm = cp.alarm.pin.PinAlarm(pin=cp.board.BUTTON_A, value=False)
-    _run_file(ROOT / "firmware" / "boot.py", "magtag_boot")
+    _run_file(ROOT / "firmware" / "entry" / "boot.py", "magtag_boot")
     assert cp.storage.remounts == [("/", False)]  # the code keeps the drive: it can save
     assert not cp.board.BUTTON_A.in_use
 
@@ -639,7 +639,7 @@ class _Stop(Exception):
 
 
 def test_code_py_in_usb_drive_mode_says_so_on_the_panel(cp, tmp_path, monkeypatch):
-    from firmware.boards import magtag
+    from boards import magtag
 
     cp.storage.remount("/", True)
     cp.usb_cdc.data = cp.usb_cdc.Serial()
@@ -655,7 +655,7 @@ def test_code_py_in_usb_drive_mode_says_so_on_the_panel(cp, tmp_path, monkeypatc
     def stop(self, timeout_ms):
         raise _Stop()
 
-    code = _run_file(ROOT / "firmware" / "code.py", "magtag_code")
+    code = _run_file(ROOT / "firmware" / "entry" / "code.py", "magtag_code")
     monkeypatch.setattr(code, "make_board", board_factory)
     monkeypatch.setattr(magtag.MagTagBoard, "serial_read", stop)
     monkeypatch.setattr(sys, "path", list(sys.path))
@@ -676,9 +676,6 @@ def test_code_py_in_usb_drive_mode_says_so_on_the_panel(cp, tmp_path, monkeypatc
 def _load_app():
     """firmware/app.py (its save module is saves.py, so the fake built-in
     ``storage`` of the fixture does not get in its way)."""
-    fw = str(ROOT / "firmware")
-    if fw not in sys.path:
-        sys.path.append(fw)
     return importlib.import_module("app")
 
 
@@ -787,7 +784,7 @@ class FatOS:
 def test_saving_works_on_fat_and_a_power_cut_mid_save_is_recovered(tmp_path, monkeypatch):
     import os
 
-    import firmware.saves as ST
+    import saves as ST
 
     fat = FatOS(os)
     monkeypatch.setattr(ST, "os", fat)

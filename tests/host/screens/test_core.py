@@ -11,12 +11,13 @@ host_tools/screens/mp_render.py (its VIEWS list is plain data too).
 import hashlib
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
-import firmware.card_art as A
-import firmware.glyphs as G
-import firmware.layout as L
+from deck import card_art as A
+import glyphs as G
+import layout as L
 import host_tools.screens.mp_render as S
 from tests.host.test_micropython_suite import ROOT, find_tool
 
@@ -104,7 +105,7 @@ def test_native_ink_draws_what_framebuf_draws():
 
 
 def test_native_inks_font_columns_are_the_font():
-    from firmware import font8
+    import font8
     from host_tools.screens.core import font_columns
 
     src = (ROOT / "firmware" / "drivers" / "ink.py").read_text()
@@ -364,7 +365,7 @@ def test_glyph_art_comments_match_the_bytes():
 
     found = 0
     for module in (G, A):
-        src = (ROOT / "firmware" / (module.__name__.split(".")[-1] + ".py")).read_text()
+        src = Path(module.__file__).read_text()
         blocks = re.findall(r"# (\w+)\n((?:#   [.#]+\n)+)([A-Z_]+) = ", src)
         found += len(blocks)
         for key, art, const in blocks:

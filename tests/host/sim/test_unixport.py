@@ -1,7 +1,7 @@
 """The real firmware on simulated boards (host_tools/sim/unixport.py): the
 device side of docs/protocol.md, checked over real ptys.
 
-These tests need firmware/main.py (the device issue). Until it exists they
+These tests need firmware/entry/main.py (the device issue). Until it exists they
 FAIL with a message saying so -- never skip silently. The same host-side
 behaviour against the CPython fake device is in test_link.py.
 """

@@ -81,7 +81,7 @@ def live_table(base, n=4, seed=11, every=PAGE_POLL, limits=Limits()):
     from host_tools.sim.unixport import FIRMWARE_MAIN
 
     if not os.path.isfile(FIRMWARE_MAIN):
-        pytest.fail("firmware/main.py is missing: the page's tests run the real firmware on simulated boards")
+        pytest.fail("firmware/entry/main.py is missing: the page's tests run the real firmware on simulated boards")
     with running_sims(n, base / "sim", seed) as sims:
         with serving(base, sims.boards, every, limits) as table:
             table.sims = sims

@@ -21,11 +21,14 @@ import sys
 
 def _paths():
     # On the board everything sits at the drive root, already on sys.path;
-    # from a repo checkout (tests) firmware/ and the repo root are added.
+    # from a repo checkout (tests: firmware/entry/code.py) firmware/ and the
+    # repo root are added.
     try:
         here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
     except NameError:
         here = "."
+    if here.endswith("entry"):
+        here += "/.."
     if here not in sys.path:
         sys.path.insert(0, here)
     if here + "/.." not in sys.path:

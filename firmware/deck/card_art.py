@@ -9,12 +9,8 @@ Pico blits those faces instead and never imports it: these functions and
 bitmaps stay out of its heap (~0.6 KB).
 """
 
-try:
-    from firmware import glyphs as G
-    from firmware import layout as L
-except ImportError:  # installed flat on a board
-    import glyphs as G
-    import layout as L
+import glyphs as G
+import layout as L
 
 # --------------------------------------------------------------------------
 # Bitmaps (generated from the art in the comments)

@@ -1,4 +1,4 @@
-"""Drawing of SAVE 2d6's screens (views named save_..., see save_ui.py).
+"""Drawing of SAVE 2d6's screens (views named save_..., see ui.py beside it).
 
 render.Renderer imports this module the first time it meets such a view
 and calls draw(renderer, view); the hint and the status line are the
@@ -10,12 +10,8 @@ black.
 
 import math
 
-try:
-    from firmware import glyphs as G
-    from firmware import layout as L
-except ImportError:  # installed flat on a board
-    import glyphs as G
-    import layout as L
+import glyphs as G
+import layout as L
 
 # Pip positions on a die face, in quarters of its side (1..3).
 PIPS = {1: ((2, 2),), 2: ((1, 1), (3, 3)), 3: ((1, 1), (2, 2), (3, 3)),

@@ -1,7 +1,7 @@
 """Device entry point (MicroPython): on a board it sits at the flash root
 and runs at power-on; in the simulator:
 
-    micropython firmware/main.py --board sim --dir FLASHDIR --id NAME [--seed N]
+    micropython firmware/entry/main.py --board sim --dir FLASHDIR --id NAME [--seed N]
 
 It only finds the code and hands over to start.py (the config, the board,
 play mode): MicroPython compiles this file into RAM at every boot, while
@@ -36,9 +36,11 @@ def _ctrl_c_off():
 
 
 def _paths():
-    # The simulator runs firmware/main.py from the repo: shared_rules is one
-    # folder up. On a board everything sits at the flash root.
+    # The simulator runs firmware/entry/main.py from the repo: the device code
+    # is one folder up, shared_rules two. On a board all sits at the flash root.
     here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    if here.endswith("entry"):
+        here += "/.."
     if here not in sys.path:
         sys.path.insert(0, here)
     sys.path.append(here + "/..")

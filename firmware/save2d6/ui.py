@@ -1,6 +1,6 @@
 """SAVE 2d6's screens (seed 003) for the five buttons: the interface of
 ui.Ui (firmware/app.py uses Ui(app), reset, view, press, notice, pop,
-status) with SAVE's own screens, drawn by draw_save.py.
+status) with SAVE's own screens, drawn by draw.py beside it.
 
 Home shows which faces pass before the roll (the seed: "Announce which
 numbers will succeed and which will fail before the player rolls"): UP/DOWN
@@ -12,10 +12,7 @@ stays until the assist arrives from the host or the player resolves it.
 
 from shared_rules.save2d6.game import HEALTH, pass_faces, odds
 
-try:
-    from widgets import MENU_HELP, Menu, Screens, NameEntry, Shown, _wrap, confirm_new, help_pages
-except ImportError:  # the host reads this file as firmware.save_ui
-    from firmware.widgets import MENU_HELP, Menu, Screens, NameEntry, Shown, _wrap, confirm_new, help_pages
+from widgets import MENU_HELP, Menu, Screens, NameEntry, Shown, _wrap, confirm_new, help_pages
 
 # (flag, label on home, what it does), in the order UP/DOWN visit them
 SWITCHES = (("preferred", "Preferred (5s pass)"), ("expertise", "Expertise (4s pass)"),

@@ -9,12 +9,8 @@ from shared_rules.deck import cards as C
 from shared_rules.deck.editions import EDITION_KEYS, CAMPAIGNS, edition
 from shared_rules.deck.state import ATTRS, MOVE_LEVELS
 
-try:
-    from ui import (ROW_CHARS, Menu, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new, flip_now,
-                    help_menu, show_odds)
-except ImportError:  # the host reads the firmware as a package (host_tools/replies.py)
-    from firmware.ui import (ROW_CHARS, Menu, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new,
-                             flip_now, help_menu, show_odds)
+from deck.ui import (ROW_CHARS, Menu, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new, flip_now,
+                help_menu, show_odds)
 
 
 class MainMenu(Menu):
@@ -74,7 +70,7 @@ class MainMenu(Menu):
 
 
 def gear_menus(u):
-    from gear_menus import gear_menu  # loaded when opened: most boards rarely need it
+    from deck.gear_menus import gear_menu  # loaded when opened: most boards rarely need it
 
     gear_menu(u)
 

@@ -11,10 +11,7 @@ The Ui keeps the interface of ui.Ui that the app uses.
 from shared_rules.facets import game as FX
 from shared_rules.errors import RulesError
 
-try:
-    from widgets import Menu, Screens, NameEntry, NumberPick, Shown, _wrap, confirm_new, help_pages
-except ImportError:  # the host imports firmware/ as a package
-    from firmware.widgets import Menu, Screens, NameEntry, NumberPick, Shown, _wrap, confirm_new, help_pages
+from widgets import Menu, Screens, NameEntry, NumberPick, Shown, _wrap, confirm_new, help_pages
 
 MODE_WORDS = {"normal": "", "pressure": "PRESSURE", "calm": "CALM"}
 TIMES = (("no time", 0), ("6 seconds", 6), ("30 seconds", 30), ("1 minute", 60), ("10 minutes", 600),

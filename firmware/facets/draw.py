@@ -1,4 +1,4 @@
-"""Facets screens (views from facets_ui.py) on the 296 x 128 panel.
+"""Facets screens (views from ui.py beside it) on the 296 x 128 panel.
 
 ``draw(r, v)`` draws a view whose screen starts with "facets_"; the
 renderer (render.py) imports this module the first time it meets one and
@@ -8,12 +8,8 @@ exploding face inverted (the marked set) and chained to the next with a
 "+"; the band word big enough to read across a table.
 """
 
-try:
-    from firmware import glyphs as G
-    from firmware.render import _clip, _dict, _int, _list, _str
-except ImportError:  # installed flat on a board
-    import glyphs as G
-    from render import _clip, _dict, _int, _list, _str
+import glyphs as G
+from render import _clip, _dict, _int, _list, _str
 
 W = 296
 FONT = 8

@@ -18,22 +18,16 @@ from shared_rules.deck.state import ATTRS, level_cap
 from shared_rules.deck.words import NOTES, WORDS
 
 # the shared screens, named here too for gear_menus and the tests
-try:
-    from widgets import ROW_CHARS, Menu, Message, Screens, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new  # noqa: F401
-    from widgets import MENU_HELP, help_pages
-except ImportError:  # the host reads this file as firmware.ui (screens, simulators)
-    from firmware.widgets import ROW_CHARS, Menu, Message, Screens, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new  # noqa: F401
-    from firmware.widgets import MENU_HELP, help_pages
+from widgets import ROW_CHARS, Menu, Message, Screens, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new  # noqa: F401
+from widgets import MENU_HELP, help_pages
 
 MAX_NET_UI = 3
 
 
 def _menus():
     """The main menu and its flows (menus.py), loaded when first opened."""
-    try:
-        import menus
-    except ImportError:  # the host reads the firmware as a package
-        from firmware import menus
+    from deck import menus
+
     return menus
 
 
@@ -210,7 +204,7 @@ def finish_flip(u, again=False, crit=None, extra=None):
             ("Another player's", lambda: finish_flip(u, again, crit, {"resolved": False}))]))
         return
     if f.get("item") and "_item" not in (extra or {}):
-        from gear_menus import item_choices  # loaded when an item is used
+        from deck.gear_menus import item_choices  # loaded when an item is used
 
         if item_choices(u, again, crit, extra):
             return
