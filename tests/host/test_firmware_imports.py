@@ -11,12 +11,11 @@ from tests.host.test_micropython_suite import ROOT
 # Every host path that loads firmware modules, then what is loaded.
 PROBE = """
 import sys
-import host_tools.card_faces, host_tools.power, host_tools.quickref_cmd, host_tools.replies
-import host_tools.screens, host_tools.screens_save
+import host_tools.flashing.card_faces, host_tools.power, host_tools.commands.quickref, host_tools.table.replies
+import host_tools.screens.core
 import tests.host.device_double
-from host_tools.screens import device_views
-from host_tools.screens_save import views
-device_views(); views()
+from host_tools.screens import deck, facets, save2d6
+deck.views(); facets.views(); save2d6.views()
 import widgets, render
 from deck import ui
 assert ui.Menu is widgets.Menu
