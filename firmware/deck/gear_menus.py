@@ -10,16 +10,17 @@ def item_choices(u, again, crit, extra):
     """A magic item that activated: the charge is spent or spared by a move
     on the sheet that spares it, and the magic may keep flowing (ONGOING);
     the player says which (MD *Use a Magic Item*, *The ONGOING tag*).
-    False when there is nothing to choose."""
-    from shared_rules.deck.gear import SPARING_MOVES
+    False when there is nothing to choose. A move the campaign makes
+    unavailable (DW: Entreat the Blood-Bound in a one-shot) is not offered."""
+    from shared_rules.deck.gear import charged, sparing_moves
 
     g = u.game
     f = g.s.flip
-    if f["level"] <= 1 or _item(u, f["item"])[1] != "magic":
+    if f["level"] <= 1 or not charged(_item(u, f["item"])):
         return False
     more = dict(extra or {}, _item=1)
     rows = []
-    for spare in [None] + [m for m in SPARING_MOVES if m in g.s.moves]:
+    for spare in [None] + sparing_moves(g):
         for ongoing in (False, True):
             args = dict(more)
             if spare:
@@ -69,13 +70,15 @@ def gear_menu(u):
 
 
 def items_menu(u):
+    from shared_rules.deck.gear import charged
+
     gear = u.game.s.gear
     if not gear:
         u.notice("No item cards", ["Write one with", "Write an item card."])
         return
     rows = []
     for it in gear:
-        more = " %d/%d" % (it[5], it[6]) if it[1] == "magic" else (" " + it[3] if it[1] == "armour" else "")
+        more = " %d/%d" % (it[5], it[6]) if charged(it) else (" " + it[3] if it[1] == "armour" else "")
         if it[4]:
             more += " dmg %d" % it[4]
         rows.append((it[0][:18] + " " + it[1] + more, (lambda n=it[0]: item_menu(u, n))))
@@ -83,21 +86,22 @@ def items_menu(u):
 
 
 def item_menu(u, name):
-    """What a player does with one item card."""
-    from shared_rules.deck.gear import POWERS
+    """What a player does with one item card; a magic weapon has the rows
+    of a magic item and of a weapon."""
+    from shared_rules.deck.gear import POWERS, charged
 
     it = _item(u, name)
     kind = it[1]
     rows = []
-    if kind == "magic":
+    if charged(it):
         rows.append(("Use it (Int flip)", lambda: flip_now(u, item=name)))
         if it[8]:
             rows.append(("Stop the magic flowing", lambda: u.run("magic_stop", {"name": name})))
         rows.append(("Capacity +1", lambda: u.run("magic_capacity", {"name": name, "change": 1})))
         rows.append(("Capacity -1", lambda: u.run("magic_capacity", {"name": name, "change": -1})))
-    elif kind == "shield":
+    if kind == "shield":
         rows.append(("Block with it (Dex, FAST)", lambda: flip_now(u, item=name)))
-    else:
+    elif kind != "magic":
         rows.append(("Damage it (%d of 3)" % it[4], lambda: u.run("item_damage", {"name": name}, lambda r: r["destroyed"] and u.notice(
             "Destroyed", _wrap("%s and its red cards go back to the supply." % name)))))
     if kind == "weapon":
@@ -128,6 +132,7 @@ def new_item(u):
         ("Weapon", lambda: named({"kind": "weapon"})),
         ("Armour", lambda: armour_slots(u, named)),
         ("Magic item (3 charges)", lambda: named({"kind": "magic"})),
+        ("Magic weapon (3 charges)", lambda: named({"kind": "weapon", "capacity": 3})),
         ("Shield", lambda: u.push(Menu(u, "The shield avoids", [
             ("Harm", lambda: shield("harm")), ("Harm or a Wound", lambda: shield("wound"))])))]))
 

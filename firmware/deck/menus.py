@@ -214,9 +214,18 @@ def _rest(u, sharpen):
         args = {"keep": keep} if keep is not None else {}
         if sharpen:
             args["sharpen"] = sharpen
-        u.run("rest", args, lambda r: u.notice("Rested", _wrap(r.get("say", "Rested."))))
+        u.run("rest", args, lambda r: _recovered(u, "Rested", r, "Rested."))
 
     _keep_then(u, "Rest", u.game.keep_count("rest"), run)
+
+
+def _recovered(u, title, r, said):
+    """Rest's and Seek Help's notice; DW (l.773): no Stamina came back while
+    an ONGOING item's magic flows."""
+    said = r.get("say", said)
+    if r.get("no_stamina"):
+        said = "No Stamina back: magic flows into %s. %s" % (", ".join(r["no_stamina"]), said)
+    u.notice(title, _wrap(said))
 
 
 def seek_help_flow(u):
@@ -227,7 +236,7 @@ def seek_help_flow(u):
             args = {"hearth": True} if hearth else {}
             if keep is not None:
                 args["keep"] = keep
-            u.run("seek_help", args, lambda r: u.notice("Helped", _wrap(r.get("say", "You are looked after."))))
+            u.run("seek_help", args, lambda r: _recovered(u, "Helped", r, "You are looked after."))
         _keep_then(u, "Seek Help", g.keep_count("seek_help"), run)
 
     items = [("Seek Help", lambda: ask(False))]

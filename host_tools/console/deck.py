@@ -298,7 +298,8 @@ class Commands:
           add ITEM       a new item card, e.g. gear Bo add Rope
           kind=KIND      item, weapon, armour, shield or magic, e.g. gear Bo add Leather kind=armour
           slots=LETTERS  armour slots, h = Harm, w = Harm or Wound, e.g. gear Bo add Plate kind=armour slots=www
-          capacity=N     a magic item's charges (default 3), e.g. gear Bo add Wand kind=magic capacity=2
+          capacity=N     a magic item's charges (default 3), e.g. gear Bo add Wand kind=magic capacity=2;
+                         a weapon with charges is a magic weapon, e.g. gear Bo add Blade kind=weapon capacity=3
           weight=N       how many items it counts as, e.g. gear Bo add Plate kind=armour weight=4
           drop ITEM      drop it, e.g. gear Bo drop Rope
           damage ITEM    a red card on it, e.g. gear Bo damage Sword"""

@@ -126,13 +126,17 @@ def describe(e):
             words += ", critical success: %s" % (r.get("crit") or a.get("crit"))
         if r.get("shadow"):
             words += ", Shadow +%d" % r["shadow"]
-        return words
+        magic = replies.item_words(r)
+        return words + (", " + magic if magic else "")
     if op == "choose":
         return "chooses %s%s to resolve the tie" % (a.get("card"), by)
     if op == "damage":
         return "takes %s damage%s: %s absorbed, %s Wound(s), %s Harm, %s Stamina lost (%s cards)" % (
             r.get("power", a.get("power")), by, r.get("absorbed", 0), _count(r.get("wounds")), _count(r.get("harm")),
             r.get("stamina", 0), _count(r.get("cards_lost")))
+    if r.get("no_stamina"):  # DW: an ONGOING item's magic still flows
+        return "%s%s: no Stamina regained, magic still flows into %s" % (
+            "rests" if op == "rest" else "seeks help", by, ", ".join(r["no_stamina"]))
     if op in ("breather", "rest"):
         return "%s%s: %s Stamina regained%s" % ("takes a breather" if op == "breather" else "rests", by,
                                                  r.get("regained", 0),

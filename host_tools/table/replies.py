@@ -76,7 +76,23 @@ def end_flip(name, r, state=None):
         gains.append("critical success: %s" % crit.replace("_", " "))
     if gains:
         lines.append(", ".join(gains))
+    magic = item_words(r)
+    if magic:
+        lines.append(magic)
     return lines
+
+
+def item_words(r):
+    """A magic item's (or magic weapon's) use at the end of its flip: it
+    activates or not, the charges left, the further cost."""
+    if not r.get("magic"):
+        return ""
+    words = "the item " + r["magic"]
+    if "charges" in r:
+        words += " (%d charge%s left)" % (r["charges"], "" if r["charges"] == 1 else "s")
+    if r.get("cost"):
+        words += ": " + r["cost"]
+    return words
 
 
 def damage(name, r, state=None):
@@ -149,6 +165,8 @@ def say(op, name, r, state=None):
             lines.append("Wound cards back to the supply: %s" % cards(r["wound_cards_returned"]))
         if "wound_tokens" in r:
             lines.append("Wound tokens: %s" % r["wound_tokens"])
+        if r.get("no_stamina"):
+            lines.append("no Stamina regained: magic still flows into %s" % ", ".join(r["no_stamina"]))
         if r.get("say"):
             lines.append(r["say"])
         return lines
@@ -176,6 +194,8 @@ def say(op, name, r, state=None):
         return ["%s's %s is damaged: %s red card%s on it" % (name, r.get("item"), r.get("damage"), "" if r.get("damage") == 1 else "s")]
     if op == "gear_add":
         item = r.get("item") or ["?"]
+        if len(item) > 6 and item[1] == "weapon" and item[6]:
+            return ["%s has a new item card: %s, a magic weapon (%d charges)" % (name, item[0], item[6])]
         return ["%s has a new item card: %s" % (name, item[0])]
     if op == "spotlight":
         return ["the spotlight moves on from %s" % name]

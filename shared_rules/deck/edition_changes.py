@@ -44,6 +44,9 @@ CHANGES = {
         "seek_help_wounds": "one_wound_each",  # l.628-653
         "hearth_returns_wound_tokens": False,
         "starting_armour": "hh",
+        "starting_pack": 0,
+        "ongoing_rest": "no_stamina",
+        "capacity_moves_charges": True,
         "green_rings": "level_cards",
         "ring_campaigns": CAMPAIGNS,  # "session 3 tends to be the first"
         "speed_tokens": 6,  # "You have 6 tokens" (l.460)

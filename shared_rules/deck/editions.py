@@ -72,6 +72,22 @@ _BASE = {
     # MD *Armour*: the starting armour "has 1 slot that can absorb a Harm or
     # a Wound"; DW (l.698): Leather Armour "has 2 slots for Harm tokens"
     "starting_armour": "w",
+    # MD *Pack - Precious and regular* (and 0.93 l.186): "Your character
+    # starts off with 2 Pack cards" (regular ones; precious Pack is found in
+    # the fiction). DW has no Pack cards: its Pack tokens are placed from
+    # the 6 Speed tokens as the player chooses (l.460).
+    "starting_pack": 2,
+    # An ONGOING magic item while its magic flows: MD *The ONGOING tag*: the
+    # character is "not considered idle" for Rest and Seek Help ("refuse");
+    # DW (l.773): they "may not regain Stamina points while using the Rest
+    # or Seek Help moves" ("no_stamina": the moves run, Exhaustion tokens and
+    # cards stay, l.549's two ways of regaining Stamina).
+    "ongoing_rest": "refuse",
+    # A magic item's charge capacity changing: MD *Charges and Capacity*
+    # marks the new capacity only (False); DW (l.757-759) red cards on the
+    # card: a permanent loss "loses a charge and its capacity ... decreases
+    # by 1", a gain takes a black-side card off (True: charges move with it).
+    "capacity_moves_charges": False,
     # Advancement by green rings: "envelopes" (MD *30-hour Campaigns: Green
     # rings*: enveloped moves need rings to study), "level_cards" (DW *LEVEL
     # CARDS AND GREEN RINGS*), or None (0.93 has neither)

@@ -154,6 +154,7 @@ class Game(Atomic):
         s.rng.shuffle(s.draw)
         blessings, wounds = C.SUPPLY_SETS[supply_set]
         s.supply = list(blessings) + list(wounds)
+        s.pack = edition(edition_key)["starting_pack"]
         g = cls(s)
         if attrs:
             for a in ATTRS:

@@ -17,6 +17,10 @@ from shared_rules.errors import RulesError
 # "counts as 2 items"), and 1 while magical energy flows into an ONGOING
 # magic item (MD *The ONGOING tag*), and the power gauge of a weapon or
 # magic item ("", "d4", "d6" or "d10": MD *More Power*).
+# A weapon with a charge capacity is a magic weapon (MD *Use a Magic Item*:
+# "a magical weapon"; DW l.763, l.799: one "granted magical effects via Tool
+# Twisting"): used as a magic item, yet a weapon that rolls attack power and
+# "can be damaged". Only a magic item or a weapon holds charges.
 # A shield's slots field is what it avoids ("h" Harm, "w" Harm or Wound) and
 # its first effect in SHIELD_EFFECTS (1 or 2), e.g. "w1".
 FIELDS = ("name", "kind", "slots", "tokens", "damage", "charges", "capacity", "weight", "flowing", "power")
@@ -50,7 +54,8 @@ def gear_add(g, name, kind="item", slots=None, capacity=None, weight=1, avoids=N
     charges") and starts full. A shield says what it ``avoids`` ("harm" or
     "wound": Harm or Wound) and its ✔✔✔ effect, the ``first`` (1) or
     second (2) of MD's list. A weapon's ``power`` is d4 unless given ("an
-    armed PC will be rolling 1d4 for their attack power")."""
+    armed PC will be rolling 1d4 for their attack power"); a weapon given a
+    ``capacity`` is a magic weapon."""
     if power is None:
         power = "d4" if kind == "weapon" else ""
     if capacity is None:
@@ -91,11 +96,13 @@ def gear_drop(g, name):
 def item_damage(g, name):
     """MD *Item Damage* (Bust-on-3): the first two times a red card on the
     item; the third destroys it (item and red cards back to the supply).
-    Mundane items only."""
+    Mundane items and magic weapons (DW l.761-763: "Magic items cannot be
+    damaged. (Weapons granted magical effects via Tool Twisting *can* be
+    damaged)")."""
     s = g.s
     item = find(s, name)
     if item[1] == "magic":
-        raise RulesError("magic_item", "only mundane (non-magical) items can be damaged")
+        raise RulesError("magic_item", "only mundane (non-magical) items and magic weapons can be damaged")
     if item[4] >= 2:
         s.gear.remove(item)
         g.event(name, "is destroyed")
@@ -223,9 +230,14 @@ def gird(s):
 
 
 # -- magic items (MD *Magic*) -------------------------------------------
+def charged(item):
+    """A magic item, or a magic weapon (a weapon with a charge capacity)."""
+    return item[1] == "magic" or item[6] > 0
+
+
 def magic_item(s, name):
     item = find(s, name)
-    if item[1] != "magic":
+    if not charged(item):
         raise RulesError("not_magic", "%s is not a magic item" % name)
     return item
 
@@ -286,15 +298,27 @@ def block(g, name, level, cost, out):
         out["item"] = item_damage(g, name)
 
 
+def sparing_moves(g):
+    """The moves on the sheet that may spare a charge now. DW l.817: "Entreat
+    the Blood-Bound is not available during a One-Shot Campaign, because it
+    requires the use of Wounds": it spares where the campaign has Wounds."""
+    s = g.s
+    return [m for m in SPARING_MOVES if m in s.moves
+            and (m != SPARING_MOVES[0] or s.campaign in g.ed["wound_campaigns"])]
+
+
 def activate(g, name, level, spare, ongoing, out):
     """End of a Use a Magic Item flip (MD *Use a Magic Item*): on any result
     but ✗ the item activates and loses a charge, unless ``spare`` names a
     move on the sheet that avoids the loss; ✅ and ✔✔ add a further cost
     (chosen by the GM, or by the player on ✔✔); an ONGOING item keeps
-    magical energy flowing until magic_stop."""
+    magical energy flowing until magic_stop. A magic weapon's further cost
+    may be "the weapon is damaged" (item_damage)."""
     s = g.s
     item = magic_item(s, name)
-    if spare is not None and (spare not in SPARING_MOVES or spare not in s.moves):
+    if spare is not None and spare not in sparing_moves(g):
+        if spare in s.moves and spare in SPARING_MOVES:
+            raise RulesError("not_available", "%s is not available during a One-Shot Campaign: it requires the use of Wounds" % spare)
         raise RulesError("bad_spare", "only %s on your sheet can spare the charge" % " or ".join(SPARING_MOVES))
     if level <= 1:
         if spare is not None or ongoing:
@@ -308,10 +332,10 @@ def activate(g, name, level, spare, ongoing, out):
         item[8] = 1
     out["magic"] = "activates"
     out["charges"] = item[5]
-    if level == 2:
-        out["cost"] = "the GM chooses a further cost"
-    elif level == 3:
-        out["cost"] = "choose a further cost"
+    if level in (2, 3):
+        out["cost"] = ("the GM chooses" if level == 2 else "choose") + " a further cost"
+        if item[1] == "weapon":
+            out["cost"] += ", or the weapon is damaged"
 
 
 def magic_stop(g, name):
@@ -325,7 +349,10 @@ def magic_stop(g, name):
 
 def magic_capacity(g, name, change):
     """Charge capacity gained or lost; below 1 "all the bonds that held the
-    item together dissipate": the card leaves."""
+    item together dissipate": the card leaves. In DW a charge goes with
+    each point (l.757: "it loses a charge and its capacity for charges
+    decreases by 1"; l.759: a gain takes off a black-side red card, which
+    frees the charge it covered)."""
     s = g.s
     item = magic_item(s, name)
     _whole(change, "capacity change", -9, 9)
@@ -337,14 +364,15 @@ def magic_capacity(g, name, change):
     if cap > 9:
         raise RulesError("bad_number", "a capacity of at most 9")
     item[6] = cap
+    if g.ed["capacity_moves_charges"]:
+        item[5] = max(0, item[5] + change)
     if item[5] > cap:
         item[5] = cap
     return {"item": name, "capacity": cap, "charges": item[5], "gone": False}
 
 
 def flowing(s):
-    """Names of the items magical energy flows into (MD *The ONGOING tag*:
-    the character is then not idle for Rest and Seek Help)."""
+    """Names of the items magical energy flows into (the ONGOING tag)."""
     return [item[0] for item in s.gear if item[8]]
 
 
@@ -352,14 +380,23 @@ def recharge(s):
     """Rest and Seek Help: "magic items that are not being used regain all
     charges, up to their charge capacity"."""
     for item in s.gear:
-        if item[1] == "magic" and not item[8]:
+        if charged(item) and not item[8]:
             item[5] = item[6]
 
 
-def require_idle_magic(s, what):
-    busy = flowing(s)
-    if busy:
+def require_idle_magic(g, what):
+    """MD *The ONGOING tag*: while magic flows the character is "not
+    considered *idle* for the purposes of the Rest and Seek Help moves":
+    refused. DW runs them without Stamina (stamina_held)."""
+    busy = flowing(g.s)
+    if busy and g.ed["ongoing_rest"] == "refuse":
         raise RulesError("magic_flowing", "magical energy still flows into %s: stop it before you %s" % (", ".join(busy), what))
+
+
+def stamina_held(g):
+    """DW l.773: while flowing energy into an ONGOING item "you may not
+    regain Stamina points while using the Rest or Seek Help moves"."""
+    return g.ed["ongoing_rest"] == "no_stamina" and bool(flowing(g.s))
 
 
 # -- the reduce step: armour slots and Good Cardio (MD *Armour*, *Good Cardio*)
@@ -473,10 +510,10 @@ def check_gear(item):
         raise RulesError("bad_item", "an item counts as at most 9 items")
     if power not in ("",) + POWERS or (power and kind not in ("weapon", "magic")):
         raise RulesError("bad_item", "a weapon's or magic item's power is d4, d6 or d10")
-    if flowing not in (0, 1) or (flowing and kind != "magic"):
+    if flowing not in (0, 1) or (flowing and not charged(item)):
         raise RulesError("bad_item", "only a magic item has magical energy flowing into it")
-    if damage > 2 or capacity > 9 or charges > capacity or (capacity and kind != "magic"):
-        raise RulesError("bad_item", "damage is 0-2, and only a magic item holds charges (0-9, within its capacity)")
+    if damage > 2 or capacity > 9 or charges > capacity or (capacity and kind not in ("magic", "weapon")):
+        raise RulesError("bad_item", "damage is 0-2, and only a magic item or weapon holds charges (0-9, within its capacity)")
     return item
 
 

@@ -89,13 +89,36 @@ class Recovery:
 
     def keep_count(self, what):
         """How many Exhaustion cards ``what`` ("rest" or "seek_help") keeps:
-        the player names that many (keep=[...]) when there are more."""
+        the player names that many (keep=[...]) when there are more. While
+        an ONGOING item's magic flows in DW, every card (no Stamina back)."""
         s = self.s
-        if what == "rest":
-            return s.harm + s.wound_tokens
-        if what == "seek_help":
-            return s.wound_tokens
-        raise RulesError("bad_args", "keep_count is for rest or seek_help, not %r" % (what,))
+        if what not in ("rest", "seek_help"):
+            raise RulesError("bad_args", "keep_count is for rest or seek_help, not %r" % (what,))
+        if self._stamina_held():
+            return len(s.exhaustion)
+        return s.wound_tokens + (s.harm if what == "rest" else 0)
+
+    def _stamina_held(self):
+        """DW's ONGOING rule (gear.stamina_held); no gear, no question."""
+        if not self.s.gear:
+            return False
+        from shared_rules.deck.gear import stamina_held
+
+        return stamina_held(self)
+
+    def _tokens_back(self, out):
+        """Rest and Seek Help return every Exhaustion token (Good Cardio's
+        with them), unless Stamina is held: DW l.549, "Regaining Stamina may
+        be done either by taking cards from the Exhaustion pile and putting
+        them into the discard pile, or by returning Exhaustion tokens"."""
+        s = self.s
+        if self._stamina_held():
+            from shared_rules.deck.gear import flowing
+
+            out["no_stamina"] = flowing(s)
+            return
+        s.exh_tokens = 0
+        s.cardio = 0
 
     def worst_exhausted(self, count):
         """The ``count`` Exhaustion cards with the lowest results (sum of the
@@ -146,14 +169,13 @@ class Recovery:
         if s.gear or sharpen:
             from shared_rules.deck import gear
 
-            gear.require_idle_magic(s, "Rest")
+            gear.require_idle_magic(self, "Rest")
             if sharpen:
                 out["repaired"] = gear.sharpen(self, sharpen)
             gear.gird(s)
             gear.recharge(s)
-        s.exh_tokens = 0
-        s.cardio = 0
-        moved = self._keep(s.harm + s.wound_tokens, keep)
+        self._tokens_back(out)
+        moved = self._keep(self.keep_count("rest"), keep)
         if s.harm:
             s.harm -= 1
         self.event("rested:", len(moved), "cards back")
@@ -177,13 +199,13 @@ class Recovery:
         if s.gear:
             from shared_rules.deck import gear
 
-            gear.require_idle_magic(s, "Seek Help")
+            gear.require_idle_magic(self, "Seek Help")
             gear.gird(s)
             gear.recharge(s)
-        s.exh_tokens = 0
-        s.cardio = 0
+        out = {}
+        self._tokens_back(out)
         s.harm = 0
-        moved = self._keep(s.wound_tokens, keep)
+        moved = self._keep(self.keep_count("seek_help"), keep)
         returned = []
         if self.ed["seek_help_wounds"] == "all_wound_cards":
             returned = self._return_wound_cards(None)
@@ -196,7 +218,7 @@ class Recovery:
         if s.incapacitated:
             self.event("no longer incapacitated")
             s.incapacitated = ""
-        out = {"recovered": moved, "wound_cards_returned": returned, "wound_tokens": s.wound_tokens}
+        out.update({"recovered": moved, "wound_cards_returned": returned, "wound_tokens": s.wound_tokens})
         if self.ed["rest_blame_step"]:
             out["say"] = "Say who you are closer to forgiving."
         return out

@@ -136,7 +136,7 @@ def test_magic_capacity_down_to_nothing_dissipates():
 
 def test_pack_cards_and_good_thing_i_brought():
     """MD *Good Thing I Brought...*: 1 or 2 Pack cards; kept, it becomes an Item card."""
-    app = _app()
+    app = _app(pack=0)  # the 2 a new character starts with set aside
     choose(app, "Gear & rings", "Pack", "Gain a Pack card")
     choose(app, "Gear & rings", "Pack", "Gain a Pack card")
     choose(app, "Gear & rings", "Pack", "Gain a precious")
@@ -262,3 +262,81 @@ def test_padded_armour_counts_as_two_items():
     _type(app, "Padded")
     item = [i for i in app.game.s.gear if i[0] == "Padded"][0]
     assert item[2] == "hhw" and item[7] == 2 and encumbrance(app.game.s) >= 2
+
+
+# -- issue 27: rules the engine once did otherwise than the seed texts --------
+def test_a_new_character_from_the_menus_has_two_pack_cards():
+    """MD *Pack - Precious and regular*: "Your character starts off with 2
+    Pack cards, enabling the move Good Thing I Brought..."."""
+    app = make_app()
+    v = press(app, "C")
+    press(app, *(["DOWN"] * v["items"].index("Help & settings")), "B")
+    press(app, *(["DOWN"] * app.ui.view()["items"].index("New character")), "B")
+    old = app.game.s.game
+    press(app, "DOWN", "B", "B")  # yes, a new Deckahedron character
+    assert app.game.s.game != old and (app.game.s.pack, app.game.s.precious) == (2, 0)
+    v = choose(app, "Gear & rings")
+    assert "Pack: 2, precious 0" in v["items"]
+    press(app, "A", "A")
+    choose(app, "Gear & rings", "Pack: 2", "Good Thing", "2 Pack cards", "No")
+    assert app.game.s.pack == 0
+
+
+def test_dw_rest_with_ongoing_magic_regains_no_stamina():
+    """DW l.773: while energy flows into an ONGOING item "you may not regain
+    Stamina points while using the Rest or Seek Help moves": the Rest runs,
+    keeps every Exhaustion card and token, and says why."""
+    app = _app(["10"], exhaustion=("2", "5"), edition="dw-lucky", campaign="9h", exh_tokens=2, harm=1)
+    app.game.do("gear_add", {"name": "Cloak", "kind": "magic"})
+    choose(app, "Gear & rings", "Item cards", "Cloak", "Use it")
+    press(app, "A")
+    _row(app, "Spend a charge, ONGOING")
+    press(app, "A")
+    v = choose(app, "Hurt & recover", "Rest")
+    assert v["items"][0] == "Go ahead"  # no cards to choose: they all stay
+    v = _row(app, "Go ahead")
+    assert v["title"] == "Rested" and "No Stamina back: magic flows into Cloak." in " ".join(v["lines"])
+    s = app.game.s
+    assert s.exh_tokens == 2 and len(s.exhaustion) == 2 and s.harm == 0
+
+
+def test_a_magic_weapon_from_the_menus():
+    """MD *Use a Magic Item*: a magical weapon's further cost may be "the
+    weapon is damaged"; it keeps a weapon's damage, attack power and power
+    gauge rows (DW l.763: it "*can* be damaged")."""
+    app = _app(["4", "13"])  # card 4: Anvil (Int) a single check
+    choose(app, "Gear & rings", "Write an item card")
+    _row(app, "Magic weapon")
+    _type(app, "Blade")
+    assert app.game.s.gear[0][:2] == ["Blade", "weapon"] and app.game.s.gear[0][5:7] == [3, 3]
+    v = choose(app, "Gear & rings", "Item cards (1)")
+    assert v["items"] == ["Blade weapon 3/3"]
+    v = press(app, "B")
+    for row in ("Use it", "Capacity +1", "Damage it", "Reveal its attack power", "Power: d4"):
+        assert [r for r in v["items"] if r.startswith(row)], row
+    _row(app, "Use it")
+    v = press(app, "A")
+    assert v["title"] == "Blade activates"
+    v = _row(app, "Spend a charge")
+    assert "or the weapon is damaged" in " ".join(v["lines"]) and app.game.s.gear[0][5] == 2
+    press(app, "A")
+    choose(app, "Gear & rings", "Item cards", "Blade", "Damage it")
+    assert app.game.s.gear[0][4] == 1
+
+
+def test_dw_one_shot_offers_no_blood_bound_spare_and_permanent_loss_takes_a_charge():
+    """DW l.817: "Entreat the Blood-Bound is not available during a One-Shot
+    Campaign"; l.757: a permanent loss "loses a charge and its capacity for
+    charges decreases by 1"."""
+    app = _app(["10"], edition="dw-lucky")
+    app.game.s.moves["Entreat the Blood-Bound"] = 0
+    app.game.s.moves["Channel the Living Light"] = 0
+    app.game.do("gear_add", {"name": "Orb", "kind": "magic"})
+    choose(app, "Gear & rings", "Item cards", "Orb", "Use it")
+    v = press(app, "A")
+    rows = " ".join(v["items"])
+    assert "Channel the Living Light s" in rows and "Entreat" not in rows
+    _row(app, "Spend a charge")
+    press(app, "A")
+    v = choose(app, "Gear & rings", "Item cards", "Orb", "Capacity -1")
+    assert app.game.s.gear[0][5:7] == [1, 2]

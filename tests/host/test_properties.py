@@ -5,7 +5,7 @@ sequence); the engine must keep every card in exactly one place, leave the
 state untouched when it refuses a command, and save/load exactly.
 """
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from shared_rules.deck import cards as C
@@ -70,3 +70,56 @@ def test_plausible_sessions_conserve_cards_and_replay_identically(seed, walk_see
         except RulesError:
             pass
     assert h.dump() == g.dump()
+
+
+# Magic items and magic weapons (issue 27): their commands mixed with harm and
+# recovery in every edition and campaign.
+ITEMS = ("Orb", "Blade")
+magic_command = st.one_of(
+    st.tuples(st.just("flip"), st.fixed_dictionaries({"item": st.sampled_from(ITEMS)})),
+    st.tuples(st.just("end_flip"), st.fixed_dictionaries({}, optional={
+        "ongoing": st.booleans(), "spare": st.sampled_from(("Entreat the Blood-Bound", "Channel the Living Light"))})),
+    st.tuples(st.just("magic_stop"), st.fixed_dictionaries({"name": st.sampled_from(ITEMS)})),
+    st.tuples(st.just("magic_capacity"), st.fixed_dictionaries({"name": st.sampled_from(ITEMS),
+                                                                 "change": st.integers(min_value=-2, max_value=2)})),
+    st.tuples(st.just("item_damage"), st.fixed_dictionaries({"name": st.sampled_from(ITEMS)})),
+    st.tuples(st.sampled_from(("rest", "seek_help", "take_harm", "take_wound", "reshuffle")), st.just({})),
+    st.tuples(st.just("lose_stamina"), st.fixed_dictionaries({"points": st.integers(min_value=0, max_value=3)})),
+    st.tuples(st.just("damage"), st.fixed_dictionaries({"power": st.integers(min_value=0, max_value=6),
+                                                        "cardio": st.integers(min_value=0, max_value=2)})),
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2 ** 32), edition=st.sampled_from(("md", "v093", "dw-lucky", "dw-heroic")),
+       campaign=st.sampled_from(("oneshot", "9h", "30h")), ongoing=st.booleans(),
+       commands=st.lists(magic_command, max_size=40))
+@example(seed=1, edition="dw-lucky", campaign="9h", ongoing=True,  # seed 1: the Orb's flip does not miss
+         commands=[("lose_stamina", {"points": 2}), ("rest", {}), ("seek_help", {})])
+def test_magic_items_keep_cards_tokens_and_charges(seed, edition, campaign, ongoing, commands):
+    """Cards and tokens are conserved, charges stay within capacity, and a
+    Rest or Seek Help while DW's ONGOING magic flows gives back no Stamina:
+    no Exhaustion token returned, no Exhaustion card to the discard pile."""
+    from shared_rules.deck.gear import check_gear_list, flowing
+
+    g = Game.new(seed=seed, edition_key=edition, campaign=campaign)
+    for name in ("Good Cardio", "Entreat the Blood-Bound", "Channel the Living Light"):
+        g.do("set_move", {"name": name, "level": "base"})
+    g.do("gear_add", {"name": "Orb", "kind": "magic"})
+    g.do("gear_add", {"name": "Blade", "kind": "weapon", "capacity": 3})
+    if ongoing:  # the Orb's magic flows from the start (when its flip does not miss)
+        g.do("flip", {"item": "Orb"})
+        _apply(g, "end_flip", {"ongoing": True})
+        _apply(g, "end_flip", {})
+    for op, args in commands:
+        s = g.s
+        held = op in ("rest", "seek_help") and edition.startswith("dw") and flowing(s) and s.flip is None
+        tokens, exhausted, discard = s.exh_tokens, [e[0] for e in s.exhaustion], list(s.discard)
+        _apply(g, op, args)
+        s = g.s
+        s.check()
+        check_gear_list(s.gear)
+        if held:
+            assert s.exh_tokens == tokens and not [c for c in s.discard if c in exhausted and c not in discard]
+    text = g.dump()
+    assert Game.load(text).dump() == text

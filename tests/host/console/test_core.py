@@ -223,6 +223,36 @@ def test_the_armour_takes_the_wound(gm):
     assert "add, drop or damage" in gm("gear Cy polish Sword")
 
 
+def test_a_magic_weapon_from_the_console(gm):
+    """MD *Use a Magic Item*: a magical weapon is used like a magic item and
+    its further cost may be "the weapon is damaged"; it is damaged like a
+    weapon (issue 27)."""
+    text = gm("gear Cy add Blade kind=weapon capacity=3")
+    assert "Cy has a new item card: Blade, a magic weapon (3 charges)" in text, text
+    gm("do Cy flip item=Blade")
+    text = gm("do Cy end_flip")
+    assert "the item activates (2 charges left)" in text or "the item does not activate" in text, text
+    assert "1 red card" in gm("gear Cy damage Blade")
+
+
+def test_rest_and_flip_words_for_magic_items():
+    """What the console and the record say of a magic weapon's use and of a
+    DW Rest that regains no Stamina while ONGOING magic flows (l.773)."""
+    from host_tools import record, replies
+
+    used = {"resolving": "4", "level": 2, "magic": "activates", "charges": 2,
+            "cost": "the GM chooses a further cost, or the weapon is damaged"}
+    assert replies.end_flip("Cy", used)[-1] == ("the item activates (2 charges left): the GM chooses a further cost,"
+                                                " or the weapon is damaged")
+    rested = {"recovered": [], "kept": ["2", "5"], "no_stamina": ["Cloak"]}
+    assert "no Stamina regained: magic still flows into Cloak" in replies.say("rest", "Cy", rested)
+    entry = {"kind": "command", "op": "rest", "args": {}, "result": rested}
+    assert record.describe(entry) == "rests: no Stamina regained, magic still flows into Cloak"
+    entry = {"kind": "command", "op": "end_flip", "args": {}, "result": used}
+    assert record.describe(entry).endswith(", the item activates (2 charges left): the GM chooses a further cost,"
+                                           " or the weapon is damaged")
+
+
 def test_wound_with_no_card_left_says_so(gm):
     """Reproduction: `wound Bo` with no wound card left printed "Bo takes None"."""
     gm("wound Ann")

@@ -107,7 +107,7 @@ def test_item_damage_is_bust_on_three():
 def test_sharpen_and_stitch_repairs_alongside_a_rest():
     """MD *Sharpen and Stitch*: "repair damaged items by spending Pack
     cards. This move must be executed alongside the Rest move"."""
-    g = stacked()
+    g = stacked(pack=0)  # the 2 Pack cards a new character starts with set aside
     do(g, "gear_add", name="Sword", kind="weapon")
     do(g, "item_damage", name="Sword")
     do(g, "item_damage", name="Sword")
@@ -122,7 +122,7 @@ def test_good_thing_i_brought_spends_pack_cards():
     """MD *Good Thing I Brought...*: 1 or 2 Pack cards; an item that can go
     back into the backpack is written on a blank card replacing them; a
     consumed one just returns them to the supply."""
-    g = stacked()
+    g = stacked(pack=0)  # the 2 Pack cards a new character starts with set aside
     do(g, "pack_gain", regular=2, precious=1)
     refused(g, "good_thing", "bad_pack", pack=2, precious=1)
     refused(g, "good_thing", "bad_pack", pack=0)
@@ -138,7 +138,7 @@ def test_encumbrance_feeds_the_pursuit():
     """MD *The Pursuit Mini-game*: "Add the rabbit's Str + Dex, then
     subtract their encumbrance penalty"; Item and Pack cards count, Padded
     Armour "counts as 2 items" (*Armour*)."""
-    g = stacked()
+    g = stacked(pack=0)  # the 2 Pack cards a new character starts with set aside
     light = g.pursuit()
     assert light == g.pursuit(0)
     do(g, "pack_gain", regular=2)
@@ -150,7 +150,7 @@ def test_encumbrance_feeds_the_pursuit():
 
 
 def test_equipment_survives_the_save_and_old_saves_still_load():
-    g = stacked(campaign="9h")
+    g = stacked(campaign="9h", pack=0)
     old = g.dump()
     assert "gear" not in old and "pack" not in old  # nothing to say: no new lines
     assert Game.load(old).dump() == old
@@ -419,3 +419,124 @@ def test_obsessive_contemplation_turns_a_precious_pack_card_into_a_magic_item():
     do(g, "pack_gain", precious=1)
     out = do(g, "contemplate", name="Locket", capacity=2)
     assert out["item"][1] == "magic" and out["item"][6] == 2 and g.s.precious == 0
+
+
+# -- rules the engine once did otherwise than the seed texts (issue 27) --------
+def test_a_new_character_starts_with_two_pack_cards():
+    """MD (seed 001) *Pack - Precious and regular*: "Your character starts
+    off with 2 Pack cards, enabling the move Good Thing I Brought..." (0.93,
+    seed 000 l.186, the same). DW (seed 004 l.460) has Pack tokens the
+    player places from the 6: a new DW character has none on Pack."""
+    for key in ("md", "v093"):
+        g = Game.new(seed=3, edition_key=key)
+        assert (g.s.pack, g.s.precious) == (2, 0) and g.summary()["pack"] == {"regular": 2, "precious": 0}
+        assert Game.load(g.dump()).s.pack == 2
+        do(g, "good_thing", pack=2)  # enabled at once
+        assert g.s.pack == 0
+    for key in ("dw-lucky", "dw-heroic"):
+        g = Game.new(seed=3, edition_key=key, campaign="9h")
+        assert g.s.pack == 0
+        from shared_rules.deck.gear import speed
+
+        assert speed(g) == 6
+
+
+def test_dw_ongoing_magic_rests_without_regaining_stamina():
+    """DW (seed 004 l.773, *The ONGOING tag*): "While you are flowing energy
+    into such an item, you may not regain Stamina points while using the
+    Rest or Seek Help moves" (the moves are allowed); l.549: Stamina comes
+    back as Exhaustion cards to the discard pile or Exhaustion tokens to the
+    supply. The rest of each move still happens: a Harm token back, idle
+    magic items recharged. (MD refuses: test_ongoing_magic_blocks_rest_and_seek_help.)"""
+    g = stacked(["14", "13"], exhaustion=("2", "5"), edition="dw-lucky", campaign="9h", exh_tokens=2, harm=1)
+    do(g, "gear_add", name="Cloak", kind="magic")
+    do(g, "gear_add", name="Wand", kind="magic")
+    do(g, "flip", item="Wand")
+    do(g, "end_flip")  # 14: a charge spent
+    do(g, "flip", item="Cloak")
+    do(g, "end_flip", ongoing=True)  # 13: the Cloak's magic keeps flowing
+    assert g.keep_count("rest") == 2 == g.keep_count("seek_help")  # every card stays (idle: 1 and 0)
+    refused(g, "rest", "bad_keep", keep=["2"])
+    out = do(g, "rest")
+    assert out["no_stamina"] == ["Cloak"] and out["recovered"] == [] and out["kept"] == ["2", "5"]
+    assert g.s.exh_tokens == 2 and g.s.harm == 0  # Step 4 still returns a Harm token
+    assert g.s.gear[1][5] == 3 and g.s.gear[0][5] == 2  # the idle Wand recharges, the Cloak does not
+    out = do(g, "seek_help")
+    assert out["no_stamina"] == ["Cloak"] and out["recovered"] == [] and g.s.exh_tokens == 2 and g.s.harm == 0
+    do(g, "magic_stop", name="Cloak")
+    out = do(g, "rest")
+    assert "no_stamina" not in out and g.s.exh_tokens == 0 and out["recovered"] == ["2", "5"]
+
+
+def test_dw_permanent_loss_takes_a_charge_with_the_capacity():
+    """DW (seed 004 l.757, *Charges and Capacity*): "Sometimes charges are
+    lost *permanently*. This means it loses a charge and its capacity for
+    charges decreases by 1": 2/3 becomes 1/2. l.759: a gain takes a
+    black-side red card off, freeing its charge. MD (seed 001 *Charges and
+    Capacity*) only marks the new capacity: 2/3 becomes 2/2."""
+    for key, lost, regained in (("dw-lucky", [1, 2], [2, 3]), ("md", [2, 2], [2, 3])):
+        g = stacked(["14"], edition=key)
+        do(g, "gear_add", name="Ring", kind="magic")
+        do(g, "flip", item="Ring")
+        do(g, "end_flip")
+        assert g.s.gear[0][5:7] == [2, 3]
+        do(g, "magic_capacity", name="Ring", change=-1)
+        assert g.s.gear[0][5:7] == lost, key
+        do(g, "magic_capacity", name="Ring", change=1)
+        assert g.s.gear[0][5:7] == regained, key
+    g = stacked(edition="dw-heroic")
+    do(g, "gear_add", name="Orb", kind="magic", capacity=2)
+    g.s.gear[0][5] = 0  # depleted
+    assert do(g, "magic_capacity", name="Orb", change=-1)["charges"] == 0  # no charge below none
+
+
+def test_a_magic_weapon_is_a_weapon_with_charges():
+    """MD (seed 001 *Use a Magic Item*): "if the magic item being used is a
+    magical weapon, another choice is available: "the weapon is damaged"";
+    DW (seed 004 l.761-763): "Magic items cannot be damaged. (Weapons
+    granted magical effects via Tool Twisting *can* be damaged)". A magic
+    weapon is a weapon card with a charge capacity: used with Int like a
+    magic item, damaged like a weapon, and it rolls its attack power."""
+    for key in ("md", "dw-lucky"):
+        g = stacked(["4", "3", "14"], edition=key, campaign="9h")
+        do(g, "gear_add", name="Blade of Echoes", kind="weapon", capacity=3)
+        assert g.s.gear[0][5:7] == [3, 3] and g.s.gear[0][9] == "d4"
+        do(g, "flip", item="Blade of Echoes")
+        out = do(g, "end_flip")  # 4: a single check on Anvil
+        assert out["magic"] == "activates" and out["charges"] == 2
+        assert out["cost"] == "the GM chooses a further cost, or the weapon is damaged"
+        assert do(g, "item_damage", name="Blade of Echoes")["damage"] == 1  # the cost taken
+        assert do(g, "reveal", item="Blade of Echoes")["power"] == 2  # card 3's triangle
+        do(g, "rest")  # "rechargeable during Rest"
+        assert g.s.gear[0][5] == 3 and Game.load(g.dump()).s.gear == g.s.gear
+        # a magic item is not damaged and rolls no attack power; a mundane
+        # weapon holds no charge
+        do(g, "gear_add", name="Wand", kind="magic")
+        refused(g, "item_damage", "magic_item", name="Wand")
+        refused(g, "reveal", "bad_power", item="Wand")
+        do(g, "gear_add", name="Sword", kind="weapon")
+        refused(g, "flip", "not_magic", item="Sword")
+        refused(g, "magic_capacity", "not_magic", name="Sword", change=1)
+        refused(g, "gear_add", "bad_item", name="Rope", capacity=2)
+
+
+def test_dw_blood_bound_is_not_available_in_a_one_shot():
+    """DW (seed 004 l.817, *Entreat the Blood-Bound*): "Entreat the
+    Blood-Bound is not available during a One-Shot Campaign, because it
+    requires the use of Wounds": it spares no charge there; Channel the
+    Living Light still does, and the longer campaigns and MD (which has no
+    such note) keep the spare."""
+    from shared_rules.deck.gear import sparing_moves
+
+    for key, campaign, spares in (("dw-lucky", "oneshot", False), ("dw-heroic", "9h", True), ("md", "oneshot", True)):
+        g = stacked(["14", "13"], edition=key, campaign=campaign)
+        do(g, "set_move", name="Entreat the Blood-Bound")
+        do(g, "set_move", name="Channel the Living Light")
+        do(g, "gear_add", name="Sigil", kind="magic")
+        assert ("Entreat the Blood-Bound" in sparing_moves(g)) == spares
+        do(g, "flip", item="Sigil")
+        if spares:
+            assert do(g, "end_flip", spare="Entreat the Blood-Bound")["charges"] == 3
+        else:
+            refused(g, "end_flip", "not_available", spare="Entreat the Blood-Bound")
+            assert do(g, "end_flip", spare="Channel the Living Light")["charges"] == 3
