@@ -16,6 +16,7 @@ import json
 from shared_rules import systems
 from shared_rules.deck.words import level_words
 
+from host_tools.table import replies
 
 FIELDS = ("id", "session", "t", "player", "kind", "op", "args", "result", "before", "digest", "text", "undone")
 FORMATS = ("md", "csv", "json")
