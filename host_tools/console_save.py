@@ -68,7 +68,7 @@ class SaveCommands:
         self.say("%s: a roll passes on %s:" % (name, " ".join(str(f) for f in r["pass_faces"])))
         for k in S.RESULTS:
             a, b = (int(x) for x in r["results"][k].split("/"))
-            self.say("  %-17s %5.1f%%  %s" % (odds_save.RESULT_WORDS[k], 100.0 * a / b, r["results"][k]))
+            self.say("  %-17s %5.1f%%  %s" % (S.RESULT_WORDS[k], 100.0 * a / b, r["results"][k]))
         return r
 
     def save_flags(self, words, allowed=ROLL_FLAGS):

@@ -14,10 +14,9 @@ import json
 import sys
 from fractions import Fraction
 
-from shared_rules.save2d6 import HEALTH, RESULTS, pass_faces, read
+from shared_rules.save2d6 import HEALTH, RESULT_WORDS, RESULTS, pass_faces, read
 
 FLAGS = ("preferred", "expertise", "assisted")
-RESULT_WORDS = {"complete": "complete success", "mixed": "mixed result", "failure": "complete failure"}
 
 
 def add_arguments(parser):
@@ -67,8 +66,8 @@ def _print_table(args, faces, results):
     pass_words = ", ".join(str(f) for f in faces)
     fail_words = ", ".join(str(f) for f in range(1, 7) if f not in faces)
     table = Table(title="SAVE 2d6: pass %s; fail %s" % (pass_words, fail_words),
-                  caption="health %s; both dice pass = complete, one = mixed, none = failure"
-                          % (args.health or "strong"))
+                  caption="health %s; both dice pass: %s, one: %s, none: %s"
+                          % ((args.health or "strong",) + tuple(RESULT_WORDS[k] for k in RESULTS)))
     table.add_column("result")
     table.add_column("exact", justify="right")
     table.add_column("percent", justify="right")

@@ -24,6 +24,7 @@ from shared_rules.state import text_digest
 FORMAT = "save2d6 1"
 HEALTH = ("strong", "fair", "shaken", "hurt", "down")
 RESULTS = ("complete", "mixed", "failure")
+RESULT_WORDS = {"complete": "complete success", "mixed": "mixed result", "failure": "complete failure"}
 # An assisting action's outcome as a roll knows it: "" no one has assisted,
 # "yes" assisted with a complete or mixed result (word unknown), or the word.
 ASSISTS = ("", "yes", "complete", "mixed", "failure")
@@ -610,7 +611,7 @@ def say(op, args, result):
         if res == "pending":
             text += "a two came up, the roll is set aside for an assist"
         else:
-            text += {"complete": "complete success", "mixed": "mixed result", "failure": "complete failure"}[res]
+            text += RESULT_WORDS[res]
         if result.get("nick"):
             text += " (assist in the nick of time: %s)" % result["assist"]
         if result.get("destiny") == "before":

@@ -3,7 +3,7 @@
 
 import io
 
-from host_tools import console, odds_cmd
+from host_tools import console, odds_cmd, replies
 from shared_rules.editions import edition
 
 
@@ -40,5 +40,5 @@ def test_the_table_shows_each_players_edition_label_and_its_level_glyph():
     assert "SUCCESS " + edition("dw-lucky")["level_glyphs"][2] in text  # DW ticks differ from MD's
 
 
-def test_the_odds_table_heads_its_columns_with_the_editions_glyphs():
-    assert tuple(odds_cmd.LEVEL_HEADERS) == tuple(edition("md")["level_glyphs"])
+def test_the_odds_table_heads_its_columns_with_the_devices_result_words():
+    assert odds_cmd.LEVEL_HEADERS == tuple(replies.WORDS[lv] for lv in (1, 2, 3, 4))
