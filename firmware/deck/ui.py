@@ -151,9 +151,7 @@ class FlipScreen:
         f = g.s.flip
         choosing = v["phase"] == "choose"
         tied = f["tied"]
-        if v["cards"] != self.cards:
-            self.cards = v["cards"]  # a new flip: the cursor starts on the first tied card
-            self.cursor = 0
+        self.follow(v["cards"])
         if choosing:
             self.cursor = self.cursor % len(tied)
         level = v["level"] if not choosing else 0
@@ -177,10 +175,19 @@ class FlipScreen:
                 "flashback": v["flashback"], "words": words, "note": note,
                 "hint": "UP/DN pick  B choose" if choosing else "A done  B again  C more"}
 
+    def follow(self, cards):
+        """The cursor belongs to one flip: a new one starts it on the first
+        tied card, whether or not the panel was drawn since (a poll may
+        press B and DOWN before it draws)."""
+        if cards != self.cards:
+            self.cards = list(cards)
+            self.cursor = 0
+
     def press(self, b):
         u = self.ui
         g = u.game
         f = g.s.flip
+        self.follow(g.s.table)
         if f["phase"] == "choose":
             if b in ("UP", "DOWN"):
                 self.cursor += 1 if b == "DOWN" else -1

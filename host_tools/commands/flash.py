@@ -14,6 +14,9 @@ unless --wipe --yes, and the sleep mode its deckahedron.cfg names unless
 --sleep says another (the Badger: off or dormant). The MagTag goes through
 its CIRCUITPY drive.
 
+With --dry-run and no board found, the plan for a board of that kind: the
+files, where each lands, and the image a board in BOOTSEL mode would get.
+
 Exit codes: 0 done (or planned), 1 the flash failed (the message says what
 to do), 2 bad usage or no base image to build from.
 """
@@ -22,7 +25,7 @@ import argparse
 import sys
 
 from host_tools import boards as registry
-from host_tools.flashing import rp2040
+from host_tools.flashing import card_faces, rp2040
 from host_tools.cli import reporter
 from host_tools.flashing import FlashError, NoBoard, bootsel, files, image, magtag, running
 
@@ -195,10 +198,48 @@ def _flash_running(args, port, out):
     return EXIT_OK
 
 
+def _offline_plan(args, entry, out):
+    """--dry-run with no board attached: what a board of this kind would get."""
+    out.note("no %s attached: the plan for one, as it would go (dry run: nothing is changed)" % args.board)
+    if entry["runtime"] == "circuitpython":
+        out.note("its CIRCUITPY drive gets (modules compiled to .mpy for CircuitPython 9 and later, as .py for "
+                 "older ones; the saved game kept unless --wipe --yes):")
+        for s in files.device_files(args.board):
+            out.note("  CIRCUITPY/%-28s <- firmware/%s" % (s.board_path, s.board_path))
+        for module, package in sorted((entry.get("libraries") or {}).items()):
+            out.note("  CIRCUITPY/lib/%-24s <- the PyPI package %s" % (module + ".py", package))
+        out.note("  CIRCUITPY/%-28s <- the board's settings" % files.CONFIG)
+        return EXIT_OK
+    name = image.image_name(args.board)
+    try:
+        rp2040.base_image_path(args.board)
+    except rp2040.ImageError:
+        size = "not built here: the base image is not in the cache (make base-image, docs/rp2040.md)"
+    else:
+        size = "%d bytes" % len(image.build(args.board, settings=_sleep(args.board, args.sleep, _fail)))
+    out.note("in BOOTSEL mode (%s): %s (%s) is written onto its RPI-RP2 drive, or loaded with picotool; it "
+             "restarts into the game (%s):" % (entry.get("bootsel", "BOOTSEL"), name, size, FRESH))
+    out.note("  0x%08X  base image, MicroPython %s (%s in the cache)"
+             % (rp2040.FLASH_BASE, rp2040.MICROPYTHON_VERSION, rp2040.BASE_IMAGE))
+    out.note("  0x%08X  ROMFS partition, mounted at %s:" % (rp2040.ROMFS_START, rp2040.ROMFS_MOUNT))
+    for path, local in rp2040.device_sources(args.board):
+        out.note("              %s/%-28s <- firmware/%s" % (rp2040.ROMFS_MOUNT, rp2040.mpy_path(path), path))
+    out.note("              %s/%-28s <- drawn by host_tools/card_faces.py"
+             % (rp2040.ROMFS_MOUNT, rp2040.mpy_path(card_faces.MODULE)))
+    out.note("  0x%08X  a fresh filesystem: /main.py <- firmware/main.py, /%s <- the board's settings"
+             % (rp2040.FS_START, files.CONFIG))
+    out.note("running (--port P): the same ROMFS deployed through mpremote, or the modules as .mpy files on its "
+             "filesystem when its MicroPython has no ROMFS partition; main.py and %s updated; the saved game "
+             "kept unless --wipe --yes" % files.CONFIG)
+    return EXIT_OK
+
+
 def _flash_magtag(args, out):
     drive = args.drive
     if not drive:
         found = magtag.find_drives()
+        if not found and args.dry_run:
+            return _offline_plan(args, registry.board(args.board), out)
         if not found:
             raise NoBoard("no CIRCUITPY drive is mounted: plug in the %s (wait for the drive to appear) or give "
                           "it with --drive PATH" % registry.board(args.board).get("short", args.board))
@@ -249,6 +290,8 @@ def run(args):
             raise NoBoard("more than one board is plugged in (%s): say which with --port" % ", ".join(ports))
         if bootsel.picotool():
             return _flash_bootsel(args, None, out)
+        if args.dry_run:
+            return _offline_plan(args, entry, out)
         raise NoBoard("no board found: plug it in while holding BOOTSEL (%s) for a first install, or give a running "
                       "board's --port" % entry.get("bootsel", "BOOTSEL"))
     except rp2040.ImageError as e:

@@ -7,8 +7,13 @@ a Pillow page, the Help pages read from firmware/deck/ui.py, the result words
 from shared_rules/deck/words.py, the buttons from the board registry. Only the advantage rule is said here, in our own words after
 seed 001's *Advantage*, with the edition's card limit.
 
-The page is laid out in 150-dpi pixels; at 300 dpi every coordinate and
-every glyph scale doubles, so the 1-bit pixels stay whole.
+The page is laid out in 150-dpi units and filled to its bottom margin (the
+room left over goes between the sections). A PNG is a 1-bit bitmap in the
+device font; at 300 dpi every coordinate and every glyph scale doubles, so
+the pixels stay whole. A PDF (reportlab) holds the same layout as vectors:
+its words as text a reader selects and searches (Helvetica), the device's
+marks, suit symbols and screens as filled squares, crisp at any zoom; its
+title in its metadata, its dates SOURCE_DATE_EPOCH's when that is set.
 """
 
 import os
@@ -111,6 +116,121 @@ class Page:
         return img.height * scale
 
 
+class PdfPage:
+    """The same drawing calls onto one PDF page (reportlab), in 150-dpi
+    units: the words as text, every bitmap (font8 aside) as runs of filled
+    squares. ``finish()`` gives the file's bytes."""
+
+    k = 1
+    UNIT = 72.0 / 150  # points per 150-dpi unit
+
+    def __init__(self, paper, title, subject, when=None):
+        import io
+
+        from reportlab.pdfgen import canvas
+
+        w, h = PAPERS[paper]
+        self.height = h / 25.4 * 150
+        self.buf = io.BytesIO()
+        # invariant: no time-dependent ID or comments, so a date fixed by the
+        # caller (or SOURCE_DATE_EPOCH, which reportlab reads) makes the same bytes
+        self.canvas = canvas.Canvas(self.buf, pagesize=(w / 25.4 * 72, h / 25.4 * 72),
+                                    invariant=when is not None or bool(os.environ.get("SOURCE_DATE_EPOCH")))
+        if when is not None:
+            stamp = "D:%04d%02d%02d%02d%02d%02dZ" % tuple(when[:6])
+            self.canvas.setDateFormatter(lambda *_: stamp)
+        self.canvas.setTitle(title)
+        self.canvas.setSubject(subject)
+        self.canvas.setAuthor("Deckahedron")
+        self.canvas.setCreator("deckahedron quickref")
+        self.placed = []
+        self.pictures = []
+
+    def fill_rect(self, x, y, w, h, c):
+        if w > 0 and h > 0 and c:
+            u = self.UNIT
+            self.canvas.rect(x * u, (self.height - y - h) * u, w * u, h * u, stroke=0, fill=1)
+
+    def _runs(self, rows, w, h, x, y, scale, ink):
+        """Each row's runs of ink as one filled rectangle."""
+        for r in range(h):
+            col = 0
+            while col < w:
+                if ink(rows, r, col):
+                    start = col
+                    while col < w and ink(rows, r, col):
+                        col += 1
+                    self.fill_rect(x + start * scale, y + r * scale, (col - start) * scale, scale, 1)
+                col += 1
+
+    def blit(self, src, x, y, key=-1, palette=None):
+        rows, w, h = src[0], src[1], src[2]
+        stride = (w + 7) // 8
+        self._runs(rows, w, h, x, y, 1, lambda b, r, c: b[r * stride + (c >> 3)] & (0x80 >> (c & 7)))
+
+    def text(self, s, x, y, scale=2):
+        """Helvetica in the device font's box: cap height 7 of its 8 rows,
+        narrowed to the box's width when it would overrun it."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        import font8
+
+        font = "Helvetica-Bold" if scale >= 3 else "Helvetica"
+        box = len(s) * font8.ADVANCE * scale
+        size = 7 * scale / 0.718  # Helvetica's cap height is 0.718 em
+        wide = stringWidth(s, font, size)
+        if wide > box:
+            size *= box / wide
+        u = self.UNIT
+        self.canvas.setFont(font, size * u)
+        self.canvas.drawString(x * u, (self.height - y - 7 * scale) * u, s)
+        self.placed.append((s, x, y, scale))
+        return box
+
+    marks = Page.marks
+    glyph = Page.glyph
+    rect = Page.rect
+
+    def picture(self, img, x, y, scale):
+        """A device screen as runs of filled squares, framed."""
+        px = img.load()
+        self._runs(None, img.width, img.height, x, y, scale, lambda _b, r, c: not px[c, r])
+        self.pictures.append((x, y, scale))
+        self.rect(x - 3, y - 3, img.width * scale + 6, img.height * scale + 6, 2)
+        return img.height * scale
+
+    def finish(self):
+        self.canvas.showPage()
+        self.canvas.save()
+        return self.buf.getvalue()
+
+
+class Measure:
+    """A page that draws nothing: how far down the layout reaches."""
+
+    k = 1
+    placed = pictures = ()
+
+    def text(self, s, x, y, scale=2):
+        import font8
+
+        return len(s) * font8.ADVANCE * scale
+
+    def marks(self, level, x, y, scale=3):
+        import glyphs
+
+        return glyphs.level_width(level, scale)
+
+    def glyph(self, *_):
+        pass
+
+    def rect(self, *_, **__):
+        pass
+
+    def picture(self, img, x, y, scale):
+        return img.height * scale
+
+
 def wrap(text, width):
     """Greedy lines of whole words (the device's _wrap, done by the stdlib)."""
     return textwrap.wrap(" ".join(text.split()), width, break_long_words=False, break_on_hyphens=False)
@@ -194,23 +314,48 @@ def board_buttons(entry):
 
 # ------------------------------------------------------------ the sheet
 
+TITLE = "Deckahedron quick reference"
+SECTION_GAPS = 3  # between the four sections: the room left over goes there
+
+
 def render(board_names, edition_key, paper="a4", dpi=150):
-    """The sheet as a Page (its ``image`` the 1-bit page)."""
+    """The sheet as a bitmap Page (its ``image`` the 1-bit page)."""
+    k = dpi // 150
+    return _sheet(lambda: Page(page_size(paper, dpi), k), board_names, edition_key, paper)
+
+
+def render_pdf(board_names, edition_key, paper="a4", when=None):
+    """The sheet as a PDF's bytes; ``when`` (a time.struct_time in UTC) its
+    creation date, which makes the same bytes every time."""
+    ed = edition(edition_key)
+    return _sheet(lambda: PdfPage(paper, TITLE, "%s (edition %s)" % (ed["name"], edition_key), when),
+                  board_names, edition_key, paper).finish()
+
+
+def _sheet(new_page, board_names, edition_key, paper):
+    """The layout measured once, then drawn with the room left over shared
+    between the sections, so the page is filled to its bottom margin."""
+    shots, pages = screens(edition_key), dict(help_pages())
+    H = page_size(paper, 150)[1]
+    bottom = _lay_out(Measure(), board_names, edition_key, paper, shots, pages, GAP)
+    gap = GAP + max(0, H - MARGIN - bottom) // SECTION_GAPS
+    pg = new_page()
+    _lay_out(pg, board_names, edition_key, paper, shots, pages, gap)
+    return pg
+
+
+def _lay_out(pg, board_names, edition_key, paper, shots, pages, gap):
+    """Draw the sheet on ``pg`` (150-dpi units); the bottom of what it drew."""
     from host_tools.screens.core import WIDTH
 
     ed = edition(edition_key)
-    k = dpi // 150
-    size = page_size(paper, dpi)
-    pg = Page(size, k)
-    W, H = size[0] // k, size[1] // k
+    W, H = page_size(paper, 150)
     right = W - MARGIN
     y = MARGIN
-    pg.text("DECKAHEDRON - QUICK REFERENCE", MARGIN, y, 4)
+    pg.text(TITLE.upper(), MARGIN, y, 4)
     y += 40
     pg.text("%s (edition %s)" % (ed["name"], edition_key), MARGIN, y, 2)
     y += 36
-    pages = dict(help_pages())
-    shots = screens(edition_key)
 
     def column(x, y, width, heading, items, bullet=""):
         pg.text(heading, x, y, 3)
@@ -228,14 +373,14 @@ def render(board_names, edition_key, paper="a4", dpi=150):
     top = y + 36
     bottom = top + pg.picture(shots["home"], MARGIN + 3, top, 2)
     bottom = max(bottom, column(tx, top - 36, right - tx, "BUTTONS", pages["Buttons at home"]))
-    y = bottom + GAP
+    y = bottom + gap
 
     # a flip, and the advantage rule
     pg.text("A FLIP WITH ADVANTAGE", MARGIN, y, 3)
     top = y + 36
     bottom = top + pg.picture(shots["flip_advantage"], MARGIN + 3, top, 2)
     bottom = max(bottom, column(tx, top - 36, right - tx, "ADVANTAGE", [advantage_rule(ed)]))
-    y = bottom + GAP
+    y = bottom + gap
 
     # result words (marks, word, meaning) beside the footer and the menus
     half = (right - MARGIN - GAP) // 2
@@ -259,7 +404,7 @@ def render(board_names, edition_key, paper="a4", dpi=150):
     fx = MARGIN + half + GAP
     fy = column(fx, y, right - fx, "THE FOOTER", pages["The footer"])
     fy = column(fx, fy + 8, right - fx, "MENUS", [" ".join(pages["Menus"])])
-    y = max(ry, fy) + GAP
+    y = max(ry, fy) + gap
 
     # the boards: buttons in the registry's order, letters under the panel,
     # UP and DOWN beside it
@@ -290,14 +435,14 @@ def render(board_names, edition_key, paper="a4", dpi=150):
             pg.rect(bx, by, 40, 28, 2)
             pg.text(b[:2] if b == "UP" else "DN", bx + 4, by + 6, 2)
         cy = y + 160
-        for line in wrap(entry.get("short", entry["title"]), cell // 16) + \
-                [w for note in notes for w in wrap(note, cell // 16)]:
+        label = textwrap.wrap(entry.get("short", entry["title"]), cell // 16, break_long_words=False)  # and at hyphens
+        for line in label + [w for note in notes for w in wrap(note, cell // 16)]:
             pg.text(line, x, cy, 2)
             cy += LINE
     y = cy + 8
     if y > H - MARGIN // 2:
         raise ValueError("the sheet does not fit on one %s page (%d of %d pixels)" % (paper, y, H))
-    return pg
+    return y
 
 
 # ------------------------------------------------------------ the command
@@ -310,7 +455,8 @@ def add_arguments(p):
     p.add_argument("--edition", default=DEFAULT_EDITION, metavar="KEY",
                    help="rules edition: %s (default %s)" % (", ".join(EDITION_KEYS), DEFAULT_EDITION))
     p.add_argument("--paper", default="a4", metavar="SIZE", help="a4 (default) or letter")
-    p.add_argument("--dpi", default="150", metavar="N", help="150 (default) or 300")
+    p.add_argument("--dpi", default="150", metavar="N", help="a PNG's resolution: 150 (default) or 300 (a PDF is "
+                   "vectors)")
 
 
 def _boards(wanted, fail):
@@ -345,14 +491,18 @@ def run(args):
                                       "no writable folder %s" % folder))
     dpi = int(args.dpi)
     try:
-        pg = render(names, args.edition, args.paper, dpi)
+        if fmt == "PDF":  # vectors: --dpi is the PNG's
+            data = render_pdf(names, args.edition, args.paper)
+        else:
+            pg = render(names, args.edition, args.paper, dpi)
     except (RuntimeError, ValueError, OSError) as e:
         _complain(e)
         return 1
     tmp = os.path.join(folder, ".%s.part" % os.path.basename(out))
     try:  # a finished file or none: written beside, then moved in place
         if fmt == "PDF":
-            pg.image.save(tmp, fmt, resolution=float(dpi))
+            with open(tmp, "wb") as f:
+                f.write(data)
         else:
             pg.image.save(tmp, fmt, dpi=(dpi, dpi))
         os.replace(tmp, out)

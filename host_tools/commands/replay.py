@@ -5,9 +5,10 @@ Each player's game is re-run from their first backup through the rules core
 order, each checked against the digests the hub logged before and after it
 and against its logged result. A save's text form holds the deck order and
 the shuffle's PRNG state, so this re-run is the device's own play
-(tests/host/commands/test_replay.py checks that). Exit 0 when every entry matches, 1
-with one line naming the first that does not, 2 for a file that is not a
-session database or is damaged.
+(tests/host/commands/test_replay.py checks that). Each player is checked on their
+own: a line per player (on stderr the first entry that does not match), then
+one verdict line. Exit 0 when every entry matches, 1 when any does not, 2
+for a file that is not a session database or is damaged.
 
 `--export md|csv|json` writes the session record instead (host_tools/table/record.py).
 """
@@ -147,12 +148,42 @@ def replay(db):
     return {name: replay_player(db, name) for name in players(db)}
 
 
+def verdicts(db):
+    """[(player, entries checked, None or the Mismatch naming their first
+    entry that does not match)]: every player checked, whatever the others'."""
+    out = []
+    for name in players(db):
+        try:
+            out.append((name, replay_player(db, name), None))
+        except Mismatch as e:
+            out.append((name, 0, e))
+    return out
+
+
+def _names(names):
+    return names[0] if len(names) == 1 else "%s and %s" % (", ".join(names[:-1]), names[-1])
+
+
+def verdict(results):
+    """The one line that sums a replay up."""
+    bad = [name for name, _, err in results if err is not None]
+    if bad:
+        return ("verdict: the record does NOT match for %s (%d of %d player%s); the line above names "
+                "the first entry that differs" % (_names(bad), len(bad), len(results), "" if len(results) == 1 else "s"))
+    total = sum(n for _, n, _ in results)
+    return ("verdict: every entry matches: %d entr%s of %s replay through the rules as logged"
+            % (total, "y" if total == 1 else "ies", _names([name for name, _, _ in results])))
+
+
 def add_arguments(p):
     p.add_argument("db", metavar="SESSION.db", help="the table's session database (deckahedron table --db)")
     p.add_argument("--export", choices=record.FORMATS,
                    help="write the session record instead: md (a recap), csv or json")
     p.add_argument("--player", metavar="NAME", help="with --export: one player's entries")
     p.add_argument("--out", metavar="FILE", help="with --export: write to FILE (default: standard output)")
+    p.epilog = ("Without --export: a line per player, then one verdict line. Exit status: 0 every entry "
+                "matches (or there is nothing to check), 1 an entry does not match (stderr names the first "
+                "one of each such player), 2 the file is not a session database or is damaged.")
 
 
 def run(args):
@@ -174,17 +205,20 @@ def run(args):
                 sys.stdout.write(text)
             return 0
         try:
-            counts = replay(db)
-        except Mismatch as e:
-            complain(e)
-            return 1
+            results = verdicts(db)
         except sqlite3.DatabaseError as e:
             complain("%s is not a session database: %s" % (args.db, e))
             return 2
-        for name, n in counts.items():
-            print("%s: %d entries match" % (name, n))
-        if not counts:
-            print("no player has a backup in %s: nothing to check" % args.db)
-        return 0
+        if not results:
+            print("verdict: nothing to check: no player has a backup in %s" % args.db)
+            return 0
+        for name, n, err in results:
+            if err is None:
+                print("%s: %d entries match" % (name, n))
+            else:
+                sys.stdout.flush()
+                complain(err)
+        print(verdict(results))
+        return 1 if any(err is not None for _, _, err in results) else 0
     finally:
         db.close()

@@ -165,12 +165,7 @@ def quickref_pdf():
     its PDF dates set to epoch()."""
     from host_tools.commands import quickref as q
 
-    boards = q._boards(None, None)
-    page = q.render(boards, q.DEFAULT_EDITION)
-    when = time.gmtime(epoch())
-    buf = io.BytesIO()
-    page.image.save(buf, "PDF", resolution=150.0, creationDate=when, modDate=when)
-    return buf.getvalue()
+    return q.render_pdf(q._boards(None, None), q.DEFAULT_EDITION, when=time.gmtime(epoch()))
 
 
 def firmware_uf2():

@@ -237,7 +237,7 @@ def _faces_mpy():
             src.write_text(card_faces.module_source())
         except card_faces.FacesError as e:
             raise ImageError(str(e))
-        return _mpy_cross(src, ROMFS_MOUNT + "/" + _mpy_path(card_faces.MODULE), MPY_ARCH)
+        return _mpy_cross(src, ROMFS_MOUNT + "/" + mpy_path(card_faces.MODULE), MPY_ARCH)
 
 
 def _compiled(board_path, local):
@@ -245,7 +245,7 @@ def _compiled(board_path, local):
         return Path(local).read_bytes()
     # The source name tracebacks show is the module's own __file__
     # (/rom/app.mpy): one interned name per module instead of two.
-    return _mpy_cross(local, ROMFS_MOUNT + "/" + _mpy_path(board_path), MPY_ARCH)
+    return _mpy_cross(local, ROMFS_MOUNT + "/" + mpy_path(board_path), MPY_ARCH)
 
 
 def _mpy_cross(src, name, arch=None):
@@ -258,7 +258,7 @@ def _mpy_cross(src, name, arch=None):
         raise ImageError(str(e))
 
 
-def _mpy_path(board_path):
+def mpy_path(board_path):
     return board_path[:-3] + ".mpy" if board_path.endswith(".py") else board_path
 
 
@@ -270,8 +270,8 @@ def build_romfs(board):
     a time), so padding records go before card_faces.mpy's data and at the
     end (whose length decides the header's) if it takes them to put them
     there (the partition starts on a flash sector)."""
-    files = dict((_mpy_path(path), data) for path, data in compiled_sources(board))
-    faces_file = _mpy_path(card_faces.MODULE)
+    files = dict((mpy_path(path), data) for path, data in compiled_sources(board))
+    faces_file = mpy_path(card_faces.MODULE)
     mpy = files[faces_file]
     inside = [i for kind, i, n in mpy_constants(mpy) if kind == BYTES and n > 1024]
     if len(inside) != 1:

@@ -13,11 +13,13 @@ import sys
 
 from shared_rules.deck import odds
 from shared_rules.deck.cards import CARDS, DECK_IDS, SUITS
-from shared_rules.deck.editions import DEFAULT_EDITION, edition
+from shared_rules.deck.words import WORDS
 from shared_rules.errors import RulesError
 from shared_rules.deck.flips import check_net
 
-LEVEL_HEADERS = edition(DEFAULT_EDITION)["level_glyphs"]  # levels 1..4; the odds are the same in every edition
+# levels 1..4 in the device's result words (a terminal may lack the edition's glyphs)
+LEVEL_HEADERS = tuple(WORDS[lv] for lv in (1, 2, 3, 4))
+SUCCESS_HEADER = LEVEL_HEADERS[1] + "+"  # a check: level 2 or better
 OPTIONS = ("suit", "net", "cards")
 
 
@@ -103,14 +105,14 @@ def _print_table(pile, rows):
 
     console = Console(file=sys.stdout, highlight=False)
     table = Table(title="Exact flip odds for %s" % _pile_title(pile),
-                  caption="percent; success = %s or better; XP = a tied resolving card shows XP"
-                          % LEVEL_HEADERS[1])
+                  caption="percent; %s = %s or better; XP = a tied resolving card shows XP"
+                          % (SUCCESS_HEADER, LEVEL_HEADERS[1]))
     table.add_column("suit")
     table.add_column("net", justify="right")
     table.add_column("cards", justify="right")
     for h in LEVEL_HEADERS:
         table.add_column(h, justify="right")
-    table.add_column("success", justify="right")
+    table.add_column(SUCCESS_HEADER, justify="right")
     table.add_column("XP", justify="right")
     for r in rows:
         fr = [odds.parse_fraction(r["levels"][lv]) for lv in ("1", "2", "3", "4")]

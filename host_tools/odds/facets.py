@@ -122,7 +122,8 @@ def _print_table(die, tn, bonus, explode, mode, results):
     how = {"normal": "exploding on %d%s" % (explode, "" if explode == die else "+"),
            "pressure": "under pressure (no explosions)", "calm": "calm (takes %d, no roll)" % (die // 2)}[mode]
     table = Table(title="Facets: d%d %s against TN %d, bonus %+d" % (die, how, tn, bonus),
-                  caption="margin = total + bonus - TN; an advantage per 5 over")
+                  caption="margin = total + bonus - TN; a margin of 5 or more is an advantage, "
+                          "and every further 5 one more")
     table.add_column("result")
     table.add_column("margin", justify="right")
     table.add_column("exact", justify="right")

@@ -67,8 +67,8 @@ def _print_table(args, faces, results):
     pass_words = ", ".join(str(f) for f in faces)
     fail_words = ", ".join(str(f) for f in range(1, 7) if f not in faces)
     table = Table(title="SAVE 2d6: pass %s; fail %s" % (pass_words, fail_words),
-                  caption="health %s; both dice pass = complete, one = mixed, none = failure"
-                          % (args.health or "strong"))
+                  caption="health %s; both dice pass: %s, one: %s, none: %s"
+                          % ((args.health or "strong",) + tuple(RESULT_WORDS[k] for k in RESULTS)))
     table.add_column("result")
     table.add_column("exact", justify="right")
     table.add_column("percent", justify="right")

@@ -87,6 +87,6 @@ def views():
     scene("minigame_magic", ["2", "7", "pb1", "pw2"], setup=lambda a, g: g.do("minigame_start", {"kind": "magic"}))
     scene("sheet", setup=lambda a, g: [g.do("set_move", {"name": m, "level": lv}) for m, lv in
                                        (("Defy Danger", 1), ("Mix It Up", 0), ("Pick Pockets", -1), ("Volley", 2))],
-          presses=("C",) + ("UP",) * 4 + ("B",))
+          presses=("C", "DOWN", "B"))  # Menu > Character sheet
 
     return views

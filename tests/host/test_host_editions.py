@@ -6,6 +6,7 @@ import io
 from host_tools.console import core as console
 from host_tools.odds import deck as odds_deck
 from shared_rules.deck.editions import edition
+from shared_rules.deck.words import WORDS
 
 
 class _Player:
@@ -41,5 +42,5 @@ def test_the_table_shows_each_players_edition_label_and_its_level_glyph():
     assert "SUCCESS " + edition("dw-lucky")["level_glyphs"][2] in text  # DW ticks differ from MD's
 
 
-def test_the_odds_table_heads_its_columns_with_the_editions_glyphs():
-    assert tuple(odds_deck.LEVEL_HEADERS) == tuple(edition("md")["level_glyphs"])
+def test_the_odds_table_heads_its_columns_with_the_devices_result_words():
+    assert odds_deck.LEVEL_HEADERS == tuple(WORDS[lv] for lv in (1, 2, 3, 4))

@@ -2,7 +2,9 @@
 
 import os
 import re
+import time
 
+import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageChops
 
@@ -10,6 +12,7 @@ from shared_rules.deck.words import NOTES, WORDS
 
 from host_tools.commands import quickref as Q
 from host_tools.cli import main
+from shared_rules.editions import edition
 
 
 def run_cli(capsys, *argv):
@@ -40,6 +43,53 @@ def test_pdf_is_one_page_at_the_paper_size(tmp_path, capsys):
     box = [float(v) for v in re.search(rb"/MediaBox\s*\[\s*([\d. ]+)\]", data).group(1).split()]
     assert abs(box[2] - 595.3) < 1.5 and abs(box[3] - 841.9) < 1.5  # A4 in points
     assert not list(tmp_path.glob(".*part"))
+
+
+@pytest.fixture(scope="module")
+def pdf_sheet():
+    """The PDF `deckahedron quickref --out X.pdf` writes, its creation date fixed."""
+    return Q.render_pdf(Q._boards(None, None), "md", when=time.gmtime(315532800))
+
+
+def test_the_pdf_is_text_a_reader_selects_and_searches(pdf_sheet):
+    """Every word of the sheet is text in the PDF (no bitmap of it): the
+    result words, their meanings, the footer, the advantage rule; the title
+    in the metadata and on the page; the same bytes every time."""
+    doc = pdfium.PdfDocument(pdf_sheet)
+    try:
+        assert len(doc) == 1
+        assert doc.get_metadata_dict()["Title"] == "Deckahedron quick reference"
+        assert doc.get_metadata_dict()["CreationDate"] == "D:19800101000000Z"
+        text = " ".join(doc[0].get_textpage().get_text_range().split())
+    finally:
+        doc.close()
+    assert text.startswith("DECKAHEDRON QUICK REFERENCE")
+    for level, word in replies.WORDS.items():
+        assert word in text and replies.NOTES[level] in text
+    for item in dict(Q.help_pages())["The footer"]:
+        assert item in text
+    assert " ".join(Q.wrap(Q.advantage_rule(edition("md")), 31)) in text
+    assert b"/XObject" not in pdf_sheet  # no image: the device's marks, suits and screens are vectors
+    assert Q.render_pdf(Q._boards(None, None), "md", when=time.gmtime(315532800)) == pdf_sheet
+
+
+def _ink_rows(img):
+    """(first, last) row with ink of a page image, as fractions of its height."""
+    box = ImageChops.invert(img.convert("L")).getbbox()
+    return box[1] / img.height, box[3] / img.height
+
+
+def test_the_page_is_filled(pdf_sheet, sheet):
+    """The sheet reaches down to its bottom margin (the room left over goes
+    between the sections), in the PDF and the bitmap alike."""
+    doc = pdfium.PdfDocument(pdf_sheet)
+    try:
+        drawn = doc[0].render(scale=150 / 72.0).to_pil()
+    finally:
+        doc.close()
+    for img in (drawn, Q.render(Q._boards(None, None), "md").image):
+        top, bottom = _ink_rows(img)
+        assert top < 0.05 and bottom > 0.93, (top, bottom)
 
 
 @pytest.mark.parametrize("paper,dpi,size", [("a4", "150", (1240, 1754)), ("letter", "150", (1275, 1650)),

@@ -47,7 +47,10 @@ def test_a_session_replays_from_the_first_backup_with_every_digest_matching(play
     db.close()
     assert counts["Ann"] >= 6 and counts["Bo"] >= 5
     assert main(["replay", played]) == 0
-    assert "Ann: %d entries match" % counts["Ann"] in capsys.readouterr().out
+    out = capsys.readouterr().out.splitlines()
+    assert "Ann: %d entries match" % counts["Ann"] in out
+    assert out[-1] == ("verdict: every entry matches: %d entries of Ann and Bo replay through the rules as logged"
+                       % (counts["Ann"] + counts["Bo"]))
 
 
 def test_a_button_flip_is_in_the_record_with_its_digests(played):
@@ -62,8 +65,19 @@ def test_an_edited_result_is_named(copy, capsys):
     _edit(copy, "UPDATE log SET result = ? WHERE id = ?", result.replace('"level": 1', '"level": 4')
           .replace('"level": 2', '"level": 4').replace('"level": 3', '"level": 4'), rid)
     assert main(["replay", copy]) == 1
-    err = capsys.readouterr().err.strip().splitlines()
+    got = capsys.readouterr()
+    err = got.err.strip().splitlines()
     assert len(err) == 1 and "Bo: entry %d (command end_flip)" % rid in err[0] and "level" in err[0]
+    out = got.out.splitlines()  # Ann's record is still checked, and one line sums it up
+    assert out[0].startswith("Ann: ") and out[0].endswith(" entries match")
+    assert out[-1].startswith("verdict: the record does NOT match for Bo (1 of 2 players)")
+
+
+def test_the_help_says_the_exit_status(capsys):
+    with pytest.raises(SystemExit):
+        main(["replay", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "one verdict line" in said and "Exit status: 0 every entry matches" in said and "1 an entry does not" in said
 
 
 def test_an_edited_digest_is_named(copy, capsys):

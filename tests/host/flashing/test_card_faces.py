@@ -65,7 +65,7 @@ def test_the_faces_go_on_a_word_boundary_whatever_comes_before_them(faces, monke
     """An edit to a module before card_faces.mpy moves the faces: at every
     shift (mod 4) they still land on a word boundary, and the ROMFS reads
     back as the files it was made of (padding records are skipped)."""
-    files = dict((rp2040._mpy_path(p), d) for p, d in rp2040.compiled_sources("pico-epaper29"))
+    files = dict((rp2040.mpy_path(p), d) for p, d in rp2040.compiled_sources("pico-epaper29"))
     for extra in range(4):
         shifted = dict(files, **{"app.mpy": files["app.mpy"] + bytes(extra)})
         monkeypatch.setattr(rp2040, "compiled_sources", lambda board: list(shifted.items()))

@@ -706,3 +706,45 @@ def test_a_board_whose_romfs_partition_is_too_small_is_told_to_take_the_image(bo
     with pytest.raises(FlashError, match="partition holds 4096 .*BOOTSEL mode .*--board pico-epaper29"):
         flash_running(FakeBoard(board_fs, romfs=4096))
     assert sorted(p.name for p in board_fs.iterdir()) == before
+
+
+def _no_board_attached(monkeypatch):
+    from host_tools import flash_cmd
+
+    monkeypatch.setattr(bootsel, "find_drives", lambda *a: [])
+    monkeypatch.setattr(bootsel, "picotool", lambda *a: None)
+    monkeypatch.setattr(flash_cmd, "_rp2040_ports", lambda: [])
+    monkeypatch.setattr(magtag, "find_drives", lambda *a: [])
+
+    def no_base(board=None):
+        raise rp2040.ImageError("no base image")
+
+    monkeypatch.setattr(rp2040, "base_image_path", no_base)
+
+
+def test_a_dry_run_with_no_board_shows_the_plan_for_the_named_board(monkeypatch, capsys):
+    _no_board_attached(monkeypatch)
+    assert cli.main(["flash", "--board", "pico-epaper29", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("no pico-epaper29 attached: the plan for one")
+    assert "deckahedron-pico-epaper29.uf2 (not built here: the base image is not in the cache" in out
+    for line in ("  0x%08X  ROMFS partition, mounted at /rom:" % rp2040.ROMFS_START,
+                 "/rom/app.mpy                      <- firmware/app.py",
+                 "/rom/boards/pico_epaper29.mpy     <- firmware/boards/pico_epaper29.py",
+                 "/rom/card_faces.mpy               <- drawn by host_tools/card_faces.py",
+                 "  0x%08X  a fresh filesystem: /main.py <- firmware/main.py" % rp2040.FS_START,
+                 "running (--port P)"):
+        assert line in out
+    assert "badger" not in out  # the named board's files only
+    assert cli.main(["flash", "--board", "magtag", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "CIRCUITPY/code.py" in out and "CIRCUITPY/boards/magtag.py" in out and "drivers/" not in out
+    assert cli.main(["flash", "--board", "pico-epaper29-cp", "--dry-run"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "CIRCUITPY/lib/adafruit_ssd1680.py <- the PyPI package adafruit-circuitpython-ssd1680" in said
+
+
+def test_without_dry_run_no_board_is_still_an_error(monkeypatch, capsys):
+    _no_board_attached(monkeypatch)
+    assert cli.main(["flash", "--board", "pico-epaper29"]) == 1
+    assert "no board found" in capsys.readouterr().err

@@ -64,6 +64,8 @@ def test_table_a_person_reads(capsys):
     assert code == 0 and err == ""
     for word in ("Facets: d6 exploding on 6 against TN 9", "success with a cost", "2/3", "66.7", "failure with a cost"):
         assert word in out
+    said = " ".join(out.split())  # rich wraps the caption
+    assert "margin = total + bonus - TN; a margin of 5 or more is an advantage, and every further 5 one more" in said
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -60,6 +60,8 @@ def test_table_for_people(capsys):
     assert "pass 4, 6; fail 1, 2, 3, 5" in out
     assert "complete success" in out and "1/9" in out and "11.11" in out
     assert "nick of time" in out
+    said = " ".join(out.split())  # rich wraps the caption
+    assert "both dice pass: complete success, one: mixed result, none: complete failure" in said
 
 
 def test_options_of_another_system_are_refused(capsys):
