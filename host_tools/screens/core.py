@@ -241,14 +241,20 @@ def card_sheet(path, columns=7, scale=2, edition="md"):
     return str(path)
 
 
+def doc_views():
+    """[(name, view)] of every doc screen: each system's scenes
+    (host_tools/screens/<its folder>.py)."""
+    views = []
+    for key in systems.KEYS:
+        views += system_module("screens", key).views()
+    return views
+
+
 def write_docs(outdir):
     """The PNGs of docs/screens/, plus all_cards.png (every face)."""
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    views = []
-    for key in systems.KEYS:  # each system's scenes: host_tools/screens/<its folder>.py
-        views += system_module("screens", key).views()
-    paths = render_views_to_pngs(views, outdir)
+    paths = render_views_to_pngs(doc_views(), outdir)
     paths.append(card_sheet(outdir / "all_cards.png"))
     paths.append(card_sheet(outdir / "all_cards_dw.png", edition="dw-lucky"))
     return paths

@@ -12,7 +12,7 @@ from shared_rules.deck.words import NOTES, WORDS
 
 from host_tools.commands import quickref as Q
 from host_tools.cli import main
-from shared_rules.editions import edition
+from shared_rules.deck.editions import edition
 
 
 def run_cli(capsys, *argv):
@@ -64,8 +64,8 @@ def test_the_pdf_is_text_a_reader_selects_and_searches(pdf_sheet):
     finally:
         doc.close()
     assert text.startswith("DECKAHEDRON QUICK REFERENCE")
-    for level, word in replies.WORDS.items():
-        assert word in text and replies.NOTES[level] in text
+    for level, word in WORDS.items():
+        assert word in text and NOTES[level] in text
     for item in dict(Q.help_pages())["The footer"]:
         assert item in text
     assert " ".join(Q.wrap(Q.advantage_rule(edition("md")), 31)) in text

@@ -238,7 +238,7 @@ def test_a_magic_weapon_from_the_console(gm):
 def test_rest_and_flip_words_for_magic_items():
     """What the console and the record say of a magic weapon's use and of a
     DW Rest that regains no Stamina while ONGOING magic flows (l.773)."""
-    from host_tools import record, replies
+    from host_tools.table import record, replies
 
     used = {"resolving": "4", "level": 2, "magic": "activates", "charges": 2,
             "cost": "the GM chooses a further cost, or the weapon is damaged"}

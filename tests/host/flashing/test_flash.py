@@ -709,7 +709,7 @@ def test_a_board_whose_romfs_partition_is_too_small_is_told_to_take_the_image(bo
 
 
 def _no_board_attached(monkeypatch):
-    from host_tools import flash_cmd
+    from host_tools.commands import flash as flash_cmd
 
     monkeypatch.setattr(bootsel, "find_drives", lambda *a: [])
     monkeypatch.setattr(bootsel, "picotool", lambda *a: None)

@@ -1,5 +1,5 @@
 """Every PNG in docs/screens/ is what its name says and what its scene
-draws now (host_tools/screens.py, screens_save.py): the sheet is the sheet,
+draws now (host_tools/screens/, a module per system): the sheet is the sheet,
 the tie's cursor stays where the README says (issue 27)."""
 
 from pathlib import Path
@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from host_tools import screens as S
-from host_tools import screens_save
+from host_tools.screens import core as S
 
 DOCS = Path(S.ROOT) / "docs" / "screens"
 
@@ -45,7 +44,7 @@ CARD_SHEETS = ("all_cards", "all_cards_dw")  # every face, cut from flip screens
 
 @pytest.fixture(scope="module")
 def views():
-    return S.device_views() + screens_save.views()
+    return S.doc_views()
 
 
 def test_each_doc_screen_is_what_its_name_says(views):
