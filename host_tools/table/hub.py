@@ -808,7 +808,6 @@ class TableHub:
             self._log(self.player(who), "undo", None, "undo", {"entry": rid, "op": op, "entries": plan["rows"][who][3]},
                       {"digest": digest}, digest)
         self.sync_supply()
-        self.notify("undone: %s" % plan["text"])
         return plan
 
     def _last_action(self, name):

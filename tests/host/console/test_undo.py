@@ -95,6 +95,19 @@ def test_the_console_asks_for_yes(table):
     assert gm.failed
 
 
+def test_an_undo_is_said_once(table):
+    """The hub's notes are for what nobody at the console asked for: the undo's
+    one line is the console's answer, not a note printed beside it."""
+    hub = table
+    notes = []
+    hub.notify = notes.append
+    gm = Gm(hub)
+    hub.flip("Ann", attr="str")
+    gm("undo Ann")
+    said = gm("undo Ann yes")
+    assert said.count("undone") == 1 and notes == []
+
+
 def test_a_flip_whose_shadow_points_are_spent_is_refused(table):
     hub = table
     for _ in range(40):  # flip until one earns the GM Shadow points
