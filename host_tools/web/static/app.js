@@ -86,8 +86,10 @@ function playerCard(name) {
   // Undo asks first: the console's words for what it would undo, then a confirm of exactly that (its entry).
   const box = node.querySelector(".confirm"), ask = box.querySelector(".ask");
   const yes = box.querySelector("button.yes"), no = box.querySelector("button.no");
+  // The question is the page's own, not the console's "type undo Ann yes" above a button that does it.
   const show = (reply, canConfirm) => {
-    ask.textContent = (reply.lines || []).join(" ");
+    ask.textContent = canConfirm ? "Undo puts " + reply.undo.text + ". Confirm undo does it; Cancel keeps the game as it is."
+      : (reply.lines || []).join(" ");
     ask.className = "ask" + (reply.ok ? "" : " refused");
     yes.hidden = !canConfirm;
     no.textContent = canConfirm ? "Cancel" : "Close";

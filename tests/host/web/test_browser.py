@@ -249,15 +249,17 @@ def test_undo_from_the_page_asks_first_then_puts_the_device_back(browser, table)
     _until_flip_shown(browser, "Ann", shown)
     click(browser, c.find_element(By.CSS_SELECTOR, "button.undo"))
     box = _confirm_box(browser, "Ann")
-    _until_asked(browser, box, "this would put Ann back to before flip")
+    _until_asked(browser, box, "Undo puts Ann back to before flip")
     asked = box.find_element(By.CSS_SELECTOR, ".ask").text
-    # the console's words for `undo Ann`, and nothing changed yet
-    assert asked.startswith("this would put Ann back to before flip (entry ") and asked.endswith(
-        "type undo Ann yes to do it"), asked
+    # what the button beneath does, in the page's words (not the console's "type undo Ann yes"), and
+    # nothing changed yet
+    assert asked.startswith("Undo puts Ann back to before flip (entry ") and asked.endswith(
+        "Confirm undo does it; Cancel keeps the game as it is."), asked
+    assert "type undo" not in asked
     assert _digest(table, "Ann") == flipped
     click(browser, box.find_element(By.CSS_SELECTOR, "button.yes"))
     WebDriverWait(browser, 20).until(lambda d: box.find_element(By.CSS_SELECTOR, ".ask").text.startswith("undone: "))
-    assert box.find_element(By.CSS_SELECTOR, ".ask").text == "undone: " + asked[len("this would put "):].split(";")[0]
+    assert box.find_element(By.CSS_SELECTOR, ".ask").text == "undone: " + asked[len("Undo puts "):].split(". Confirm")[0]
     assert not box.find_element(By.CSS_SELECTOR, "button.yes").is_displayed()
     assert _digest(table, "Ann") == before
     WebDriverWait(browser, 10).until(lambda d: "undone" in card(d, "Ann").find_element(
@@ -275,7 +277,7 @@ def test_an_undo_the_page_cannot_do_is_refused_in_a_sentence(browser, table):
     c = card(browser, "Bo")
     click(browser, c.find_element(By.CSS_SELECTOR, "button.undo"))
     box = _confirm_box(browser, "Bo")
-    _until_asked(browser, box, "this would put Bo back to before flip")
+    _until_asked(browser, box, "Undo puts Bo back to before flip")
     entry = box.get_attribute("data-entry")
     assert table.on_hub(lambda hub: press_flip(hub, "Bo"))[0] == "home"  # Bo flips with the buttons meanwhile
     table.on_hub(lambda hub: hub.poll(0))
