@@ -60,8 +60,10 @@ test-mp: setup
 
 # A simulated table of 4 boards with the GM's console; with no terminal on
 # standard input it plays a scripted scene, saves every screen as PNG and exits.
+# It resumes the last table (and says so); make run NEW=1 starts afresh, keeping
+# the last one in .deckahedron/run/earlier/.
 run: setup
-	$(VENV)/bin/deckahedron table --sim 4 --dir .deckahedron/run
+	$(VENV)/bin/deckahedron table --sim 4 --dir .deckahedron/run $(if $(NEW),--new)
 
 demo: setup
 	$(VENV)/bin/deckahedron demo

@@ -50,6 +50,9 @@ def add_arguments(parser):
                         help="serve the page on this interface instead of %s (its URL and QR code are "
                              "printed): anyone there with that URL can act as the GM" % LOOPBACK)
     parser.add_argument("--no-web", action="store_true", help="no live table page")
+    parser.add_argument("--new", action="store_true",
+                        help="start afresh: the last table's session database and simulated boards in the run folder "
+                             "are moved into its earlier/ folder (kept, not deleted) instead of resumed")
     parser.error = _fail
 
 
@@ -117,6 +120,39 @@ def scripted_scene(hub, out, run_dir):
         len(hub.log_rows(10 ** 6)), len(flips), sum(1 for f in flips if f[1] == "buttons")))
 
 
+def set_aside(db_path, run_dir, when=None):
+    """--new: move the session database at ``db_path`` (with its SQLite
+    journal files) and the run folder's simulated boards (sim/) into
+    run_dir/earlier/<time>/, kept rather than deleted; that folder, or None
+    when there was nothing to set aside."""
+    import time
+
+    found = [p for p in (db_path, db_path + "-wal", db_path + "-shm", db_path + "-journal",
+                         os.path.join(run_dir, "sim")) if os.path.exists(p)]
+    if not found:
+        return None
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
+    dest = os.path.join(run_dir, "earlier", stamp)
+    n = 1
+    while os.path.exists(dest):  # two fresh starts in one second
+        n += 1
+        dest = os.path.join(run_dir, "earlier", "%s-%d" % (stamp, n))
+    os.makedirs(dest)
+    for p in found:
+        os.replace(p, os.path.join(dest, os.path.basename(p)))
+    return dest
+
+
+def resumed_line(hub, db_path):
+    """What a start that resumes an earlier table says first: where it
+    resumed from, the players it knows, the Shadow carried over, and how to
+    start afresh instead."""
+    known = sorted(hub.players)
+    return ("resumed the table kept in %s: %s; Shadow %d available (a fresh start: deckahedron table --new, "
+            "or make run NEW=1)" % (db_path, ("players " + ", ".join(known)) if known else "no players yet",
+                                    hub.shadow()[2]))
+
+
 def open_hub(path, out):
     """The hub on its session database, or None after one line saying why
     (a missing folder, a folder, a file that cannot be written)."""
@@ -177,7 +213,17 @@ def run(args):
 
 
 def _run(args, out, run_dir):
-    hub = open_hub(args.db or os.path.join(run_dir, "session.db"), out)
+    db_path = args.db or os.path.join(run_dir, "session.db")
+    if args.new:
+        try:
+            kept = set_aside(db_path, run_dir)
+        except OSError as e:
+            _complain("--new: cannot set the last table aside: %s" % (e.strerror or e))
+            return EXIT_USAGE
+        if kept:
+            out.print("a fresh start: the last table's session log and simulated boards are kept in %s" % kept)
+    resuming = os.path.exists(db_path)
+    hub = open_hub(db_path, out)
     if hub is None:
         return EXIT_USAGE
     ports = list(args.port)
@@ -208,6 +254,8 @@ def _run(args, out, run_dir):
                 out.print("could not join the device on %s: %s: %s" % (port, type(e).__name__, e), style="red")
         if not hub.players:
             return 1
+        if resuming:
+            out.print(resumed_line(hub, db_path), style="yellow")
         out.print("run folder: %s" % run_dir)
         if not sys.stdin.isatty():
             scripted_scene(hub, out, run_dir)
