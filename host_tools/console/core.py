@@ -182,6 +182,30 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
     def commands(self):
         return sorted(n[3:] for n in self.get_names() if n.startswith("do_") and n != "do_EOF")
 
+    # `help` lists the commands by what a GM does with them, not alphabetically;
+    # a command in no group (a new one) is listed under "Other".
+    HELP_GROUPS = (
+        ("Flips", ("flip", "choose", "flashback", "bump", "end", "team", "odds", "press", "pursuit", "minigame",
+                   "spotlight", "reshuffle")),
+        ("Harm and recovery", ("damage", "reveal", "lose", "wound", "harm", "gear", "breather", "rest",
+                               "seek_help", "revive", "mercy")),
+        ("Supply and Shadow", ("blessing", "shadow")),
+        ("The character", ("attr", "move", "study", "xp", "edition", "name", "newgame")),
+        ("Other systems", ("facets", "save")),
+        ("Players and devices", ("status", "screen", "backup", "backups", "restore", "take_as_new", "leave_out", "do")),
+        ("The record", ("log", "undo")),
+        ("The console", ("help", "quit")),
+    )
+
+    def help_groups(self):
+        """[(title, [command])] of every command, each once, in HELP_GROUPS'
+        order; the ones no group names last, under "Other"."""
+        have = set(self.commands())
+        groups = [(title, [c for c in names if c in have]) for title, names in self.HELP_GROUPS]
+        named = set(c for _, names in groups for c in names)
+        rest = [c for c in self.commands() if c not in named]
+        return [g for g in groups if g[1]] + ([("Other", rest)] if rest else [])
+
     def completenames(self, text, *ignored):
         return [c for c in self.commands() + sorted(ALIASES) if c.startswith(text)]
 
@@ -257,8 +281,10 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
                 self.say("  (also: %s)" % ", ".join(also))
             return
         self.say("Commands (NAME is a player at the table; [..] is optional; help COMMAND says more):", style="bold")
-        for command in self.commands():
-            self.say("  " + self.usage(command))
+        for title, commands in self.help_groups():
+            self.say(title, style="bold")
+            for command in commands:
+                self.say("  " + self.usage(command))
         self.say("The Deckahedron's commands are the plain words; a Facets character's go under facets NAME, "
                  "a SAVE hero's under save NAME (help facets, help save).")
         self.say("Players: %s" % (", ".join(self.hub.players) or "nobody yet"))

@@ -87,6 +87,20 @@ def test_help_shows_every_argument_with_an_example(gm):
     assert "e.g. damage Di 9 wounds=1" in gm("help damage")
 
 
+def test_help_groups_every_command_by_purpose(gm):
+    """Issue 27: `help` was 50 alphabetical lines; it groups the commands by
+    what a GM does (flips, harm and recovery, supply and Shadow, players and
+    devices, the record), each command once and none left to "Other"."""
+    groups = gm.console.help_groups()
+    listed = [c for _, names in groups for c in names]
+    assert sorted(listed) == gm.console.commands() and len(listed) == len(set(listed))
+    assert "Other" not in [title for title, _ in groups]
+    text = gm("help").splitlines()
+    for title in ("Flips", "Harm and recovery", "Supply and Shadow", "Players and devices", "The record"):
+        assert title in text, title
+    assert text.index("Flips") < text.index("  " + gm.console.usage("flip")) < text.index("Harm and recovery")
+
+
 def test_unknown_command_and_empty_line(gm):
     assert "unknown command 'flap'" in gm("flap Ann")
     assert gm("") == ""  # not a repeat of the last command
