@@ -7,6 +7,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 FIRMWARE = os.path.join(ROOT, "firmware")
+# The MicroPython entry script the simulated and emulated boards run (a
+# board runs it from its root: host_tools/flashing/files.py maps it there).
+FIRMWARE_MAIN = os.path.join(FIRMWARE, "entry", "main.py")
 
 
 def firmware_importable():

@@ -10,7 +10,9 @@ run or parsed.
 import json
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+import host_tools
+
+ROOT = Path(host_tools.ROOT)
 REGISTRY = ROOT / "firmware" / "boards" / "boards.json"
 
 

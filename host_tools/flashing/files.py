@@ -13,10 +13,11 @@ the board's filesystem (or of the ROMFS image).
 
 from pathlib import Path
 
+import host_tools
 from host_tools import boards as registry
 from host_tools.flashing import FlashError
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(host_tools.ROOT)
 
 CONFIG = "deckahedron.cfg"
 SAVE_FILES = ("deck.sav", "deck.tmp", "deck.bad")

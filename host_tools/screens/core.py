@@ -21,12 +21,13 @@ from pathlib import Path
 
 from shared_rules import systems
 
+import host_tools
 from host_tools import firmware_importable, system_module
 
 firmware_importable()
 from boards import Board  # noqa: E402  (the device's board contract)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(host_tools.ROOT)
 WIDTH, HEIGHT = 296, 128
 SCRIPT = "host_tools/screens/mp_render.py"
 

@@ -51,14 +51,13 @@ import threading
 import time
 import tty
 
-from host_tools import ROOT, boards
+from host_tools import FIRMWARE_MAIN, boards
 from host_tools.sim import circuitpython
 from host_tools.flashing import rp2040, files
 from host_tools.sim.unixport import PtyBoard, SimError
 from host_tools.sim.unixport import device_id as persistent_id
 
 EMU_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "emu")
-FIRMWARE_MAIN = os.path.join(ROOT, "firmware", "entry", "main.py")
 LFS_BLOCK = 4096  # rp2's littlefs geometry (its _boot.py)
 LFS_PROG = 256
 NS = 1e-9

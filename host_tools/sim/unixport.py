@@ -37,8 +37,7 @@ import time
 import tty
 import weakref
 
-from host_tools import ROOT
-FIRMWARE_MAIN = os.path.join(ROOT, "firmware", "entry", "main.py")
+from host_tools import FIRMWARE_MAIN, ROOT
 MAX_BOARDS = 16
 STOP_GRACE = 3.0  # seconds between SIGTERM and SIGKILL
 ID_FILE = "device_id"  # in a board's flash folder: its persistent device id
