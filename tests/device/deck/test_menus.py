@@ -9,26 +9,8 @@ framebuf), so a row that crashes the firmware or draws nothing fails here.
 """
 
 from tests.device.support import FakeBoard, choose, make_app, press, with_game
+from tests.device.walker import draw, walk
 from tests.rules.support import stacked
-
-MAX_DEPTH = 5  # menus and pickers followed from a root
-_renderer = []
-
-
-def _draw(view):
-    """Draw the view like the panel would (MicroPython only: framebuf)."""
-    if not _renderer:
-        try:
-            import framebuf  # noqa: F401
-        except ImportError:
-            _renderer.append(None)
-        else:
-            from render import Renderer
-
-            _renderer.append(Renderer())
-    r = _renderer[0]
-    if r is not None:
-        r.render(view)
 
 
 def _home_game():
@@ -93,48 +75,6 @@ def _root_rings(edition, campaign):
 ROOTS = (_root_home, _root_flip, _root_crit, _root_minigame, _root_no_game, _root_item_flip)
 
 
-def _replay(root, path):
-    app, start = root()
-    press(app, *start)
-    v = app.ui.view()
-    _draw(v)
-    for b in path:
-        v = press(app, b)
-        _draw(v)
-    return app, v
-
-
-def walk(root):
-    """(rows chosen, screens seen) for every path from one root."""
-    todo = [([], 0)]
-    chosen = []
-    screens = {}
-    while todo:
-        path, depth = todo.pop()
-        app, v = _replay(root, path)
-        if v["screen"] == "entry":  # a name: a letter changed, taken, then done
-            if depth < MAX_DEPTH:
-                todo.append((path + ["DOWN", "B", "C"], depth + 1))
-            continue
-        if v["screen"] == "number":
-            for b in ("UP", "DOWN"):
-                _replay(root, path + [b])
-            if depth < MAX_DEPTH:
-                todo.append((path + ["B"], depth + 1))
-            continue
-        if v["screen"] != "menu":
-            continue
-        for i in range(len(v["items"])):
-            step = path + ["DOWN"] * i + ["B"]
-            after, w = _replay(root, step)
-            chosen.append((v["title"], v["items"][i]))
-            screens[w["screen"]] = screens.get(w["screen"], 0) + 1
-            opened = w["screen"] == "number" or (w["screen"] == "menu" and w["title"] != v["title"])
-            if opened and depth < MAX_DEPTH:
-                todo.append((step, depth + 1))
-    return chosen, screens
-
-
 def test_every_menu_row_from_home():
     chosen, screens = walk(_root_home)
     titles = set(t for t, _ in chosen)
@@ -156,7 +96,7 @@ def test_odds_of_the_next_flip_is_shown():
     app, _ = _root_home()
     v = choose(app, "Special flips", "Odds of next flip")
     assert v["screen"] == "message" and v["title"].startswith("Crown +0: 1 card"), v
-    _draw(v)
+    draw(v)
     assert v["lines"][0].startswith("TRIUMPH")
 
 
@@ -164,7 +104,7 @@ def test_odds_of_this_flip_is_shown():
     app = with_game(make_app(), stacked(["4", "9"]))
     v = press(app, "B", "C", "DOWN", "B")  # no XP: Flashback, then the odds
     assert v["screen"] == "message" and v["title"].startswith("Crown +0"), v
-    _draw(v)
+    draw(v)
 
 
 def test_every_row_of_the_flip_crit_minigame_and_no_game_menus():

@@ -1,0 +1,70 @@
+"""Walk every menu path from a starting screen, on both runtimes: choose
+each row (DOWN n times, then B), follow what opens (sub-menus, number
+pickers, name entry) a few levels deep, each path replayed on a fresh
+device; every screen reached is drawn where the runtime has the renderer
+(MicroPython's framebuf), so a drawing crash fails the walk."""
+
+from tests.device.support import press
+
+MAX_DEPTH = 5  # menus and pickers followed from a root
+_renderer = []
+
+
+def draw(view):
+    """Draw the view like the panel would (MicroPython only: framebuf)."""
+    if not _renderer:
+        try:
+            import framebuf  # noqa: F401
+        except ImportError:
+            _renderer.append(None)
+        else:
+            from render import Renderer
+
+            _renderer.append(Renderer())
+    r = _renderer[0]
+    if r is not None:
+        r.render(view)
+
+
+def replay(root, path):
+    app, start = root()
+    press(app, *start)
+    v = app.ui.view()
+    draw(v)
+    for b in path:
+        v = press(app, b)
+        draw(v)
+    return app, v
+
+
+def walk(root):
+    """(rows chosen, screens seen) for every path from one root."""
+    todo = [([], 0)]
+    chosen = []
+    screens = {}
+    while todo:
+        path, depth = todo.pop()
+        app, v = replay(root, path)
+        if v["screen"] == "entry":  # a name: a letter changed, taken, then done
+            if depth < MAX_DEPTH:
+                todo.append((path + ["DOWN", "B", "C"], depth + 1))
+            continue
+        if v["screen"] == "number":
+            for b in ("UP", "DOWN"):
+                replay(root, path + [b])
+            if depth < MAX_DEPTH:
+                todo.append((path + ["B"], depth + 1))
+            continue
+        if v["screen"] != "menu":
+            continue
+        for i in range(len(v["items"])):
+            step = path + ["DOWN"] * i + ["B"]
+            after, w = replay(root, step)
+            chosen.append((v["title"], v["items"][i]))
+            screens[w["screen"]] = screens.get(w["screen"], 0) + 1
+            opened = w["screen"] == "number" or (w["screen"] == "menu" and w["title"] != v["title"])
+            if opened and depth < MAX_DEPTH:
+                todo.append((step, depth + 1))
+    return chosen, screens
+
+
