@@ -21,11 +21,19 @@ MAX_GAME_ID = 16  # characters of a game id (letters and digits)
 # Imported once here: on a board an import inside a function searches
 # sys.path for a file extending the built-in module (~8 ms each on a Pico,
 # two per digest and two digests per press).
+# CircuitPython's hashlib has no sha256(): its one constructor is new(name, data).
 try:
     from binascii import hexlify
     from hashlib import sha256
 except ImportError:
-    sha256 = None
+    try:
+        from binascii import hexlify
+        from hashlib import new as _new
+
+        def sha256(data):
+            return _new("sha256", data)
+    except ImportError:
+        sha256 = None
 
 
 def text_digest(text):

@@ -68,7 +68,7 @@ class PicoEpaper29CPBoard(MagTagBoard):
     # start_up_time (0) sends the start sequence's soft reset into it (the
     # emulated panel flagged it): wait 10 ms first
     START_UP_S = 0.01
-    ROTATION = 270  # the Waveshare module's landscape: the ribbon on the left, as the MicroPython driver draws
+    ROTATION = 90  # the landscape the MicroPython driver draws (gate = x, source = 127 - y): 270 was upside down
     SLEEP_AFTER_MS = None
     # glyph runs the surface keeps (surface.py): the MagTag's 256 took ~150 KB
     # and the Pico's heap ran out drawing its first home screen (MemoryError)
