@@ -163,7 +163,7 @@ def _table_event(e, a, r):
     if k == "question":
         return r.get("text", "another device or game on the port")
     if k == "undo":
-        return "undo: back to before %s (entry %s)" % (a.get("op"), a.get("entry"))
+        return "undo: back to before %s" % a.get("op")
     if k == "reconcile":
         return "the record takes the device's state as it is (it acted while the record could not be written)"
     return k

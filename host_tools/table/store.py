@@ -211,6 +211,10 @@ class Store:
     def close_teamwork(self, t, outcome, tid):
         return self.db.execute("UPDATE teamwork SET closed = ?, outcome = ? WHERE id = ?", (t, outcome, tid))
 
+    def undo_teamwork(self, lead):
+        return self.db.execute("UPDATE teamwork SET outcome = 'undone (it was ' || COALESCE(outcome, 'open') || ')' "
+                               "WHERE id = (SELECT MAX(id) FROM teamwork WHERE lead = ?)", (lead,))
+
     def open_teamworks(self):
         return self.db.execute("SELECT id, lead, supporters FROM teamwork WHERE closed IS NULL")
 
