@@ -339,12 +339,15 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         return r
 
     def tell(self, op, p, r, before, extra=(), words=True):
-        if words:
-            self.say(*replies.say(op, p.name, r, p.state))
-        self.say(*extra)
-        for event in (r.get("events") or []) if isinstance(r, dict) else []:
-            self.say("  · %s" % event, style="dim")
-        self.say(*replies.changes(p.name, before, p.state))
+        """The answer: what the command did, then what it changed on the device,
+        on one line (issue 27: one line per action). The
+        device's event words repeat the reply's: the record keeps them."""
+        said = (replies.say(op, p.name, r, p.state) if words else []) + list(extra)
+        changed = [c[len(p.name) + 2:] if c.startswith(p.name + ": ") else c
+                   for c in replies.changes(p.name, before, p.state)]
+        if said and changed:
+            said[-1] = "; ".join([said[-1]] + changed)
+        self.say(*(said or changed))
 
     # ======================================================================
     # Buttons
