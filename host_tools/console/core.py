@@ -123,6 +123,7 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         self.failed = False  # the last command was refused (the scripted scene says so)
         self.ticks = [self.save_tick]  # called on the hub's thread while the loop waits; each returns lines to say (the page)
         self.shown = {}  # what the last command showed, for the page to act on (undo: the plan it asks about)
+        self.undo_asked = {}  # player -> the entry `undo NAME` showed, which `undo NAME yes` does and only it
 
     # -- printing ---------------------------------------------------------
     def say(self, *lines, style=None):
@@ -338,12 +339,15 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         return r
 
     def tell(self, op, p, r, before, extra=(), words=True):
-        if words:
-            self.say(*replies.say(op, p.name, r, p.state))
-        self.say(*extra)
-        for event in (r.get("events") or []) if isinstance(r, dict) else []:
-            self.say("  · %s" % event, style="dim")
-        self.say(*replies.changes(p.name, before, p.state))
+        """The answer: what the command did, then what it changed on the device,
+        on one line (issue 27: one line per action). The
+        device's event words repeat the reply's: the record keeps them."""
+        said = (replies.say(op, p.name, r, p.state) if words else []) + list(extra)
+        changed = [c[len(p.name) + 2:] if c.startswith(p.name + ": ") else c
+                   for c in replies.changes(p.name, before, p.state)]
+        if said and changed:
+            said[-1] = "; ".join([said[-1]] + changed)
+        self.say(*(said or changed))
 
     # ======================================================================
     # Buttons
@@ -479,12 +483,12 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         self.say("%s restored onto %s (%s)" % (who, port or "the device on %s's port" % who, digest))
 
     def do_undo(self, arg):
-        """undo NAME [yes [entry=N]]
+        """undo NAME [yes]
         Undo NAME's last action: the device goes back to its backup from before it
-        (a teamwork flip on every device in it); says what it would undo until yes, e.g. undo Ann yes;
-          entry=N       only if it still undoes from entry N (the one shown), e.g. undo Ann yes entry=12"""
+        (a teamwork flip on every device in it); says what it would undo, then
+        undo NAME yes does exactly that (refused if NAME acted since), e.g. undo Ann yes"""
         words = self.words(arg, 1, "undo NAME [yes [entry=N]]")
-        entry = None
+        entry = None  # entry=N: the page's confirm names the entry its question showed
         if len(words) == 3 and words[2].startswith("entry="):
             entry = number(words[2][6:], "entry", "undo Ann yes entry=12")
         elif len(words) > 2:
@@ -495,9 +499,13 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         if len(words) == 1:
             plan = self.hub.undo(who)
             self.shown["undo"] = {"player": who, "entry": plan["players"][who], "text": plan["text"]}
+            self.undo_asked[who] = plan["players"][who]
             self.say("this would put %s; type undo %s yes to do it" % (plan["text"], who))
             return
+        if entry is None:
+            entry = self.undo_asked.get(who)
         plan = self.hub.undo(who, confirm=True, entry=entry)
+        self.undo_asked.pop(who, None)
         self.say("undone: %s" % plan["text"])
 
     def do_take_as_new(self, arg):

@@ -801,12 +801,15 @@ class TableHub:
         if not confirm:
             return plan
         if entry is not None and plan["players"][name] != entry:
-            raise TableError("%s has acted since the undo of entry %d was shown: it would now put %s; ask again"
-                             % (name, entry, plan["text"]))
+            raise TableError("%s has acted since that undo was shown: it would now put %s; ask again"
+                             % (name, plan["text"]))
         for who, (rid, op, backup_id, _) in list(plan["rows"].items()):
             digest = self.restore(who, backup_id=backup_id)
             self._log(self.player(who), "undo", None, "undo", {"entry": rid, "op": op, "entries": plan["rows"][who][3]},
                       {"digest": digest}, digest)
+        if plan["teamwork"]:  # the page's Teamwork box reads the teamwork table: it says undone too
+            self.store.undo_teamwork(plan["teamwork"])
+            self.db.commit()
         self.sync_supply()
         return plan
 
@@ -841,12 +844,13 @@ class TableHub:
             start = self.store.flip_start(name, rid).fetchone()
             if start is not None:
                 last = tuple(start)
-        steps = {name: last}
+        steps, lead, team_row = {name: last}, None, None
         team = self.store.teamwork_after(rid).fetchone()
         if team is not None and op in FLIP_STEPS + ("flip",):
             who = json.loads(team[1])
             names = [who["lead"]] + who["supporters"]
             if name in names:
+                lead, team_row = who["lead"], team[0]
                 started = self.store.teamwork_started(who["lead"]).fetchone()[0]
                 for n in names:
                     self._usable(self.player(n))
@@ -860,9 +864,10 @@ class TableHub:
         for n, (first_id, first_op, first_before) in steps.items():
             row = self.store.backup_with_digest(n, first_before).fetchone() if first_before else None
             if row is None:
-                raise TableError("there is no backup of %s's state before %s (entry %d): it cannot be undone"
-                                 % (n, first_op, first_id))
+                raise TableError("there is no backup of %s's state before %s: it cannot be undone" % (n, first_op))
             undone = [r[0] for r in self.store.entries_from(n, first_id)]
+            if n == lead:  # the teamwork flip's own row goes with it: the record marks it undone too
+                undone.append(team_row)
             rows[n] = (first_id, first_op, row[0], undone)
             holds[n] = systems.load(row[1])
         others = self.holdings()
@@ -877,8 +882,8 @@ class TableHub:
                      if g.SYSTEM == systems.DEFAULT)
         if earned > self.shadow()[2]:
             raise TableError("the Shadow points it earned are spent (%d left): it cannot be undone" % self.shadow()[2])
-        text = "; ".join("%s back to before %s (entry %d)" % (n, r[1], r[0]) for n, r in rows.items())
-        return {"players": {n: r[0] for n, r in rows.items()}, "text": text, "rows": rows}
+        text = "; ".join("%s back to before %s" % (n, r[1]) for n, r in rows.items())
+        return {"players": {n: r[0] for n, r in rows.items()}, "text": text, "rows": rows, "teamwork": lead}
 
     def _keep_strangers_state(self, link, info, p):
         """Before a restore overwrites a device that is not the player's own

@@ -16,7 +16,7 @@ import json
 from shared_rules import systems
 from shared_rules.deck.words import level_words
 
-from host_tools.table import replies
+from host_tools.table import replies, store
 
 FIELDS = ("id", "session", "t", "player", "kind", "op", "args", "result", "before", "digest", "text", "undone")
 FORMATS = ("md", "csv", "json")
@@ -24,26 +24,14 @@ SUITS = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "int": "I
          "wis": "Wisdom", "cha": "Charisma"}
 
 
-# Bookkeeping, not play: the recap and the page's history leave these out.
-BOOKKEEPING_OPS = ("supply_sync", "press")
-BOOKKEEPING_KINDS = ("question",)
-_PLAY_SQL = "log.op NOT IN (%s) AND log.kind NOT IN (%s)" % (
-    ", ".join("'%s'" % w for w in BOOKKEEPING_OPS), ", ".join("'%s'" % w for w in BOOKKEEPING_KINDS))
-
-
 def play(e):
-    """Whether an entry is play, not bookkeeping."""
-    return e["op"] not in BOOKKEEPING_OPS and e["kind"] not in BOOKKEEPING_KINDS
-
-
-def _where(player, play_only, session=None):
-    return ("log.player != '' AND (? IS NULL OR log.player = ?) AND (? IS NULL OR log.session = ?)"
-            + (" AND " + _PLAY_SQL if play_only else ""), (player, player, session, session))
+    """Whether an entry is play, not bookkeeping (the recap and the page's
+    history leave bookkeeping out, as store's play-only reading does)."""
+    return e["op"] not in store.BOOKKEEPING_OPS and e["kind"] not in store.BOOKKEEPING_KINDS
 
 
 def count(db, player=None, play_only=False):
-    where, args = _where(player, play_only)
-    return db.execute("SELECT COUNT(*) FROM log WHERE " + where, args).fetchone()[0]
+    return store.Store(db).record_count(player, play_only).fetchone()[0]
 
 
 def entries(db, player=None, play_only=False, newest=None, session=None):
@@ -51,12 +39,7 @@ def entries(db, player=None, play_only=False, newest=None, session=None):
     ``play_only`` leaves out bookkeeping, ``newest`` keeps the last N (an
     undo comes after what it undid, so the last N mark theirs), ``session``
     one session's."""
-    where, args = _where(player, play_only, session)
-    rows = db.execute(
-        "SELECT log.id, log.session, log.t, log.player, log.kind, log.op, log.args, log.result, log.before,"
-        " log.digest, flips.cards, flips.suit, flips.net FROM log LEFT JOIN flips ON flips.event = log.id"
-        " WHERE " + where + " ORDER BY log.id DESC" + (" LIMIT %d" % newest if newest is not None else ""),
-        args).fetchall()[::-1]
+    rows = store.Store(db).record_rows(player, play_only, newest, session).fetchall()[::-1]
     out = []
     for r in rows:
         e = {"id": r[0], "session": r[1], "t": r[2], "player": r[3], "kind": r[4], "op": r[5],
@@ -76,7 +59,7 @@ def entries(db, player=None, play_only=False, newest=None, session=None):
 
 def players(db):
     """The names in the record, first seen first."""
-    return [r[0] for r in db.execute("SELECT player FROM log WHERE player != '' GROUP BY player ORDER BY MIN(id)")]
+    return [r[0] for r in store.Store(db).record_players()]
 
 
 def _json(text):
@@ -180,7 +163,7 @@ def _table_event(e, a, r):
     if k == "question":
         return r.get("text", "another device or game on the port")
     if k == "undo":
-        return "undo: back to before %s (entry %s)" % (a.get("op"), a.get("entry"))
+        return "undo: back to before %s" % a.get("op")
     if k == "reconcile":
         return "the record takes the device's state as it is (it acted while the record could not be written)"
     return k

@@ -2,8 +2,7 @@
 every statement the table runs on it (``Store``), so the hub (hub.py) holds
 no SQL. The hub keeps one connection for the session (``open_session_db``)
 and its transactions (``with hub.db:``); a Store method runs one statement
-and returns the cursor. (The record's own reading queries, record.py, are
-still there: that file is being reworded elsewhere, issue 26.)
+and returns the cursor.
 """
 
 import re
@@ -131,6 +130,17 @@ def upgrade(db):
                             raise
         db.execute("PRAGMA user_version = %d" % VERSION)
 
+# Bookkeeping, not play: the record's play-only reading (record.py) leaves these out.
+BOOKKEEPING_OPS = ("supply_sync", "press")
+BOOKKEEPING_KINDS = ("question",)
+_PLAY_SQL = "log.op NOT IN (%s) AND log.kind NOT IN (%s)" % (
+    ", ".join("'%s'" % w for w in BOOKKEEPING_OPS), ", ".join("'%s'" % w for w in BOOKKEEPING_KINDS))
+
+
+def _record_where(player, play_only, session=None):
+    return ("log.player != '' AND (? IS NULL OR log.player = ?) AND (? IS NULL OR log.session = ?)"
+            + (" AND " + _PLAY_SQL if play_only else ""), (player, player, session, session))
+
 
 class Store:
     """The table's statements on the session database ``db``, one method each."""
@@ -200,6 +210,10 @@ class Store:
 
     def close_teamwork(self, t, outcome, tid):
         return self.db.execute("UPDATE teamwork SET closed = ?, outcome = ? WHERE id = ?", (t, outcome, tid))
+
+    def undo_teamwork(self, lead):
+        return self.db.execute("UPDATE teamwork SET outcome = 'undone (it was ' || COALESCE(outcome, 'open') || ')' "
+                               "WHERE id = (SELECT MAX(id) FROM teamwork WHERE lead = ?)", (lead,))
 
     def open_teamworks(self):
         return self.db.execute("SELECT id, lead, supporters FROM teamwork WHERE closed IS NULL")
@@ -340,3 +354,19 @@ class Store:
     def log_columns(self):
         return self.db.execute("PRAGMA table_info(log)")
 
+    # -- what the session record reads (record.py) -------------------------------
+    def record_count(self, player, play_only):
+        where, args = _record_where(player, play_only)
+        return self.db.execute("SELECT COUNT(*) FROM log WHERE " + where, args)
+
+    def record_rows(self, player, play_only, newest, session):
+        """The newest rows first (``newest`` of them, or all)."""
+        where, args = _record_where(player, play_only, session)
+        return self.db.execute(
+            "SELECT log.id, log.session, log.t, log.player, log.kind, log.op, log.args, log.result, log.before,"
+            " log.digest, flips.cards, flips.suit, flips.net FROM log LEFT JOIN flips ON flips.event = log.id"
+            " WHERE " + where + " ORDER BY log.id DESC" + (" LIMIT %d" % newest if newest is not None else ""),
+            args)
+
+    def record_players(self):
+        return self.db.execute("SELECT player FROM log WHERE player != '' GROUP BY player ORDER BY MIN(id)")

@@ -210,6 +210,18 @@ def test_damage_says_what_it_did(gm):
     assert "2 absorbed as Exhaustion tokens" in text and "3 as Stamina" in text
 
 
+def test_a_wound_is_one_line_in_the_tables_words(gm):
+    """Issue 27: 'one wound gave 4 lines'; the device's event words repeated the answer."""
+    said = gm("wound Bo").strip()
+    assert "\n" not in said and said.startswith("Bo takes a Wound: Wound card "), said
+    assert "; Wound tokens 0 -> 1, now holds " in said and "took wound" not in said
+
+
+def test_a_blessing_is_one_line(gm):
+    said = gm("blessing Cy").strip()
+    assert "\n" not in said and said.startswith("Cy takes Blessing ") and "; now holds " in said, said
+
+
 def test_harm_in_a_longer_campaign(gm):
     text = gm("edition Ann md 9h")
     assert "9h campaign" in text, text

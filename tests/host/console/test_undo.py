@@ -5,7 +5,9 @@ every device involved, or refused with the reason."""
 import pytest
 
 from host_tools.cli import main
+from host_tools.table import record
 from host_tools.table.errors import TableError
+from host_tools.web import view
 from tests.host.conftest import seated_table
 from tests.host.console.test_core import Gm
 
@@ -52,6 +54,19 @@ def test_a_teamwork_flip_is_undone_on_every_device_in_it(table):
     assert set(plan["players"]) == {"Ann", "Bo"}
     hub.undo("Bo", confirm=True)
     assert {n: _digest(hub, n) for n in NAMES} == before
+
+
+def test_an_undone_teamwork_flip_reads_as_undone_in_the_teamwork_box_the_history_and_the_recap(table):
+    """Issue 27: 'An undone teamwork flip still reads as current in the page's
+    Teamwork box, the history and the Markdown.'"""
+    hub = table
+    hub.teamwork("Ann", ["Bo"], attr="int")
+    hub.undo("Bo", confirm=True)
+    team = [e for e in record.entries(hub.db) if e["kind"] == "teamwork"]
+    assert len(team) == 1 and team[0]["undone"]
+    assert "leads a teamwork flip with Bo" in record.export(team, "md") and "*(undone)*" in record.export(team, "md")
+    box = view.teamwork_view(hub)
+    assert box["in_progress"] == [] and box["recent"][0].startswith("Ann leads, with Bo: undone (it was resolved by")
 
 
 def test_a_teamwork_flip_is_refused_when_a_player_in_it_acted_since(table):
@@ -124,20 +139,22 @@ def test_a_flip_whose_shadow_points_are_spent_is_refused(table):
 
 def test_a_confirm_of_an_undo_that_is_not_the_one_shown_is_refused(table):
     """A player may press a button between the GM's question and answer:
-    undo NAME yes entry=N does only what was shown."""
+    undo NAME yes does only what was shown, and the GM never types an entry
+    number (issue 27: "'entry 15' means nothing to a GM")."""
     hub = table
     gm = Gm(hub)
     hub.flip("Ann", attr="str")
-    gm("undo Ann")
-    shown = gm.console.shown["undo"]
-    assert shown["player"] == "Ann" and "(entry %d)" % shown["entry"] in shown["text"]
+    asked = gm("undo Ann")
+    assert asked.strip() == "this would put Ann back to before flip; type undo Ann yes to do it"
     hub.flip("Ann", attr="dex")
     after = _digest(hub, "Ann")
-    said = gm("undo Ann yes entry=%d" % shown["entry"])
-    assert gm.failed and "Ann has acted since the undo of entry %d was shown" % shown["entry"] in said
-    assert hub.player("Ann").link.state()["digest"] == after
+    said = gm("undo Ann yes")
+    assert gm.failed and "Ann has acted since that undo was shown: it would now put Ann back to before flip" in said
+    assert "entry" not in said and hub.player("Ann").link.state()["digest"] == after
     gm("undo Ann yes entry=soon")
     assert gm.failed and hub.player("Ann").link.state()["digest"] == after
-    plan = hub.undo("Ann")
-    said = gm("undo Ann yes entry=%d" % plan["players"]["Ann"])
-    assert not gm.failed and "undone" in said and _digest(hub, "Ann") != after
+    gm("undo Ann")
+    said = gm("undo Ann yes")
+    assert not gm.failed and said.strip() == "undone: Ann back to before flip" and _digest(hub, "Ann") != after
+    undo = [e for e in record.entries(hub.db) if e["kind"] == "undo"]
+    assert undo[-1]["text"] == "undo: back to before flip"
