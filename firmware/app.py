@@ -331,16 +331,16 @@ class App:
         if op == "hello":
             self.replay = True
             used, free = self.heap()
-            return {"device": self.device_id, "firmware": FIRMWARE, "protocol": P.VERSION,
-                    "board": self.board.name, "platform": sys.platform, "name": self.name,
-                    "system": g.SYSTEM if g else None,
-                    "edition": getattr(g.s, "edition", None) if g else None,
-                    "campaign": getattr(g.s, "campaign", None) if g else None,
-                    "digest": self.digest() if g else None, "count": g.s.count if g else 0,
-                    "game": g.s.game if g else None,
-                    "events": self.link.events_kept(), "events_dropped": self.link.dropped,
-                    "problem": self.problem, "panel_error": self.panel_error,
-                    "heap_used": used, "heap_free": free, "heap_low": self.heap_low}
+            return self.power({"device": self.device_id, "firmware": FIRMWARE, "protocol": P.VERSION,
+                               "board": self.board.name, "platform": sys.platform, "name": self.name,
+                               "system": g.SYSTEM if g else None,
+                               "edition": getattr(g.s, "edition", None) if g else None,
+                               "campaign": getattr(g.s, "campaign", None) if g else None,
+                               "digest": self.digest() if g else None, "count": g.s.count if g else 0,
+                               "game": g.s.game if g else None,
+                               "events": self.link.events_kept(), "events_dropped": self.link.dropped,
+                               "problem": self.problem, "panel_error": self.panel_error,
+                               "heap_used": used, "heap_free": free, "heap_low": self.heap_low})
         if op == "stats":
             out = {"rules_us": None, "save_us": None, "render_us": None, "show_us": None, "gc_us": None,
                    "saves": self.storage.saves}
@@ -362,12 +362,21 @@ class App:
             out["digest"] = self.digest()
             out["name"] = self.name
             out["device"] = self.device_id  # the host checks who it mirrors on every read
+            self.power(out)
             return self.part(json.dumps(out), args, {"digest": out["digest"]})
         if op == "odds":
             return g.odds_query(args)
         if op == "screen":
             return self.part(self.screen_b64(), args, {"w": self.board.width, "h": self.board.height})
         return self.part(self.game_text(), args, {"digest": self.digest()})  # backup
+
+    def power(self, out):
+        """``out`` with the power fields hello and state carry (battery_mv,
+        usb: shared_rules/protocol.py)."""
+        v = self._volts()
+        out["battery_mv"] = None if v is None else int(v * 1000 + 0.5)
+        out["usb"] = self.board.usb_powered()
+        return out
 
     def part(self, text, args, extra):
         parts = P.chunks(text)
@@ -427,9 +436,11 @@ class App:
     # A 1-cell LiPo at rest: ~3.5 V has about a tenth of its charge left,
     # and its protection cuts at 3.0 V; below BATTERY_EMPTY_V the board
     # stops waking for play (the game is saved after every press anyway).
-    BATTERY_LOW_V = 3.5
-    BATTERY_EMPTY_V = 3.3
-    BATTERY_NONE_V = 2.5  # below what a cell can run the board on: no cell, another supply
+    # The figures are the wire's (protocol.BATTERY_MV): the GM's view says
+    # low where the player's notice does.
+    BATTERY_LOW_V = P.BATTERY_MV[1] / 1000
+    BATTERY_EMPTY_V = P.BATTERY_MV[0] / 1000
+    BATTERY_NONE_V = P.BATTERY_NONE_MV / 1000
 
     def poll(self, timeout_ms=20):
         data = self.board.serial_read(timeout_ms)

@@ -57,6 +57,14 @@ APP_OPS = (
 )
 BUTTONS = ("A", "B", "C", "UP", "DOWN")
 
+# The power hello and state carry: "battery_mv", the cell's millivolts as
+# an int (null: no cell, or the board cannot tell) and "usb", true while a
+# cable powers the board (null: the board cannot tell). A device without
+# them (older firmware) is said as not known. What a 1-cell LiPo's
+# millivolts mean, for the device's notices and the GM's view alike:
+BATTERY_MV = (3300, 3500, 4100)  # empty (no play below it), low (said once), full
+BATTERY_NONE_MV = 2500  # below what a cell can run a board on: no cell, another supply
+
 # Error codes the link itself uses (the rules add their own RulesError codes).
 LINK_ERRORS = {
     "bad_frame": "the line is not a frame",

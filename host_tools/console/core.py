@@ -44,6 +44,7 @@ from host_tools.console.deck import MINIGAMES, REVEALS, breather_pick
 from host_tools.console.typed import OPS, Usage, coerce, number, parse_pairs
 from host_tools.link import DeviceError, LinkError
 from host_tools.table import outfiles, record, replies
+from host_tools.table.battery import battery_words
 from host_tools.table.errors import TableError
 
 BUTTONS = ("A", "B", "C", "UP", "DOWN")
@@ -65,7 +66,8 @@ def make_console(file=None, width=None):
 
 def status_table(hub):
     t = Table(title="Table")
-    for col in ("player", "device", "last flip", "deck/disc/exh", "XP", "Harm/Wnd/Exh tok", "supply cards", "state"):
+    for col in ("player", "device", "last flip", "deck/disc/exh", "XP", "Harm/Wnd/Exh tok", "supply cards", "state",
+                "battery"):
         t.add_column(col)
     for name, p in hub.players.items():
         s = p.state or {}
@@ -73,7 +75,7 @@ def status_table(hub):
         if s and system != systems.DEFAULT:  # another system: its state in its own words
             t.add_row(str(name), "%s\n%s" % (p.device, p.port), "-", "-", "-", "-", "-",
                       "\n".join([systems.name(system) + (" (offline)" if not p.online else "")] +
-                                 systems.module(system, "words").describe(s)))
+                                 systems.module(system, "words").describe(s)), battery_words(s) if s else "-")
             continue
         f = p.last_flip
         last = "-"
@@ -94,7 +96,7 @@ def status_table(hub):
                   "%s/%s/%s" % (s.get("draw", "?"), s.get("discard", "?"), s.get("exhaustion", "?")),
                   str(s.get("xp", "?")),
                   "%s/%s/%s" % (tokens.get("harm", "?"), tokens.get("wound", "?"), tokens.get("exhaustion", "?")),
-                  ",".join(str(c) for c in s.get("held", [])) or "-", str(state))
+                  ",".join(str(c) for c in s.get("held", [])) or "-", str(state), battery_words(s) if s else "-")
     earned, spent, left = hub.shadow()
     first = next(iter(hub.players.values())).state if hub.players else {}
     t.caption = "Shared supply: %s   ·   GM %s points: %d earned, %d spent, %d left" % (

@@ -105,7 +105,8 @@ def hello_problem(info):
     edition = info.get("edition")
     if edition is not None and edition not in EDITION_KEYS:
         return "hello's edition is unknown: %s" % _short(edition)
-    return _first(text_problem("hello's name", info.get("name", "") or ""),
+    return _first(power_problem("hello", info),
+                  text_problem("hello's name", info.get("name", "") or ""),
                   text_problem("hello's panel error", info.get("panel_error", "") or ""),
                   text_problem("hello's firmware", info.get("firmware", "") or ""))
 
@@ -182,7 +183,20 @@ def _identity_problem(state):
     device = state.get("device")
     if device is not None and (not isinstance(device, str) or not DEVICE_ID.match(device)):
         return "state's device id is not 1 to 64 letters, digits or -_.: %s" % _short(device)
-    return text_problem("state's name", state.get("name", "") or "")
+    return _first(power_problem("state", state), text_problem("state's name", state.get("name", "") or ""))
+
+
+def power_problem(what, info):
+    """hello's and state's power (shared_rules/protocol.py): battery_mv a
+    whole number of millivolts or null, usb true, false or null; absent
+    from an older device's."""
+    mv = info.get("battery_mv")
+    if mv is not None and not (_count(mv) and mv <= 20000):
+        return "%s's battery_mv is not a whole number of millivolts: %s" % (what, _short(mv))
+    usb = info.get("usb")
+    if usb is not None and not isinstance(usb, bool):
+        return "%s's usb is not true, false or null: %s" % (what, _short(usb))
+    return ""
 
 
 def result_problem(op, result):

@@ -12,6 +12,7 @@ from shared_rules import systems
 from shared_rules.deck.words import WORDS, level_words
 
 from host_tools.table import record, replies
+from host_tools.table.battery import battery_words, is_low
 
 FLIPS_SHOWN = 5  # the last flips of each player on the page
 HISTORY_SHOWN = 200  # the newest entries of the history view; the exports hold them all
@@ -111,6 +112,7 @@ def player_view(p, flips, screen):
         "open_flip": replies.flip_view(p.name, open_flip, s) if open_flip else [],
         "flips": flips.get(p.name, []),
         "screen": screen or "",
+        "battery": battery_words(s) if s else "", "battery_low": is_low(s),
     }
 
 

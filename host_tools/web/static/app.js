@@ -139,6 +139,22 @@ function stateRows(p) {
   return rows;
 }
 
+// The device's power, a row of the player's state (older firmware: not reported).
+function batteryRows(p) { return p.battery ? [["battery", p.battery]] : []; }
+
+// The GM is told once when a device's battery runs low (again only after it was charged).
+const batteryWarned = new Set();
+
+function warnLowBattery(players) {
+  const low = players.filter(p => p.battery_low);
+  for (const name of [...batteryWarned]) if (!low.some(p => p.name === name)) batteryWarned.delete(name);
+  const fresh = low.filter(p => !batteryWarned.has(p.name));
+  if (!fresh.length) return;
+  for (const p of fresh) batteryWarned.add(p.name);
+  document.getElementById("battery-warning").textContent =
+    "Battery low: " + fresh.map(p => `${p.name}'s device (${p.battery})`).join(", ") + ". Charge it soon.";
+}
+
 function renderPlayer(node, p, now) {
   node.querySelector(".name").textContent = p.name;
   const conn = node.querySelector(".conn");
@@ -154,7 +170,7 @@ function renderPlayer(node, p, now) {
   }
   const dl = node.querySelector(".state");
   const parts = [];
-  for (const [k, v] of stateRows(p)) {
+  for (const [k, v] of stateRows(p).concat(batteryRows(p))) {
     parts.push(el("dt", k));
     const dd = el("dd");
     if (Array.isArray(v)) dd.append(...v); else dd.textContent = String(v);
@@ -251,6 +267,7 @@ function render(v) {
     renderPlayer(node, p, now);
   }
   for (const [name, node] of cards) if (!seen.has(name)) { node.remove(); cards.delete(name); }
+  warnLowBattery(v.players);
   window.deckahedron.views += 1;
   window.deckahedron.lastVersion = v.version;
   if (v.record !== historyShown) { historyShown = v.record; loadHistory(); }

@@ -43,9 +43,14 @@ class Gm:
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory):
+def seated(tmp_path_factory):
     with seated_table(4, tmp_path_factory.mktemp("console"), 5, NAMES) as (hub, sims):
-        yield hub
+        yield hub, sims
+
+
+@pytest.fixture(scope="module")
+def table(seated):
+    return seated[0]
 
 
 @pytest.fixture
@@ -99,6 +104,21 @@ def test_help_groups_every_command_by_purpose(gm):
     for title in ("Flips", "Harm and recovery", "Supply and Shadow", "Players and devices", "The record"):
         assert title in text, title
     assert text.index("Flips") < text.index("  " + gm.console.usage("flip")) < text.index("Harm and recovery")
+
+
+def test_status_shows_each_devices_battery(gm, seated):
+    """Issue 27: the level each device gauges, USB power said as such."""
+    sims = seated[1]
+    sims.boards[0].set_power(3.8)
+    sims.boards[1].set_power(4.0, usb=True)
+    try:
+        for name in ("Ann", "Bo"):
+            gm.hub.refresh(gm.hub.player(name))
+        rows = {line.split()[1]: line for line in gm("status").splitlines() if line.split()[1:2] in (["Ann"], ["Bo"])}
+        assert "62% (3.80 V)" in rows["Ann"] and "USB power" in rows["Bo"]
+    finally:
+        for b in sims.boards[:2]:
+            b.set_power()
 
 
 def test_unknown_command_and_empty_line(gm):

@@ -106,6 +106,25 @@ def test_the_token_leaves_the_address_bar_and_the_page_keeps_working_on_its_cook
     assert browser.find_element(By.ID, "link").text == "live"
 
 
+def test_a_low_battery_is_on_the_players_card_and_warned_once(browser, table):
+    """Issue 27: each device's battery on its card; the GM warned once when one runs low."""
+    warning = browser.find_element(By.ID, "battery-warning")
+    assert warning.text == ""
+    table.sims.boards[1].set_power(3.4)
+    try:
+        table.on_hub(lambda hub: hub.refresh(hub.player("Bo")))
+        WebDriverWait(browser, 20).until(lambda d: warning.text)
+        assert warning.text == "Battery low: Bo's device (12% (3.40 V), low). Charge it soon."
+        assert "battery\n12% (3.40 V), low" in card(browser, "Bo").find_element(By.CSS_SELECTOR, ".state").text
+        browser.execute_script("arguments[0].textContent = ''", warning)  # read; still low: not said again
+        table.on_hub(lambda hub: hub.refresh(hub.player("Bo")))
+        time.sleep(1)
+        assert warning.text == ""
+    finally:
+        table.sims.boards[1].set_power()
+        table.on_hub(lambda hub: hub.refresh(hub.player("Bo")))
+
+
 def test_a_console_line_that_loses_a_game_asks_first(browser, table):
     field, box = browser.find_element(By.ID, "line"), browser.find_element(By.ID, "line-confirm")
     for answer in ("no", "yes"):
