@@ -25,6 +25,7 @@ show up while the GM is typing. Every hub call stays on the main thread.
 """
 
 import cmd
+import io
 import json
 import shlex
 import sys
@@ -297,6 +298,25 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         if len(words) < least:
             raise Usage("%s (help %s says more)" % (syntax, syntax.split()[0]))
         return words
+
+    def words_and_reason(self, arg, least, syntax):
+        """The line's words, and the one quoted as the reason (why a flip is
+        made: flip Ann dex +1 "climb the wall"), "" when none is."""
+        src = io.StringIO(arg)
+        lex = shlex.shlex(src, posix=True)
+        lex.whitespace_split, lex.commenters = True, ""
+        words, reasons = [], []
+        while True:
+            at = src.tell()  # the lexer reads no further than the whitespace after a word
+            word = lex.get_token()
+            if word is None:
+                break
+            (reasons if arg[at:].lstrip()[:1] in "'\"" else words).append(word)
+        if len(reasons) > 1:
+            raise Usage("say one reason, in quotes: %s" % " ".join(shlex.quote(r) for r in reasons))
+        if len(words) < least:
+            raise Usage("%s (help %s says more)" % (syntax, syntax.split()[0]))
+        return words, reasons[0] if reasons else ""
 
     def who(self, word):
         """A player by name; a name in another case is taken too."""

@@ -74,9 +74,10 @@ class Commands:
         raise Usage("what is %r? A flip takes str/dex/int or a suit, +N or -N, fast, pvp, open, key=value" % w)
 
     def do_flip(self, arg):
-        """flip NAME [str|dex|int|SUIT] [+N|-N] [fast] [pvp] [open] [move=MOVE] [crit=blessing|levelup|bonus_move] [levels=N]
+        """flip NAME [str|dex|int|SUIT] [+N|-N] [fast] [pvp] [open] [move=MOVE] [crit=blessing|levelup|bonus_move] [levels=N] ["REASON"]
         Flip on NAME's device and resolve it: the result in the device's words.
           NAME                 a player, e.g. flip Ann str
+          "REASON"             why, in quotes: kept with the flip in the record, e.g. flip Ann dex +1 "climb the wall"
           str|dex|int|SUIT     the attribute, or a suit (anvil blade crown dragon), e.g. flip Ann dex, flip Ann crown
           +N|-N                advantage or disadvantage (net=N too), e.g. flip Ann str +1, flip Ann int -2
           fast                 a FAST move: a miss gives the GM 2 Shadow, e.g. flip Bo dex fast
@@ -85,17 +86,17 @@ class Commands:
           move=MOVE            add a move's level from the sheet, e.g. flip Ann str move=Sneak
           crit=blessing|levelup|bonus_move   the Critical Success reward, e.g. flip Ann str crit=blessing
           levels=N             with crit=levelup: how many levels, e.g. flip Ann str crit=levelup levels=2"""
-        words = self.words(arg, 1, "flip NAME [str|dex|int|SUIT] [+N|-N] ...")
+        words, reason = self.words_and_reason(arg, 1, "flip NAME [str|dex|int|SUIT] [+N|-N] ...")
         who = self.who(words[0])
         args = self.options(words[1:], ("fast", "pvp", "open"), self.flip_words)
         keep_open = args.pop("open", False)
         end = {k: args.pop(k) for k in ("crit", "levels") if k in args}
-        self.flip_and_end(who, args, end, keep_open)
+        self.flip_and_end(who, args, end, keep_open, reason)
 
-    def flip_and_end(self, who, args, end, keep_open=False):
+    def flip_and_end(self, who, args, end, keep_open=False, reason=""):
         p = self.hub.player(who)
         before = dict(p.state or {})
-        r = self.hub.command(who, "flip", **args)
+        r = self.hub.command(who, "flip", reason=reason, **args)
         lines = replies.flip_view(p.name, r, p.state, args.get("attr"))
         if keep_open:
             self.say(*lines)
@@ -112,7 +113,7 @@ class Commands:
             self.hub.command(who, "choose", card=first)
         if "move" in args and end.get("crit") == "levelup":
             end.setdefault("move", args["move"])
-        e = self.hub.command(who, "end_flip", **end)
+        e = self.hub.command(who, "end_flip", reason=reason, **end)
         self.tell("end_flip", p, e, before)
         return e
 

@@ -37,6 +37,7 @@ from host_tools.link import DeviceError, DeviceLink, LinkError
 # its own, so the rest of the table never waits for it.
 PROBE_EVERY = 2.0
 PROBE_TIMEOUT = 1.0
+MAX_REASON = 120  # characters of the reason a flip may carry (the record, the page, a device's request)
 
 # Commands after which a player's holdings of supply cards may have changed.
 SUPPLY_OPS = ("take_blessing", "take_wound", "damage", "take_harm", "seek_help", "end_flip", "new_game",
@@ -576,10 +577,12 @@ class TableHub:
         return p
 
     # -- commands ------------------------------------------------------------
-    def command(self, who, op, **args):
+    def command(self, who, op, reason="", **args):
         """Send one command to a player's device, log it, refresh the mirror.
-        (``who``, not ``name``: set_move takes a ``name`` argument.)"""
+        (``who``, not ``name``: set_move takes a ``name`` argument.)
+        ``reason``: why, as the GM says it (a flip's context in the record)."""
         p = self.player(who)
+        reason = _reason(reason)
         self._usable(p)
         if op in ("take_blessing", "take_wound", "damage", "take_harm"):
             self.sync_supply()  # the device draws only what nobody else holds
@@ -589,13 +592,14 @@ class TableHub:
             except DeviceError as e:
                 self._log(p, "refused", None, op, args, {"code": e.code, "message": str(e)}, None, replaces=intent)
                 raise
-            reason = V.result_problem(op, result)
-            if reason:
-                self._fault(p, reason)
-                raise TableError("%s's device is faulty: %s" % (p.name, reason))
-            row = self._log(p, "command", None, op, args, result, result.get("digest"), replaces=intent)
+            problem = V.result_problem(op, result)
+            if problem:
+                self._fault(p, problem)
+                raise TableError("%s's device is faulty: %s" % (p.name, problem))
+            row = self._log(p, "command", None, op, args, result, result.get("digest"), replaces=intent,
+                            reason=reason)
             if op == "end_flip" and p.state.get("flip"):
-                self._record_flip(p, "host", p.state["flip"], result, row)
+                self._record_flip(p, "host", p.state["flip"], result, row, reason)
         if op in ("new_game", "restore"):
             p.lineage = None  # the GM started this game here: it is the player's from now on
         self.refresh(p)
@@ -605,13 +609,13 @@ class TableHub:
             self.sync_supply()
         return result
 
-    def flip(self, name, **args):
+    def flip(self, name, reason="", **args):
         """Flip and resolve it at once, choosing the first tied card when the
         choice matters (the GM console's quick flip)."""
-        r = self.command(name, "flip", **args)
+        r = self.command(name, "flip", reason=reason, **args)
         if r.get("phase") == "choose":
             r = self.command(name, "choose", card=r["tied"][0])
-        return self.command(name, "end_flip")
+        return self.command(name, "end_flip", reason=reason)
 
     def deal_damage(self, name, power, **reduce):
         return self.command(name, "damage", power=power, **reduce)
@@ -1145,18 +1149,18 @@ class TableHub:
             player.last_flip = _flip_view(flip, result, "buttons")
         player.dirty = True
 
-    def _record_flip(self, player, source, flip, result, event=None):
-        self._insert_flip(player.name, player.device, source, flip, result, event)
+    def _record_flip(self, player, source, flip, result, event=None, reason=""):
+        self._insert_flip(player.name, player.device, source, flip, result, event, reason)
         self.db.commit()
         player.last_flip = _flip_view(flip, result, source)
 
-    def _insert_flip(self, name, device, source, flip, result, event):
+    def _insert_flip(self, name, device, source, flip, result, event, reason=""):
         self.store.add_flip(self.session, time.time(), name, device, source, flip.get("suit"), flip.get("net"),
                             ",".join(flip.get("cards", [])), result.get("level", flip.get("level")),
                             result.get("resolving", flip.get("resolving")), result.get("xp", 0),
-                            result.get("shadow", 0), event)
+                            result.get("shadow", 0), event, reason or None)
 
-    def _log(self, player, kind, seq, op, args, result, digest, replaces=None):
+    def _log(self, player, kind, seq, op, args, result, digest, replaces=None, reason=""):
         """One row of the session record; returns its id. A row with a
         digest carries the player's previous one as ``before`` (proof of
         roll); a press's own row does not move that chain on (the rules
@@ -1168,7 +1172,7 @@ class TableHub:
         with self.db:
             cur = self.store.log_entry(self.session, time.time(), player.name, player.device, kind, seq, op,
                                        json.dumps(args, sort_keys=True), json.dumps(result, sort_keys=True), digest,
-                                       before)
+                                       before, reason or None)
             if replaces is not None:
                 self.store.delete_log_entry(replaces)
         if digest and op != "press":
@@ -1202,6 +1206,17 @@ def _save_fields(text):
         if key in ("count", "game"):
             out[key] = value
     return out
+
+
+def _reason(text):
+    """Why a flip was made, as the record keeps it: one line of printable
+    text, its spaces collapsed; TableError for anything else."""
+    if not isinstance(text, str):
+        raise TableError("a reason is text, not %r" % (text,))
+    text = " ".join(text.split())
+    if len(text) > MAX_REASON or not text.isprintable():
+        raise TableError("a reason is one line of up to %d printable characters" % MAX_REASON)
+    return text
 
 
 def _clock(t):

@@ -17,8 +17,10 @@ from shared_rules import systems
 from shared_rules.deck.words import level_words
 
 from host_tools.table import replies
+from host_tools.table.store import Store
 
-FIELDS = ("id", "session", "t", "player", "kind", "op", "args", "result", "before", "digest", "text", "undone")
+FIELDS = ("id", "session", "t", "player", "kind", "op", "args", "result", "before", "digest", "reason", "text",
+          "undone")
 FORMATS = ("md", "csv", "json")
 SUITS = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "int": "Intelligence",
          "wis": "Wisdom", "cha": "Charisma"}
@@ -54,16 +56,16 @@ def entries(db, player=None, play_only=False, newest=None, session=None):
     where, args = _where(player, play_only, session)
     rows = db.execute(
         "SELECT log.id, log.session, log.t, log.player, log.kind, log.op, log.args, log.result, log.before,"
-        " log.digest, flips.cards, flips.suit, flips.net FROM log LEFT JOIN flips ON flips.event = log.id"
-        " WHERE " + where + " ORDER BY log.id DESC" + (" LIMIT %d" % newest if newest is not None else ""),
-        args).fetchall()[::-1]
+        " log.digest, flips.cards, flips.suit, flips.net, " + Store(db).reason_column() + " FROM log LEFT JOIN"
+        " flips ON flips.event = log.id WHERE " + where + " ORDER BY log.id DESC"
+        + (" LIMIT %d" % newest if newest is not None else ""), args).fetchall()[::-1]
     out = []
     for r in rows:
         e = {"id": r[0], "session": r[1], "t": r[2], "player": r[3], "kind": r[4], "op": r[5],
-             "args": _json(r[6]), "result": _json(r[7]), "before": r[8], "digest": r[9]}
+             "args": _json(r[6]), "result": _json(r[7]), "before": r[8], "digest": r[9], "reason": r[13] or ""}
         if r[10] is not None:
             e["flip"] = {"cards": [c for c in r[10].split(",") if c], "suit": r[11], "net": r[12]}
-        e["text"] = describe(e)
+        e["text"] = describe(e) + reason_words(e["reason"])
         out.append(e)
     undone = set()  # an undo row names the entries it took back
     for e in out:
@@ -72,6 +74,11 @@ def entries(db, player=None, play_only=False, newest=None, session=None):
     for e in out:
         e["undone"] = e["id"] in undone
     return out
+
+
+def reason_words(reason):
+    """Why a flip was made, as its entry's text ends: ' for "climb the wall"'."""
+    return ' for "%s"' % reason if reason else ""
 
 
 def players(db):

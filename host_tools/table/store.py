@@ -34,10 +34,16 @@ CREATE TABLE IF NOT EXISTS shadow (id INTEGER PRIMARY KEY, session INTEGER, t RE
 # Schema version 2 (issue 9) adds log.before: the device's state digest before
 # the logged action (log.digest is the one after), the proof of roll that
 # `deckahedron replay` checks; and log.n, an event's command count after it.
-VERSION = 2
+# Schema version 3 (issue 27) adds log.reason and flips.reason: why a flip
+# was made, as the GM or a request said it (empty: not said).
+VERSION = 3
 UPGRADE_2 = """
 ALTER TABLE log ADD COLUMN before TEXT;
 ALTER TABLE log ADD COLUMN n INTEGER;
+"""
+UPGRADE_3 = """
+ALTER TABLE log ADD COLUMN reason TEXT;
+ALTER TABLE flips ADD COLUMN reason TEXT;
 """
 UPGRADE = """
 CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, device TEXT, game TEXT, count INTEGER,
@@ -119,7 +125,7 @@ def upgrade(db):
     if version >= VERSION:
         return
     with db:
-        for since, script in ((1, UPGRADE), (2, UPGRADE_2)):
+        for since, script in ((1, UPGRADE), (2, UPGRADE_2), (3, UPGRADE_3)):
             if version >= since:
                 continue
             for statement in script.split(";"):
@@ -264,16 +270,18 @@ class Store:
                                "result, digest, before, n) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                                (session, t, player, device, kind, seq, op, args, result, digest, before, n))
 
-    def add_flip(self, session, t, player, device, source, suit, net, cards, level, resolving, xp, shadow, event):
+    def add_flip(self, session, t, player, device, source, suit, net, cards, level, resolving, xp, shadow, event,
+                 reason=None):
         return self.db.execute("INSERT OR IGNORE INTO flips (session, t, player, device, source, suit, net, "
-                               "cards, level, resolving, xp, shadow, event) VALUES "
-                               "(?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                               (session, t, player, device, source, suit, net, cards, level, resolving, xp, shadow, event))
+                               "cards, level, resolving, xp, shadow, event, reason) VALUES "
+                               "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                               (session, t, player, device, source, suit, net, cards, level, resolving, xp, shadow, event,
+                                reason))
 
-    def log_entry(self, session, t, name, device, kind, seq, op, v7, v8, digest, before):
+    def log_entry(self, session, t, name, device, kind, seq, op, v7, v8, digest, before, reason=None):
         return self.db.execute("INSERT INTO log (session, t, player, device, kind, seq, op, args, result, "
-                               "digest, before) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                               (session, t, name, device, kind, seq, op, v7, v8, digest, before))
+                               "digest, before, reason) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                               (session, t, name, device, kind, seq, op, v7, v8, digest, before, reason))
 
     def delete_log_entry(self, replaces):
         return self.db.execute("DELETE FROM log WHERE id = ?", (replaces,))
@@ -308,7 +316,7 @@ class Store:
         return self.db.execute("SELECT args FROM log WHERE session = ? AND kind = 'undo'", (session,))
 
     def session_flips(self, session):
-        return self.db.execute("SELECT player, id, source, suit, net, cards, level, resolving, event FROM "
+        return self.db.execute("SELECT player, id, source, suit, net, cards, level, resolving, event, reason FROM "
                                "flips WHERE session = ? ORDER BY id DESC", (session,))
 
     def session_teamwork(self, session):
@@ -331,12 +339,17 @@ class Store:
 
     def player_entries(self, name):
         return self.db.execute("SELECT log.id, log.kind, log.op, log.args, log.result, log.digest, "
-                               "log.before, log.n, flips.cards FROM log LEFT JOIN flips ON flips.event = "
-                               "log.id WHERE log.player = ? ORDER BY log.id", (name,))
+                               "log.before, log.n, flips.cards, " + self.reason_column() + " FROM log LEFT JOIN "
+                               "flips ON flips.event = log.id WHERE log.player = ? ORDER BY log.id", (name,))
 
     def quick_check(self):
         return self.db.execute("PRAGMA quick_check")
 
     def log_columns(self):
         return self.db.execute("PRAGMA table_info(log)")
+
+    def reason_column(self):
+        """log.reason where the database has it; NULL in one of an older
+        schema read as it is (replay opens it read-only)."""
+        return "log.reason" if any(r[1] == "reason" for r in self.log_columns()) else "NULL"
 

@@ -102,6 +102,15 @@ def _net(body):
     return [value if value[0] in "+-" else "+" + value]
 
 
+def _reason(body):
+    """A flip's reason as the console reads it: always in quotes (a quoted
+    word is the reason, a bare one an attribute), "" when none is given."""
+    reason = body.get("reason") or ""
+    if not isinstance(reason, str):
+        raise BadAction("reason must be text, not %s" % json.dumps(reason))
+    return " '%s'" % reason.replace("'", "'\"'\"'") if reason.strip() else ""
+
+
 def action_line(body):
     """The console line for a page action (each word quoted as the console reads it)."""
     if not isinstance(body, dict):
@@ -116,6 +125,7 @@ def action_line(body):
         words += [how] if how else []
         words += _net(body)
         words += ["fast"] if body.get("fast") is True else []
+        return " ".join(shlex.quote(w) for w in words) + _reason(body)
     elif action == "damage":
         words = ["damage", player(), _word(body, "power")]
         for key in ("wounds", "harm", "absorb"):

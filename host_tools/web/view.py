@@ -36,14 +36,15 @@ def connection(p):
     return "ok", "connected on %s" % p.port
 
 
-def flip_entry(fid, source, suit, net, cards, level, resolving, undone=False):
+def flip_entry(fid, source, suit, net, cards, level, resolving, undone=False, reason=""):
     """One flip as the page shows it; ``fid``, its row id, tells two alike flips apart."""
     cards = [c for c in (cards or "").split(",") if c] if isinstance(cards, str) else list(cards or [])
     return {"id": fid, "suit": suit, "net": net or 0, "cards": cards, "resolving": resolving, "level": level,
-            "word": WORDS.get(level, ""), "source": source, "undone": undone,
-            "text": "%s %+d (%s): %s from card %s%s" % (replies.title(suit), net or 0, replies.cards(cards),
-                                                         level_words(level), resolving,
-                                                         " (undone)" if undone else "")}
+            "word": WORDS.get(level, ""), "source": source, "undone": undone, "reason": reason or "",
+            "text": "%s %+d (%s): %s from card %s%s%s" % (replies.title(suit), net or 0, replies.cards(cards),
+                                                           level_words(level), resolving,
+                                                           record.reason_words(reason),
+                                                           " (undone)" if undone else "")}
 
 
 def undone_entries(hub):
@@ -65,7 +66,7 @@ def last_flips(hub, n=FLIPS_SHOWN):
     for row in rows:
         mine = out.setdefault(row[0], [])
         if len(mine) < n:
-            mine.append(flip_entry(*row[1:8], undone=row[8] in undone))
+            mine.append(flip_entry(*row[1:8], undone=row[8] in undone, reason=row[9]))
     return out
 
 

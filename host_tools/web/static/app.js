@@ -71,10 +71,12 @@ function playerCard(name) {
   const node = document.getElementById("player-card").content.firstElementChild.cloneNode(true);
   node.dataset.player = name;
   options(node.querySelector("form.flip select"), HOWS);
-  node.querySelector("form.flip").addEventListener("submit", ev => {
+  node.querySelector("form.flip").addEventListener("submit", async ev => {
     ev.preventDefault();
     const f = ev.target;
-    act({ action: "flip", player: node.dataset.player, attr: f.elements.attr.value, net: number(f, "net") });
+    const reply = await act({ action: "flip", player: node.dataset.player, attr: f.elements.attr.value,
+                              net: number(f, "net"), reason: f.elements.reason.value });
+    if (reply.ok) f.elements.reason.value = "";  // a reason is one flip's
   });
   node.querySelector("form.damage").addEventListener("submit", ev => {
     ev.preventDefault();
@@ -155,6 +157,9 @@ function warnLowBattery(players) {
     "Battery low: " + fresh.map(p => `${p.name}'s device (${p.battery})`).join(", ") + ". Charge it soon.";
 }
 
+// Why a flip was made, when the GM or a request said it.
+function flipReason(f) { return f.reason ? [" ", el("q", f.reason, "reason")] : []; }
+
 function renderPlayer(node, p, now) {
   node.querySelector(".name").textContent = p.name;
   const conn = node.querySelector(".conn");
@@ -184,7 +189,8 @@ function renderPlayer(node, p, now) {
   for (const f of p.flips) {
     const li = el("li");
     li.append(suit(f.suit), ` ${f.net >= 0 ? "+" : ""}${f.net}: cards ${cardList(f.cards)} → `,
-              el("span", f.word || "?", "word"), ` from card ${f.resolving}`, el("small", f.source === "buttons" ? " (buttons)" : " (GM)"));
+              el("span", f.word || "?", "word"), ` from card ${f.resolving}`, el("small", f.source === "buttons" ? " (buttons)" : " (GM)"),
+              ...flipReason(f));
     li.title = f.text;
     if (f.undone) { li.classList.add("undone"); li.append(" ", el("small", "(undone)")); }
     items.push(li);

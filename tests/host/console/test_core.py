@@ -121,6 +121,18 @@ def test_status_shows_each_devices_battery(gm, seated):
             b.set_power()
 
 
+def test_a_flip_carries_its_reason_in_quotes(gm):
+    """Issue 27, 'Context in the record': the quoted words are why; a bare word is still an attribute."""
+    gm('flip Ann dex +1 "climb the wall"')
+    assert not gm.failed
+    rows = gm.hub.db.execute("SELECT op, reason FROM log WHERE player = 'Ann' AND op IN ('flip', 'end_flip') "
+                             "ORDER BY id DESC LIMIT 2").fetchall()
+    assert rows == [("end_flip", "climb the wall"), ("flip", "climb the wall")]
+    assert gm.hub.db.execute("SELECT reason FROM flips ORDER BY id DESC LIMIT 1").fetchone() == ("climb the wall",)
+    assert "say one reason" in gm("flip Ann dex 'up' 'down'")
+    assert "what is 'climb'" in gm("flip Ann dex climb")
+
+
 def test_unknown_command_and_empty_line(gm):
     assert "unknown command 'flap'" in gm("flap Ann")
     assert gm("") == ""  # not a repeat of the last command

@@ -153,6 +153,17 @@ def test_a_flip_from_the_page_reaches_the_device(browser, table):
     WebDriverWait(browser, 10).until(lambda d: "(GM)" in card(d, "Bo").find_element(By.CSS_SELECTOR, ".flips").text)
 
 
+def test_a_flips_reason_from_the_page_is_on_the_players_last_flips(browser, table):
+    c = card(browser, "Di")
+    field = c.find_element(By.CSS_SELECTOR, "form.flip input[name='reason']")
+    field.send_keys("climb the wall")
+    click(browser, c.find_element(By.CSS_SELECTOR, "form.flip button"))
+    WebDriverWait(browser, 20).until(lambda d: "climb the wall" in card(d, "Di").find_element(
+        By.CSS_SELECTOR, ".flips").text)
+    assert card(browser, "Di").find_element(By.CSS_SELECTOR, ".flips q.reason").text == "climb the wall"
+    assert field.get_attribute("value") == ""  # a reason is one flip's
+
+
 def test_the_boards_buttons_on_the_page_press_the_device(browser, table):
     c = card(browser, "Cy")
     home = c.find_element(By.CSS_SELECTOR, "img.screen").get_attribute("data-tag")
