@@ -42,7 +42,7 @@ RESTORE_PARTS = 64  # parts of a restore upload (the host cuts them smaller only
 # below RELEASE_BELOW, and loaded again when next opened (~0.1 s): the
 # stock route's heap is otherwise filled and cut into pieces by every menu
 # a session opens, until an import fails (docs/rp2040.md, "The stock route").
-RELEASABLE = ("deck.menus", "deck.gear_menus", "shared_rules.deck.odds")
+RELEASABLE = ("deck.menus", "deck.gear_menus", "deck.ask", "shared_rules.deck.odds")
 RELEASE_BELOW = 96 * 1024
 
 
@@ -111,6 +111,7 @@ class App:
         self.heap_low = None
         self.heap_due = False  # a command ran since heap_low was last sampled
         self.battery_said = False  # the low-battery notice, once per power-up
+        self.asked = None  # the GM's ask (op ask) the open button flip answers: its events carry it
         self._rest_kept = None  # the Ui's resting state as last written (keep_rest)
 
     # -- boot and save -------------------------------------------------
@@ -246,6 +247,10 @@ class App:
             # press's screen on the panel first (the bookkeeping, ~5 ms on
             # a Pico, runs while the panel refreshes)
             payload = {"op": op, "args": args, "result": result, "n": self.game.s.count}
+            if self.asked is not None:
+                payload["ask"] = self.asked
+                if op == "end_flip":
+                    self.asked = None
             if flip is not None:
                 payload["flip"] = {"cards": flip["cards"], "suit": flip["suit"], "net": flip["net"],
                                    "level": result.get("level"), "resolving": result.get("resolving")}
@@ -269,6 +274,15 @@ class App:
             self.unsealed = None
             payload["digest"] = payload["result"]["digest"] = self.digest()
             self.outbox.append(self.link.add_event(payload))
+
+    def decline(self, ask, why):
+        """The player did not flip the GM's ask (``why``: declined, or
+        refused by the rules): an event, so the GM hears of it."""
+        self.seal()
+        self.outbox.append(self.link.add_event({"op": "decline", "ask": ask, "why": why, "digest": self.digest(),
+                                                "n": self.game.s.count}))
+        self.need_save = True
+        self.dirty = True
 
     def handle(self, op, args):
         """A request from the host: (mutating, ok, result or (code, msg))."""
@@ -304,6 +318,11 @@ class App:
                 return True, True, {"name": name}
             if op == "restore":
                 return self.restore_part(args)
+            if op == "ask":
+                offer = getattr(self.ui, "ask", None)
+                if offer is None:
+                    raise RulesError("not_for_system", "this system takes no asked flips: roll it from the host")
+                return False, True, offer(args)
             if op == "repl":
                 if args.get("confirm") is not True:
                     raise RulesError("confirm", "this stops the game until the board restarts: send confirm=true")

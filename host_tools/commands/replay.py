@@ -99,7 +99,7 @@ def replay_player(db, name):
     game = systems.load(text)
     checked = 0
     rows = store.Store(db).player_entries(name).fetchall()
-    for rid, kind, op, args, result, after, before, n, cards, reason in rows:
+    for rid, kind, op, args, result, after, before, n, cards, reason, _ in rows:
         where = "%s: entry %d (%s %s%s)" % (name, rid, kind, op, record.reason_words(reason))
         if (kind, op) in RELOADS:
             text = _backup(db, name, after)

@@ -105,6 +105,15 @@ def status_table(hub):
     return t
 
 
+def button_flip_line(who, lf):
+    """A flip made with a device's buttons (the hub's last_flip), in one line:
+    why, and whether it answers the GM's ask."""
+    return "%s %s %+d (%s): %s from card %s%s%s" % (
+        who, replies.title(lf.get("suit")), lf.get("net") or 0, replies.cards(lf.get("cards")),
+        level_words(lf.get("level")), lf.get("resolving"), record.reason_words(lf.get("reason")),
+        " (as the GM asked)" if lf.get("ask") else "")
+
+
 def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -188,7 +197,7 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
     # `help` lists the commands by what a GM does with them, not alphabetically;
     # a command in no group (a new one) is listed under "Other".
     HELP_GROUPS = (
-        ("Flips", ("flip", "choose", "flashback", "bump", "end", "team", "odds", "press", "pursuit", "minigame",
+        ("Flips", ("flip", "ask", "choose", "flashback", "bump", "end", "team", "odds", "press", "pursuit", "minigame",
                    "spotlight", "reshuffle")),
         ("Harm and recovery", ("damage", "reveal", "lose", "wound", "harm", "gear", "breather", "rest",
                                "seek_help", "revive", "mercy")),
@@ -386,10 +395,7 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         if f:
             self.say(*replies.flip_view(p.name, f, p.state))
         if p.last_flip is not last and p.last_flip:
-            lf = p.last_flip
-            self.say("%s's flip %s %+d (%s): %s from card %s" % (
-                p.name, replies.title(lf.get("suit")), lf.get("net") or 0, replies.cards(lf.get("cards")),
-                level_words(lf.get("level")), lf.get("resolving")))
+            self.say(button_flip_line(p.name + "'s flip", p.last_flip))
         self.say(*replies.changes(p.name, before, p.state))
 
     # ======================================================================
@@ -619,9 +625,7 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
                 continue
             if p.last_flip is not last and p.last_flip:
                 lf = p.last_flip
-                lines.append("%s flipped %s %+d (%s): %s from card %s" % (
-                    p.name, replies.title(lf.get("suit")), lf.get("net") or 0, replies.cards(lf.get("cards")),
-                    level_words(lf.get("level")), lf.get("resolving")))
+                lines.append(button_flip_line(p.name + " flipped", lf))
             system = (p.state or {}).get("system", systems.DEFAULT)
             if system != systems.DEFAULT:  # another system: its last entry and what changed, in its words
                 entries = record.entries(self.hub.db, p.name, newest=1)

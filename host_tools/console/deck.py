@@ -13,7 +13,9 @@ from shared_rules.deck.state import ATTRS
 from shared_rules.deck.words import WORDS, level_words
 
 from host_tools.console.typed import Usage, coerce, number, signed
-from host_tools.table import replies
+from host_tools.link import DeviceError, LinkError
+from host_tools.table import record, replies
+from host_tools.table.errors import TableError
 
 CRITS = ("blessing", "levelup", "bonus_move")
 MINIGAMES = ("pick_locks", "magic")
@@ -92,6 +94,33 @@ class Commands:
         keep_open = args.pop("open", False)
         end = {k: args.pop(k) for k in ("crit", "levels") if k in args}
         self.flip_and_end(who, args, end, keep_open, reason)
+
+    def do_ask(self, arg):
+        """ask NAME|all str|dex|int [+N|-N] ["REASON"]
+        Ask a player's device for a flip: it shows who asks, the attribute, the advantage and why; the player flips it with B or declines with C.
+          NAME|all             a player, or everyone at the table (everyone flip Dex), e.g. ask all dex
+          str|dex|int          the attribute, e.g. ask Ann dex
+          +N|-N                advantage or disadvantage, e.g. ask Ann dex +1
+          "REASON"             why, in quotes, e.g. ask Ann dex +1 "climb the wall"
+        """
+        words, reason = self.words_and_reason(arg, 2, "ask NAME|all str|dex|int [+N|-N] [\"REASON\"]")
+        names = list(self.hub.players) if words[0] == "all" else [self.who(words[0])]
+        args = self.options(words[1:], (), self.flip_words)
+        if args.get("attr") not in ATTRS or set(args) - {"attr", "net"}:
+            raise Usage("ask for str, dex or int and an advantage, e.g. ask Ann dex +1 \"climb the wall\"")
+        refused = []
+        for name in names:
+            try:
+                self.hub.ask(name, args["attr"], args.get("net", 0), reason)
+            except (DeviceError, LinkError, TableError) as e:
+                refused.append("%s: %s" % (name, e))
+                continue
+            self.say("asked %s to flip %s %+d%s (on their device: B flips, C declines)"
+                     % (name, replies.title(args["attr"]), args.get("net", 0), record.reason_words(reason)))
+        if refused:
+            self.failed = True
+            for line in refused:
+                self.warn("not asked, %s" % line)
 
     def flip_and_end(self, who, args, end, keep_open=False, reason=""):
         p = self.hub.player(who)

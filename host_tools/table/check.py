@@ -221,6 +221,12 @@ def event_problem(seq, payload):
         return "event %s has no command word: %s" % (seq, _short(op))
     if not isinstance(payload.get("digest"), str):
         return "event %s has no digest" % seq
+    ask = payload.get("ask")
+    if ask is not None and not (_count(ask) and ask > 0):
+        return "event %s answers an ask that is not a number: %s" % (seq, _short(ask))
+    why = payload.get("why")
+    if why is not None and (not isinstance(why, str) or not WORD.match(why)):
+        return "event %s says why in something not a word: %s" % (seq, _short(why))
     return _first(flip_problem("event %s flip" % seq, payload.get("flip")),
                   result_problem(op, payload.get("result") or {}))
 

@@ -20,13 +20,16 @@ import sqlite3
 import threading
 import time
 
+from shared_rules import protocol as P
 from shared_rules.deck import cards as C
 from shared_rules import systems
+from shared_rules.deck.state import ATTRS
 from shared_rules.deck.teamwork import best
 
 from shared_rules.atomic import text_digest
 
 from host_tools.table import check as V
+from host_tools.table import record
 from host_tools.table import store
 from host_tools.table.errors import TableError
 from host_tools.link import DeviceError, DeviceLink, LinkError
@@ -617,6 +620,48 @@ class TableHub:
             r = self.command(name, "choose", card=r["tied"][0])
         return self.command(name, "end_flip", reason=reason)
 
+    def ask(self, name, attr, net=0, reason="", asker="GM"):
+        """Ask ``name``'s device for a flip (op ask): the request is recorded
+        first (a log row of kind "ask", whose id is the ask's number), then
+        shown on the device. Returns the number; the flip's events come
+        back tagged with it (_on_event). DeviceError when the device
+        refuses (busy, out, not for this system): recorded as refused."""
+        p = self.player(name)
+        reason = _reason(reason)
+        if attr not in ATTRS:
+            raise TableError("ask for a flip of str, dex or int, not %r" % (attr,))
+        if not isinstance(net, int) or isinstance(net, bool) or not -3 <= net <= 3:
+            raise TableError("an asked flip's advantage is -3 to +3, not %r" % (net,))
+        self._usable(p)
+        args = {"attr": attr, "net": net}
+        try:
+            self._catch_up()
+            cur = self.store.log_entry(self.session, time.time(), p.name, p.device, "ask", None, "ask",
+                                       json.dumps(args, sort_keys=True), "{}", None, None, reason or None)
+            self.db.commit()
+        except sqlite3.Error as e:
+            self.db.rollback()
+            raise TableError("%s: nothing was sent to %s's device" % (self._down(e, told=True), p.name))
+        ask = cur.lastrowid
+        try:
+            self._request(p, "ask", ask=ask, attr=attr, net=net, reason=reason[:P.ASK_REASON], **{"from": asker})
+        except DeviceError as e:
+            self._log(p, "refused", None, "ask", dict(args, ask=ask), {"code": e.code, "message": str(e)}, None,
+                      reason=reason)
+            raise
+        return ask
+
+    def ask_all(self, attr, net=0, reason=""):
+        """Ask every player at the table for the same flip (everyone flip
+        Dex): {name: the ask's number, or the sentence why not}."""
+        out = {}
+        for name in list(self.players):
+            try:
+                out[name] = self.ask(name, attr, net, reason)
+            except (DeviceError, LinkError, TableError) as e:
+                out[name] = str(e)
+        return out
+
     def deal_damage(self, name, power, **reduce):
         return self.command(name, "damage", power=power, **reduce)
 
@@ -1133,20 +1178,30 @@ class TableHub:
             device = player.question["device"] if player.question else ((link and link.info) or {}).get("device")
         flip = payload.get("flip")
         result = payload.get("result") or {}
+        ask = payload.get("ask")
+        asked = self.store.asked(ask).fetchone() if ask else None  # (player, args, reason) of the GM's ask
+        reason = asked[2] if asked else None
+        if payload.get("op") == "decline":
+            result = {"why": payload.get("why")}
         with self.db:
             cur = self.store.log_event(self.session, time.time(), name, device, "event", seq, payload.get("op"),
                                        json.dumps(payload.get("args"), sort_keys=True),
                                        json.dumps(result, sort_keys=True), payload.get("digest"),
-                                       None if stranger else player.chain, payload.get("n"))
+                                       None if stranger else player.chain, payload.get("n"), reason, ask)
             new = cur.rowcount == 1
             if new and not stranger and payload.get("digest"):
                 player.chain = payload["digest"]
             if new and flip:
-                self._insert_flip(name, device, "buttons", flip, result, cur.lastrowid)
+                self._insert_flip(name, device, "buttons", flip, result, cur.lastrowid, reason)
         if stranger:
             return
         if new and flip:
             player.last_flip = _flip_view(flip, result, "buttons")
+            player.last_flip.update(reason=reason or "", ask=ask)
+        if new and payload.get("op") == "decline":
+            what = _asked_words(asked)
+            self.notify("%s %s" % (player.name, "declines the GM's ask" + what if result["why"] != "refused" else
+                                   "could not flip as the GM asked%s: the rules refused it (the device says why)" % what))
         player.dirty = True
 
     def _record_flip(self, player, source, flip, result, event=None, reason=""):
@@ -1206,6 +1261,18 @@ def _save_fields(text):
         if key in ("count", "game"):
             out[key] = value
     return out
+
+
+def _asked_words(asked):
+    """' to flip Dex +1 for "climb the wall"' from an ask's row (player, args, reason)."""
+    if not asked:
+        return ""
+    try:
+        a = json.loads(asked[1] or "{}")
+    except ValueError:
+        a = {}
+    return " to flip %s %+d%s" % (str(a.get("attr", "?")).capitalize(), a.get("net") or 0,
+                                  record.reason_words(asked[2]))
 
 
 def _reason(text):

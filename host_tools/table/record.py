@@ -19,8 +19,8 @@ from shared_rules.deck.words import level_words
 from host_tools.table import replies
 from host_tools.table.store import Store
 
-FIELDS = ("id", "session", "t", "player", "kind", "op", "args", "result", "before", "digest", "reason", "text",
-          "undone")
+FIELDS = ("id", "session", "t", "player", "kind", "op", "args", "result", "before", "digest", "reason", "ask",
+          "text", "undone")
 FORMATS = ("md", "csv", "json")
 SUITS = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "int": "Intelligence",
          "wis": "Wisdom", "cha": "Charisma"}
@@ -56,16 +56,17 @@ def entries(db, player=None, play_only=False, newest=None, session=None):
     where, args = _where(player, play_only, session)
     rows = db.execute(
         "SELECT log.id, log.session, log.t, log.player, log.kind, log.op, log.args, log.result, log.before,"
-        " log.digest, flips.cards, flips.suit, flips.net, " + Store(db).reason_column() + " FROM log LEFT JOIN"
+        " log.digest, flips.cards, flips.suit, flips.net, " + Store(db).context_columns() + " FROM log LEFT JOIN"
         " flips ON flips.event = log.id WHERE " + where + " ORDER BY log.id DESC"
         + (" LIMIT %d" % newest if newest is not None else ""), args).fetchall()[::-1]
     out = []
     for r in rows:
         e = {"id": r[0], "session": r[1], "t": r[2], "player": r[3], "kind": r[4], "op": r[5],
-             "args": _json(r[6]), "result": _json(r[7]), "before": r[8], "digest": r[9], "reason": r[13] or ""}
+             "args": _json(r[6]), "result": _json(r[7]), "before": r[8], "digest": r[9], "reason": r[13] or "",
+             "ask": r[14]}
         if r[10] is not None:
             e["flip"] = {"cards": [c for c in r[10].split(",") if c], "suit": r[11], "net": r[12]}
-        e["text"] = describe(e) + reason_words(e["reason"])
+        e["text"] = describe(e) + reason_words(e["reason"]) + (" (as the GM asked)" if e["ask"] else "")
         out.append(e)
     undone = set()  # an undo row names the entries it took back
     for e in out:
@@ -111,8 +112,11 @@ def describe(e):
     if system in systems.KEYS and system != systems.DEFAULT:  # a result in its own system's words
         return systems.module(system, "words").say(op, a, r) + by
     if e["kind"] in ("join", "question", "faulty", "rename", "leave_out", "take_as_new", "restore", "teamwork",
-                     "undo", "reconcile"):
+                     "undo", "reconcile", "ask"):
         return _table_event(e, a, r)
+    if op == "decline":  # the device's answer to an ask: no rules command
+        return ("declines the GM's ask" if r.get("why", a.get("why")) != "refused"
+                else "could not flip as the GM asked: the rules refused it") + by
     if op == "flip":
         what = SUITS.get(a.get("attr")) or a.get("attr") or r.get("suit") or a.get("suit") or "?"
         team = {"lead": " leading a teamwork flip", "support": " in support of a teamwork flip"}.get(a.get("team"), "")
@@ -186,6 +190,8 @@ def _table_event(e, a, r):
         return "device faulty: %s" % r.get("reason")
     if k == "question":
         return r.get("text", "another device or game on the port")
+    if k == "ask":
+        return "asked by the GM to flip %s %+d" % (SUITS.get(a.get("attr"), a.get("attr")), a.get("net") or 0)
     if k == "undo":
         return "undo: back to before %s (entry %s)" % (a.get("op"), a.get("entry"))
     if k == "reconcile":

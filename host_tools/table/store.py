@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS shadow (id INTEGER PRIMARY KEY, session INTEGER, t RE
 # the logged action (log.digest is the one after), the proof of roll that
 # `deckahedron replay` checks; and log.n, an event's command count after it.
 # Schema version 3 (issue 27) adds log.reason and flips.reason: why a flip
-# was made, as the GM or a request said it (empty: not said).
+# was made, as the GM or a request said it (empty: not said); and log.ask:
+# on a device's event, the GM's ask it answers (the id of the ask's row).
 VERSION = 3
 UPGRADE_2 = """
 ALTER TABLE log ADD COLUMN before TEXT;
@@ -43,6 +44,7 @@ ALTER TABLE log ADD COLUMN n INTEGER;
 """
 UPGRADE_3 = """
 ALTER TABLE log ADD COLUMN reason TEXT;
+ALTER TABLE log ADD COLUMN ask INTEGER;
 ALTER TABLE flips ADD COLUMN reason TEXT;
 """
 UPGRADE = """
@@ -265,10 +267,16 @@ class Store:
         return self.db.execute("INSERT INTO shadow (session, t, delta, reason) VALUES (?,?,?,?)",
                                (session, t, delta, reason))
 
-    def log_event(self, session, t, player, device, kind, seq, op, args, result, digest, before, n):
+    def log_event(self, session, t, player, device, kind, seq, op, args, result, digest, before, n, reason=None,
+                  ask=None):
         return self.db.execute("INSERT OR IGNORE INTO log (session, t, player, device, kind, seq, op, args, "
-                               "result, digest, before, n) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                               (session, t, player, device, kind, seq, op, args, result, digest, before, n))
+                               "result, digest, before, n, reason, ask) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                               (session, t, player, device, kind, seq, op, args, result, digest, before, n, reason,
+                                ask))
+
+    def asked(self, ask):
+        """The GM's ask numbered ``ask`` (its row): (player, args, reason), or None."""
+        return self.db.execute("SELECT player, args, reason FROM log WHERE id = ? AND kind = 'ask'", (ask,))
 
     def add_flip(self, session, t, player, device, source, suit, net, cards, level, resolving, xp, shadow, event,
                  reason=None):
@@ -339,7 +347,7 @@ class Store:
 
     def player_entries(self, name):
         return self.db.execute("SELECT log.id, log.kind, log.op, log.args, log.result, log.digest, "
-                               "log.before, log.n, flips.cards, " + self.reason_column() + " FROM log LEFT JOIN "
+                               "log.before, log.n, flips.cards, " + self.context_columns() + " FROM log LEFT JOIN "
                                "flips ON flips.event = log.id WHERE log.player = ? ORDER BY log.id", (name,))
 
     def quick_check(self):
@@ -348,8 +356,8 @@ class Store:
     def log_columns(self):
         return self.db.execute("PRAGMA table_info(log)")
 
-    def reason_column(self):
-        """log.reason where the database has it; NULL in one of an older
-        schema read as it is (replay opens it read-only)."""
-        return "log.reason" if any(r[1] == "reason" for r in self.log_columns()) else "NULL"
+    def context_columns(self):
+        """log.reason and log.ask where the database has them; NULLs in one
+        of an older schema read as it is (replay opens it read-only)."""
+        return "log.reason, log.ask" if any(r[1] == "reason" for r in self.log_columns()) else "NULL, NULL"
 

@@ -126,6 +126,9 @@ def action_line(body):
         words += _net(body)
         words += ["fast"] if body.get("fast") is True else []
         return " ".join(shlex.quote(w) for w in words) + _reason(body)
+    elif action == "ask":  # the GM asks a player's device for a flip; player "all": everyone at the table
+        words = ["ask", player(), _word(body, "attr")] + _net(body)
+        return " ".join(shlex.quote(w) for w in words) + _reason(body)
     elif action == "damage":
         words = ["damage", player(), _word(body, "power")]
         for key in ("wounds", "harm", "absorb"):
@@ -158,7 +161,7 @@ def action_line(body):
         words += [how] if how else []
         words += _net(body)
     else:
-        raise BadAction("unknown action %s (flip, damage, blessing, wound, harm, press, shadow_spend, team, undo, "
+        raise BadAction("unknown action %s (flip, ask, damage, blessing, wound, harm, press, shadow_spend, team, undo, "
                         "line)"
                         % json.dumps(action))
     return " ".join(shlex.quote(w) for w in words)

@@ -78,6 +78,7 @@ function playerCard(name) {
                               net: number(f, "net"), reason: f.elements.reason.value });
     if (reply.ok) f.elements.reason.value = "";  // a reason is one flip's
   });
+  askButton(node);
   node.querySelector("form.damage").addEventListener("submit", ev => {
     ev.preventDefault();
     const f = ev.target;
@@ -155,6 +156,24 @@ function warnLowBattery(players) {
   for (const p of fresh) batteryWarned.add(p.name);
   document.getElementById("battery-warning").textContent =
     "Battery low: " + fresh.map(p => `${p.name}'s device (${p.battery})`).join(", ") + ". Charge it soon.";
+}
+
+// Ask: the player's device shows the GM's request (the flip form's attribute, net and why); the
+// player flips it with B or declines with C, and the flip comes back tagged with it.
+function askButton(node) {
+  node.querySelector("button.ask-flip").addEventListener("click", async () => {
+    const f = node.querySelector("form.flip");
+    const reply = await act({ action: "ask", player: node.dataset.player, attr: f.elements.attr.value,
+                              net: number(f, "net"), reason: f.elements.reason.value });
+    if (reply.ok) f.elements.reason.value = "";
+  });
+}
+
+// Everyone flip Dex: one ask to every player's device.
+function askEveryone(ev) {
+  ev.preventDefault();
+  const f = ev.target;
+  act({ action: "ask", player: "all", attr: f.elements.attr.value, net: number(f, "net"), reason: f.elements.reason.value });
 }
 
 // Why a flip was made, when the GM or a request said it.
@@ -326,5 +345,6 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   box.querySelector("button.no").addEventListener("click", () => { box.hidden = true; });
   document.getElementById("history-player").addEventListener("change", loadHistory);
+  document.getElementById("ask-all-form").addEventListener("submit", askEveryone);
   listen();
 });

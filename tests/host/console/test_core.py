@@ -318,6 +318,52 @@ def test_incapacitation_is_said(gm):
     assert "no longer incapacitated" in text
 
 
+def _poll_until(gm, pred, timeout=10):
+    import time
+
+    end, lines = time.monotonic() + timeout, []
+    while time.monotonic() < end:
+        lines += gm.console.poll()
+        if pred(lines):
+            return lines
+        time.sleep(0.1)
+    raise AssertionError("not seen in time: %s" % lines)
+
+
+def test_ask_shows_the_request_and_the_flip_comes_back_tagged(gm):
+    """Issue 27, 'The GM asks for a flip': recorded before the device acts; B flips it as asked."""
+    text = gm('ask Ann dex +1 "climb the wall"')
+    assert 'asked Ann to flip Dex +1 for "climb the wall"' in text and not gm.failed
+    ask = gm.hub.db.execute("SELECT id, args, reason FROM log WHERE kind = 'ask' ORDER BY id DESC").fetchone()
+    assert json.loads(ask[1]) == {"attr": "dex", "net": 1} and ask[2] == "climb the wall"
+    assert gm.hub.command("Ann", "press", button="UP")["screen"] == "message"  # not an answer: the request stays
+    gm("press Ann B")
+    text = gm("press Ann A")
+    assert "Ann's flip " in text and 'for "climb the wall" (as the GM asked)' in text, text
+    rows = gm.hub.db.execute("SELECT op, reason FROM log WHERE ask = ? ORDER BY id", (ask[0],)).fetchall()
+    assert [r[0] for r in rows] == ["flip", "end_flip"] and {r[1] for r in rows} == {"climb the wall"}
+
+
+def test_ask_all_asks_everyone_and_a_decline_or_a_busy_device_is_said(gm):
+    told = []
+    gm.hub.notify = told.append
+    try:
+        gm("press Cy C")  # Cy is in the menu: busy
+        text = gm("ask all int")
+        for name in ("Ann", "Bo", "Di"):
+            assert "asked %s to flip Int +0" % name in text
+        assert "not asked, Cy: " in text and "busy" in text and gm.failed
+        gm.hub.command("Bo", "press", button="C")  # Bo declines
+        _poll_until(gm, lambda ls: told)
+        assert told == ["Bo declines the GM's ask to flip Int +0"]
+        assert "declines the GM's ask" in gm("log")
+    finally:
+        gm.hub.notify = lambda text: None
+        for name in NAMES:
+            gm.hub.command(name, "press", button="C" if name != "Cy" else "A")  # back home
+        gm.console.poll()
+
+
 def test_press_says_what_it_did(gm):
     """Reproduction: `press Bo B` printed nothing."""
     text = gm("press Bo B")

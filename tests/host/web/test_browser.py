@@ -164,6 +164,21 @@ def test_a_flips_reason_from_the_page_is_on_the_players_last_flips(browser, tabl
     assert field.get_attribute("value") == ""  # a reason is one flip's
 
 
+def test_the_gm_asks_one_player_then_everyone_from_the_page(browser, table):
+    c = card(browser, "Cy")
+    click(browser, c.find_element(By.CSS_SELECTOR, "form.flip select option[value='dex']"))
+    c.find_element(By.CSS_SELECTOR, "form.flip input[name='reason']").send_keys("climb the wall")
+    click(browser, c.find_element(By.CSS_SELECTOR, "form.flip button.ask-flip"))
+    WebDriverWait(browser, 20).until(lambda d: "asked Cy to flip Dex +0" in d.find_element(By.ID, "answer").text)
+    table.on_hub(lambda hub: hub.command("Cy", "press", button="C"))  # Cy declines
+    form = browser.find_element(By.ID, "ask-all-form")
+    click(browser, form.find_element(By.CSS_SELECTOR, "button"))
+    WebDriverWait(browser, 20).until(lambda d: "asked Di to flip Str +0" in d.find_element(By.ID, "answer").text)
+    assert all("asked %s" % n in browser.find_element(By.ID, "answer").text for n in NAMES)
+    for name in NAMES:
+        table.on_hub(lambda hub: hub.command(name, "press", button="C"))
+
+
 def test_the_boards_buttons_on_the_page_press_the_device(browser, table):
     c = card(browser, "Cy")
     home = c.find_element(By.CSS_SELECTOR, "img.screen").get_attribute("data-tag")
