@@ -381,6 +381,7 @@ class App:
             out["digest"] = self.digest()
             out["name"] = self.name
             out["device"] = self.device_id  # the host checks who it mirrors on every read
+            out["selected"] = getattr(self.ui, "attr", None)  # the attribute the home screen has chosen
             self.power(out)
             return self.part(json.dumps(out), args, {"digest": out["digest"]})
         if op == "odds":

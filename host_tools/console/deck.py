@@ -80,7 +80,8 @@ class Commands:
         Flip on NAME's device and resolve it: the result in the device's words.
           NAME                 a player, e.g. flip Ann str
           "REASON"             why, in quotes: kept with the flip in the record, e.g. flip Ann dex +1 "climb the wall"
-          str|dex|int|SUIT     the attribute, or a suit (anvil blade crown dragon), e.g. flip Ann dex, flip Ann crown
+          str|dex|int|SUIT     the attribute, or a suit (anvil blade crown dragon), e.g. flip Ann dex, flip Ann crown;
+                               none: the attribute selected on the device, e.g. flip Ann
           +N|-N                advantage or disadvantage (net=N too), e.g. flip Ann str +1, flip Ann int -2
           fast                 a FAST move: a miss gives the GM 2 Shadow, e.g. flip Bo dex fast
           pvp                  against another player: no XP, no level-up, e.g. flip Cy str pvp
@@ -124,6 +125,8 @@ class Commands:
 
     def flip_and_end(self, who, args, end, keep_open=False, reason=""):
         p = self.hub.player(who)
+        if not {"attr", "suit", "item"} & set(args) and args.get("team") != "support":
+            args = dict(args, attr=self.hub.selected_attr(p))  # said as the attribute, not its suit
         before = dict(p.state or {})
         r = self.hub.command(who, "flip", reason=reason, **args)
         lines = replies.flip_view(p.name, r, p.state, args.get("attr"))

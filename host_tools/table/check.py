@@ -183,6 +183,9 @@ def _identity_problem(state):
     device = state.get("device")
     if device is not None and (not isinstance(device, str) or not DEVICE_ID.match(device)):
         return "state's device id is not 1 to 64 letters, digits or -_.: %s" % _short(device)
+    selected = state.get("selected")
+    if selected is not None and (not isinstance(selected, str) or not re.match(r"^[A-Za-z]{1,8}$", selected)):
+        return "state's selected attribute is not a short word: %s" % _short(selected)
     return _first(power_problem("state", state), text_problem("state's name", state.get("name", "") or ""))
 
 

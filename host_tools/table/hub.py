@@ -587,6 +587,8 @@ class TableHub:
         p = self.player(who)
         reason = _reason(reason)
         self._usable(p)
+        if op == "flip" and not {"attr", "suit", "item"} & set(args) and args.get("team") != "support":
+            args = dict(args, attr=self.selected_attr(p))
         if op in ("take_blessing", "take_wound", "damage", "take_harm"):
             self.sync_supply()  # the device draws only what nobody else holds
         with self._acting(p, op, args) as intent:
@@ -611,6 +613,17 @@ class TableHub:
         if op in SUPPLY_OPS:
             self.sync_supply()
         return result
+
+    def selected_attr(self, p):
+        """The attribute ``p``'s device has selected on its home screen (its
+        state's ``selected``, read now: choosing one sends no event), for a
+        flip the GM gave none."""
+        self.refresh(p)
+        selected = (p.state or {}).get("selected")
+        if deckahedron(p.state or {}) and selected in ATTRS:
+            return selected
+        raise TableError("%s's device does not say which attribute it has selected (older firmware): say which, "
+                         "e.g. flip %s str" % (p.name, p.name))
 
     def flip(self, name, reason="", **args):
         """Flip and resolve it at once, choosing the first tied card when the

@@ -472,3 +472,13 @@ def test_hello_and_state_carry_the_battery_and_usb_power():
     app.board.usb_powered = lambda: True
     state = json.loads(fetch_parts(app, 2, "state")[0])
     assert state["battery_mv"] is None and state["usb"] is True
+
+
+def test_state_says_the_attribute_the_home_screen_has_selected():
+    """Issue 27: `flip Ann` with no attribute flips the one her device shows."""
+    import json
+
+    app = make_app()
+    press(app, "A")  # Str -> Dex
+    state = json.loads(fetch_parts(app, 1, "state")[0])
+    assert state["selected"] == "dex"

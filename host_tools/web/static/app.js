@@ -70,7 +70,7 @@ function number(form, name) { return parseInt(form.elements[name].value || "0", 
 function playerCard(name) {
   const node = document.getElementById("player-card").content.firstElementChild.cloneNode(true);
   node.dataset.player = name;
-  options(node.querySelector("form.flip select"), HOWS);
+  options(node.querySelector("form.flip select"), [["", "as on the device"]].concat(HOWS));  // "": the device's selected attribute
   node.querySelector("form.flip").addEventListener("submit", async ev => {
     ev.preventDefault();
     const f = ev.target;

@@ -133,6 +133,15 @@ def test_a_flip_carries_its_reason_in_quotes(gm):
     assert "what is 'climb'" in gm("flip Ann dex climb")
 
 
+def test_a_flip_with_no_attribute_flips_the_one_selected_on_the_device(gm):
+    """Issue 27: `flip Ann` was refused though her device showed STR selected."""
+    gm("press Ann A")  # Str -> Dex on her home screen: no event, the hub reads it at the flip
+    text = gm("flip Ann")
+    assert not gm.failed and "Ann flips Dex" in text, text
+    args = gm.hub.db.execute("SELECT args FROM log WHERE player = 'Ann' AND op = 'flip' ORDER BY id DESC").fetchone()
+    assert json.loads(args[0]) == {"attr": "dex"}
+
+
 def test_unknown_command_and_empty_line(gm):
     assert "unknown command 'flap'" in gm("flap Ann")
     assert gm("") == ""  # not a repeat of the last command
