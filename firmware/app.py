@@ -42,7 +42,7 @@ RESTORE_PARTS = 64  # parts of a restore upload (the host cuts them smaller only
 # below RELEASE_BELOW, and loaded again when next opened (~0.1 s): the
 # stock route's heap is otherwise filled and cut into pieces by every menu
 # a session opens, until an import fails (docs/rp2040.md, "The stock route").
-RELEASABLE = ("deck.menus", "deck.gear_menus", "shared_rules.deck.odds")
+RELEASABLE = ("deck.menus", "deck.gear_menus", "deck.ask", "shared_rules.deck.odds")
 RELEASE_BELOW = 96 * 1024
 
 
@@ -111,6 +111,7 @@ class App:
         self.heap_low = None
         self.heap_due = False  # a command ran since heap_low was last sampled
         self.battery_said = False  # the low-battery notice, once per power-up
+        self.asked = None  # the GM's ask (op ask) the open button flip answers: its events carry it
         self._rest_kept = None  # the Ui's resting state as last written (keep_rest)
 
     # -- boot and save -------------------------------------------------
@@ -246,6 +247,10 @@ class App:
             # press's screen on the panel first (the bookkeeping, ~5 ms on
             # a Pico, runs while the panel refreshes)
             payload = {"op": op, "args": args, "result": result, "n": self.game.s.count}
+            if self.asked is not None:
+                payload["ask"] = self.asked
+                if op == "end_flip":
+                    self.asked = None
             if flip is not None:
                 payload["flip"] = {"cards": flip["cards"], "suit": flip["suit"], "net": flip["net"],
                                    "level": result.get("level"), "resolving": result.get("resolving")}
@@ -269,6 +274,15 @@ class App:
             self.unsealed = None
             payload["digest"] = payload["result"]["digest"] = self.digest()
             self.outbox.append(self.link.add_event(payload))
+
+    def decline(self, ask, why):
+        """The player did not flip the GM's ask (``why``: declined, or
+        refused by the rules): an event, so the GM hears of it."""
+        self.seal()
+        self.outbox.append(self.link.add_event({"op": "decline", "ask": ask, "why": why, "digest": self.digest(),
+                                                "n": self.game.s.count}))
+        self.need_save = True
+        self.dirty = True
 
     def handle(self, op, args):
         """A request from the host: (mutating, ok, result or (code, msg))."""
@@ -304,6 +318,11 @@ class App:
                 return True, True, {"name": name}
             if op == "restore":
                 return self.restore_part(args)
+            if op == "ask":
+                offer = getattr(self.ui, "ask", None)
+                if offer is None:
+                    raise RulesError("not_for_system", "this system takes no asked flips: roll it from the host")
+                return False, True, offer(args)
             if op == "repl":
                 if args.get("confirm") is not True:
                     raise RulesError("confirm", "this stops the game until the board restarts: send confirm=true")
@@ -331,16 +350,16 @@ class App:
         if op == "hello":
             self.replay = True
             used, free = self.heap()
-            return {"device": self.device_id, "firmware": FIRMWARE, "protocol": P.VERSION,
-                    "board": self.board.name, "platform": sys.platform, "name": self.name,
-                    "system": g.SYSTEM if g else None,
-                    "edition": getattr(g.s, "edition", None) if g else None,
-                    "campaign": getattr(g.s, "campaign", None) if g else None,
-                    "digest": self.digest() if g else None, "count": g.s.count if g else 0,
-                    "game": g.s.game if g else None,
-                    "events": self.link.events_kept(), "events_dropped": self.link.dropped,
-                    "problem": self.problem, "panel_error": self.panel_error,
-                    "heap_used": used, "heap_free": free, "heap_low": self.heap_low}
+            return self.power({"device": self.device_id, "firmware": FIRMWARE, "protocol": P.VERSION,
+                               "board": self.board.name, "platform": sys.platform, "name": self.name,
+                               "system": g.SYSTEM if g else None,
+                               "edition": getattr(g.s, "edition", None) if g else None,
+                               "campaign": getattr(g.s, "campaign", None) if g else None,
+                               "digest": self.digest() if g else None, "count": g.s.count if g else 0,
+                               "game": g.s.game if g else None,
+                               "events": self.link.events_kept(), "events_dropped": self.link.dropped,
+                               "problem": self.problem, "panel_error": self.panel_error,
+                               "heap_used": used, "heap_free": free, "heap_low": self.heap_low})
         if op == "stats":
             out = {"rules_us": None, "save_us": None, "render_us": None, "show_us": None, "gc_us": None,
                    "saves": self.storage.saves}
@@ -362,12 +381,22 @@ class App:
             out["digest"] = self.digest()
             out["name"] = self.name
             out["device"] = self.device_id  # the host checks who it mirrors on every read
+            out["selected"] = getattr(self.ui, "attr", None)  # the attribute the home screen has chosen
+            self.power(out)
             return self.part(json.dumps(out), args, {"digest": out["digest"]})
         if op == "odds":
             return g.odds_query(args)
         if op == "screen":
             return self.part(self.screen_b64(), args, {"w": self.board.width, "h": self.board.height})
         return self.part(self.game_text(), args, {"digest": self.digest()})  # backup
+
+    def power(self, out):
+        """``out`` with the power fields hello and state carry (battery_mv,
+        usb: shared_rules/protocol.py)."""
+        v = self._volts()
+        out["battery_mv"] = None if v is None else int(v * 1000 + 0.5)
+        out["usb"] = self.board.usb_powered()
+        return out
 
     def part(self, text, args, extra):
         parts = P.chunks(text)
@@ -427,9 +456,11 @@ class App:
     # A 1-cell LiPo at rest: ~3.5 V has about a tenth of its charge left,
     # and its protection cuts at 3.0 V; below BATTERY_EMPTY_V the board
     # stops waking for play (the game is saved after every press anyway).
-    BATTERY_LOW_V = 3.5
-    BATTERY_EMPTY_V = 3.3
-    BATTERY_NONE_V = 2.5  # below what a cell can run the board on: no cell, another supply
+    # The figures are the wire's (protocol.BATTERY_MV): the GM's view says
+    # low where the player's notice does.
+    BATTERY_LOW_V = P.BATTERY_MV[1] / 1000
+    BATTERY_EMPTY_V = P.BATTERY_MV[0] / 1000
+    BATTERY_NONE_V = P.BATTERY_NONE_MV / 1000
 
     def poll(self, timeout_ms=20):
         data = self.board.serial_read(timeout_ms)

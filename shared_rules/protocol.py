@@ -54,8 +54,19 @@ APP_OPS = (
     "stats",     # the last press's firmware work in microseconds: rules, save, render, show
     "crashlog",  # the firmware's crash log (crash.log on the flash) in parts: {"part": i}
     "repl",      # leave the app for the MicroPython REPL (to flash it): {"confirm": true}
+    "ask",       # the GM asks for a flip: {"ask": id, "from", "attr", "net", "reason"}; the flip's
+                 # events carry "ask": id, a decline is the event {"op": "decline", "ask": id, "why"}
 )
 BUTTONS = ("A", "B", "C", "UP", "DOWN")
+ASK_REASON = 60  # characters of an ask's reason the device takes (the host's record keeps it whole)
+
+# The power hello and state carry: "battery_mv", the cell's millivolts as
+# an int (null: no cell, or the board cannot tell) and "usb", true while a
+# cable powers the board (null: the board cannot tell). A device without
+# them (older firmware) is said as not known. What a 1-cell LiPo's
+# millivolts mean, for the device's notices and the GM's view alike:
+BATTERY_MV = (3300, 3500, 4100)  # empty (no play below it), low (said once), full
+BATTERY_NONE_MV = 2500  # below what a cell can run a board on: no cell, another supply
 
 # Error codes the link itself uses (the rules add their own RulesError codes).
 LINK_ERRORS = {

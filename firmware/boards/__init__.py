@@ -26,7 +26,8 @@ class Board:
     # The optional capabilities, no-ops by default; two function objects
     # in all, not one each (every one takes heap on a board). What each
     # does where a board has it:
-    #   battery() volts (None: cannot tell); held(name) a button held now;
+    #   battery() volts (None: cannot tell); usb_powered() True on USB
+    #   power (None: cannot tell); held(name) a button held now;
     #   log(text) a crash's traceback beside crash.log; reset() restart
     #   into the save after a crash; start_watchdog(ms), stop_watchdog(),
     #   feed() once a loop; woken_by(levels) the GPIO levels main.py read
@@ -39,7 +40,7 @@ class Board:
     def _no(self, *args):
         return False
 
-    battery = sleep_after_ms = log = reset = start_watchdog = stop_watchdog = feed = _nothing
+    battery = usb_powered = sleep_after_ms = log = reset = start_watchdog = stop_watchdog = feed = _nothing
     woken_by = set_sleep = power_off = _nothing
     held = sleep_loses_ram = _no
 

@@ -80,6 +80,32 @@ class Board(boards.Board):
                     % (r["full"], r["fast"], r["partial"], self.width, self.height))
             f.write(buf)
 
+    # The power the host set (host_tools/sim/unixport.py, SimBoard.set_power):
+    # POWER_FILE in the flash folder holds the cell's volts and/or "usb";
+    # none: no cell, and the board cannot tell about USB.
+    POWER_FILE = "power.txt"
+
+    def _power(self):
+        try:
+            with open(self.flash_dir + "/" + self.POWER_FILE) as f:
+                words = f.read().split()
+        except OSError:
+            return None, None
+        volts = None
+        for w in words:
+            if w != "usb":
+                try:
+                    volts = float(w)
+                except ValueError:
+                    pass
+        return volts, "usb" in words
+
+    def battery(self):
+        return self._power()[0]
+
+    def usb_powered(self):
+        return self._power()[1]
+
     def log(self, text):
         """The board's log: stderr, which the host sends to <name>.log (never
         stdout, the serial link)."""

@@ -376,9 +376,9 @@ class BoardBase(Board):
         return mem32[_USB_SIE_STATUS] & (_SIE_CONNECTED | _SIE_SUSPENDED) == _SIE_CONNECTED
 
     def usb_powered(self):
-        """Does a cable bring USB power (VBUS high)? False where the board
-        cannot tell."""
-        return self.vbus is not None and self.vbus.value() == 1
+        """Does a cable bring USB power (VBUS high)? None where the board
+        cannot tell (no VBUS sense)."""
+        return None if self.vbus is None else self.vbus.value() == 1
 
     def sleep_after_ms(self):
         """How long the app waits after the last input before power_off():

@@ -43,6 +43,12 @@ class Ui(Screens):
     def main_menu(self):
         return main_menu(self)
 
+    def ask(self, args):
+        """The GM asks for a flip (op ask): its screen, loaded on first use."""
+        from deck.ask import offer
+
+        return offer(self, args)
+
     def reset(self):
         self.attr = "str"
         self.net = 0

@@ -99,8 +99,8 @@ def replay_player(db, name):
     game = systems.load(text)
     checked = 0
     rows = store.Store(db).player_entries(name).fetchall()
-    for rid, kind, op, args, result, after, before, n, cards in rows:
-        where = "%s: entry %d (%s %s)" % (name, rid, kind, op)
+    for rid, kind, op, args, result, after, before, n, cards, reason, _ in rows:
+        where = "%s: entry %d (%s %s%s)" % (name, rid, kind, op, record.reason_words(reason))
         if (kind, op) in RELOADS:
             text = _backup(db, name, after)
             if text is None:

@@ -25,6 +25,7 @@ show up while the GM is typing. Every hub call stays on the main thread.
 """
 
 import cmd
+import io
 import json
 import shlex
 import sys
@@ -44,6 +45,7 @@ from host_tools.console.deck import MINIGAMES, REVEALS, breather_pick
 from host_tools.console.typed import OPS, Usage, coerce, number, parse_pairs
 from host_tools.link import DeviceError, LinkError
 from host_tools.table import outfiles, record, replies
+from host_tools.table.battery import battery_words
 from host_tools.table.errors import TableError
 
 BUTTONS = ("A", "B", "C", "UP", "DOWN")
@@ -65,7 +67,8 @@ def make_console(file=None, width=None):
 
 def status_table(hub):
     t = Table(title="Table")
-    for col in ("player", "device", "last flip", "deck/disc/exh", "XP", "Harm/Wnd/Exh tok", "supply cards", "state"):
+    for col in ("player", "device", "last flip", "deck/disc/exh", "XP", "Harm/Wnd/Exh tok", "supply cards", "state",
+                "battery"):
         t.add_column(col)
     for name, p in hub.players.items():
         s = p.state or {}
@@ -73,7 +76,7 @@ def status_table(hub):
         if s and system != systems.DEFAULT:  # another system: its state in its own words
             t.add_row(str(name), "%s\n%s" % (p.device, p.port), "-", "-", "-", "-", "-",
                       "\n".join([systems.name(system) + (" (offline)" if not p.online else "")] +
-                                 systems.module(system, "words").describe(s)))
+                                 systems.module(system, "words").describe(s)), battery_words(s) if s else "-")
             continue
         f = p.last_flip
         last = "-"
@@ -94,12 +97,21 @@ def status_table(hub):
                   "%s/%s/%s" % (s.get("draw", "?"), s.get("discard", "?"), s.get("exhaustion", "?")),
                   str(s.get("xp", "?")),
                   "%s/%s/%s" % (tokens.get("harm", "?"), tokens.get("wound", "?"), tokens.get("exhaustion", "?")),
-                  ",".join(str(c) for c in s.get("held", [])) or "-", str(state))
+                  ",".join(str(c) for c in s.get("held", [])) or "-", str(state), battery_words(s) if s else "-")
     earned, spent, left = hub.shadow()
     first = next(iter(hub.players.values())).state if hub.players else {}
     t.caption = "Shared supply: %s   ·   GM %s points: %d earned, %d spent, %d left" % (
         ",".join(hub.supply()) or "empty", replies.rules_of(first)["gm_points"], earned, spent, left)
     return t
+
+
+def button_flip_line(who, lf):
+    """A flip made with a device's buttons (the hub's last_flip), in one line:
+    why, and whether it answers the GM's ask."""
+    return "%s %s %+d (%s): %s from card %s%s%s" % (
+        who, replies.title(lf.get("suit")), lf.get("net") or 0, replies.cards(lf.get("cards")),
+        level_words(lf.get("level")), lf.get("resolving"), record.reason_words(lf.get("reason")),
+        " (as the GM asked)" if lf.get("ask") else "")
 
 
 def _is_int(v):
@@ -186,7 +198,7 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
     # `help` lists the commands by what a GM does with them, not alphabetically;
     # a command in no group (a new one) is listed under "Other".
     HELP_GROUPS = (
-        ("Flips", ("flip", "choose", "flashback", "bump", "end", "team", "odds", "press", "pursuit", "minigame",
+        ("Flips", ("flip", "ask", "choose", "flashback", "bump", "end", "team", "odds", "press", "pursuit", "minigame",
                    "spotlight", "reshuffle")),
         ("Harm and recovery", ("damage", "reveal", "lose", "wound", "harm", "gear", "breather", "rest",
                                "seek_help", "revive", "mercy")),
@@ -297,6 +309,25 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
             raise Usage("%s (help %s says more)" % (syntax, syntax.split()[0]))
         return words
 
+    def words_and_reason(self, arg, least, syntax):
+        """The line's words, and the one quoted as the reason (why a flip is
+        made: flip Ann dex +1 "climb the wall"), "" when none is."""
+        src = io.StringIO(arg)
+        lex = shlex.shlex(src, posix=True)
+        lex.whitespace_split, lex.commenters = True, ""
+        words, reasons = [], []
+        while True:
+            at = src.tell()  # the lexer reads no further than the whitespace after a word
+            word = lex.get_token()
+            if word is None:
+                break
+            (reasons if arg[at:].lstrip()[:1] in "'\"" else words).append(word)
+        if len(reasons) > 1:
+            raise Usage("say one reason, in quotes: %s" % " ".join(shlex.quote(r) for r in reasons))
+        if len(words) < least:
+            raise Usage("%s (help %s says more)" % (syntax, syntax.split()[0]))
+        return words, reasons[0] if reasons else ""
+
     def who(self, word):
         """A player by name; a name in another case is taken too."""
         if word in self.hub.players:
@@ -368,10 +399,7 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         if f:
             self.say(*replies.flip_view(p.name, f, p.state))
         if p.last_flip is not last and p.last_flip:
-            lf = p.last_flip
-            self.say("%s's flip %s %+d (%s): %s from card %s" % (
-                p.name, replies.title(lf.get("suit")), lf.get("net") or 0, replies.cards(lf.get("cards")),
-                level_words(lf.get("level")), lf.get("resolving")))
+            self.say(button_flip_line(p.name + "'s flip", p.last_flip))
         self.say(*replies.changes(p.name, before, p.state))
 
     # ======================================================================
@@ -605,9 +633,7 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
                 continue
             if p.last_flip is not last and p.last_flip:
                 lf = p.last_flip
-                lines.append("%s flipped %s %+d (%s): %s from card %s" % (
-                    p.name, replies.title(lf.get("suit")), lf.get("net") or 0, replies.cards(lf.get("cards")),
-                    level_words(lf.get("level")), lf.get("resolving")))
+                lines.append(button_flip_line(p.name + " flipped", lf))
             system = (p.state or {}).get("system", systems.DEFAULT)
             if system != systems.DEFAULT:  # another system: its last entry and what changed, in its words
                 entries = record.entries(self.hub.db, p.name, newest=1)

@@ -13,7 +13,9 @@ from shared_rules.deck.state import ATTRS
 from shared_rules.deck.words import WORDS, level_words
 
 from host_tools.console.typed import Usage, coerce, number, signed
-from host_tools.table import replies
+from host_tools.link import DeviceError, LinkError
+from host_tools.table import record, replies
+from host_tools.table.errors import TableError
 
 CRITS = ("blessing", "levelup", "bonus_move")
 MINIGAMES = ("pick_locks", "magic")
@@ -74,10 +76,12 @@ class Commands:
         raise Usage("what is %r? A flip takes str/dex/int or a suit, +N or -N, fast, pvp, open, key=value" % w)
 
     def do_flip(self, arg):
-        """flip NAME [str|dex|int|SUIT] [+N|-N] [fast] [pvp] [open] [move=MOVE] [crit=blessing|levelup|bonus_move] [levels=N]
+        """flip NAME [str|dex|int|SUIT] [+N|-N] [fast] [pvp] [open] [move=MOVE] [crit=blessing|levelup|bonus_move] [levels=N] ["REASON"]
         Flip on NAME's device and resolve it: the result in the device's words.
           NAME                 a player, e.g. flip Ann str
-          str|dex|int|SUIT     the attribute, or a suit (anvil blade crown dragon), e.g. flip Ann dex, flip Ann crown
+          "REASON"             why, in quotes: kept with the flip in the record, e.g. flip Ann dex +1 "climb the wall"
+          str|dex|int|SUIT     the attribute, or a suit (anvil blade crown dragon), e.g. flip Ann dex, flip Ann crown;
+                               none: the attribute selected on the device, e.g. flip Ann
           +N|-N                advantage or disadvantage (net=N too), e.g. flip Ann str +1, flip Ann int -2
           fast                 a FAST move: a miss gives the GM 2 Shadow, e.g. flip Bo dex fast
           pvp                  against another player: no XP, no level-up, e.g. flip Cy str pvp
@@ -85,17 +89,46 @@ class Commands:
           move=MOVE            add a move's level from the sheet, e.g. flip Ann str move=Sneak
           crit=blessing|levelup|bonus_move   the Critical Success reward, e.g. flip Ann str crit=blessing
           levels=N             with crit=levelup: how many levels, e.g. flip Ann str crit=levelup levels=2"""
-        words = self.words(arg, 1, "flip NAME [str|dex|int|SUIT] [+N|-N] ...")
+        words, reason = self.words_and_reason(arg, 1, "flip NAME [str|dex|int|SUIT] [+N|-N] ...")
         who = self.who(words[0])
         args = self.options(words[1:], ("fast", "pvp", "open"), self.flip_words)
         keep_open = args.pop("open", False)
         end = {k: args.pop(k) for k in ("crit", "levels") if k in args}
-        self.flip_and_end(who, args, end, keep_open)
+        self.flip_and_end(who, args, end, keep_open, reason)
 
-    def flip_and_end(self, who, args, end, keep_open=False):
+    def do_ask(self, arg):
+        """ask NAME|all str|dex|int [+N|-N] ["REASON"]
+        Ask a player's device for a flip: it shows who asks, the attribute, the advantage and why; the player flips it with B or declines with C.
+          NAME|all             a player, or everyone at the table (everyone flip Dex), e.g. ask all dex
+          str|dex|int          the attribute, e.g. ask Ann dex
+          +N|-N                advantage or disadvantage, e.g. ask Ann dex +1
+          "REASON"             why, in quotes, e.g. ask Ann dex +1 "climb the wall"
+        """
+        words, reason = self.words_and_reason(arg, 2, "ask NAME|all str|dex|int [+N|-N] [\"REASON\"]")
+        names = list(self.hub.players) if words[0] == "all" else [self.who(words[0])]
+        args = self.options(words[1:], (), self.flip_words)
+        if args.get("attr") not in ATTRS or set(args) - {"attr", "net"}:
+            raise Usage("ask for str, dex or int and an advantage, e.g. ask Ann dex +1 \"climb the wall\"")
+        refused = []
+        for name in names:
+            try:
+                self.hub.ask(name, args["attr"], args.get("net", 0), reason)
+            except (DeviceError, LinkError, TableError) as e:
+                refused.append("%s: %s" % (name, e))
+                continue
+            self.say("asked %s to flip %s %+d%s (on their device: B flips, C declines)"
+                     % (name, replies.title(args["attr"]), args.get("net", 0), record.reason_words(reason)))
+        if refused:
+            self.failed = True
+            for line in refused:
+                self.warn("not asked, %s" % line)
+
+    def flip_and_end(self, who, args, end, keep_open=False, reason=""):
         p = self.hub.player(who)
+        if not {"attr", "suit", "item"} & set(args) and args.get("team") != "support":
+            args = dict(args, attr=self.hub.selected_attr(p))  # said as the attribute, not its suit
         before = dict(p.state or {})
-        r = self.hub.command(who, "flip", **args)
+        r = self.hub.command(who, "flip", reason=reason, **args)
         lines = replies.flip_view(p.name, r, p.state, args.get("attr"))
         if keep_open:
             self.say(*lines)
@@ -112,7 +145,7 @@ class Commands:
             self.hub.command(who, "choose", card=first)
         if "move" in args and end.get("crit") == "levelup":
             end.setdefault("move", args["move"])
-        e = self.hub.command(who, "end_flip", **end)
+        e = self.hub.command(who, "end_flip", reason=reason, **end)
         self.tell("end_flip", p, e, before)
         return e
 

@@ -62,6 +62,9 @@ def device_id(flash_dir):
     return value
 
 
+POWER_FILE = "power.txt"  # in the flash folder: firmware/boards/sim.py's Board.POWER_FILE
+
+
 class SimError(Exception):
     """A simulated board cannot be started (no firmware, no MicroPython...)."""
 
@@ -159,6 +162,15 @@ class SimBoard(PtyBoard):
     def device_id(self):
         """What hello reports: persistent in the flash folder (see device_id())."""
         return device_id(self.flash_dir)
+
+    def set_power(self, volts=None, usb=False):
+        """The power the board senses from now on (the firmware's sim board
+        reads it at each look): a cell at ``volts`` (None: no cell) and/or
+        USB power."""
+        words = ([] if volts is None else ["%.3f" % volts]) + (["usb"] if usb else [])
+        os.makedirs(self.flash_dir, exist_ok=True)
+        with open(os.path.join(self.flash_dir, POWER_FILE), "w") as f:
+            f.write(" ".join(words) + "\n")
 
     def command(self):
         # the main script relative to the repo root when it lives there (as a board sees it)

@@ -105,7 +105,8 @@ def hello_problem(info):
     edition = info.get("edition")
     if edition is not None and edition not in EDITION_KEYS:
         return "hello's edition is unknown: %s" % _short(edition)
-    return _first(text_problem("hello's name", info.get("name", "") or ""),
+    return _first(power_problem("hello", info),
+                  text_problem("hello's name", info.get("name", "") or ""),
                   text_problem("hello's panel error", info.get("panel_error", "") or ""),
                   text_problem("hello's firmware", info.get("firmware", "") or ""))
 
@@ -182,7 +183,23 @@ def _identity_problem(state):
     device = state.get("device")
     if device is not None and (not isinstance(device, str) or not DEVICE_ID.match(device)):
         return "state's device id is not 1 to 64 letters, digits or -_.: %s" % _short(device)
-    return text_problem("state's name", state.get("name", "") or "")
+    selected = state.get("selected")
+    if selected is not None and (not isinstance(selected, str) or not re.match(r"^[A-Za-z]{1,8}$", selected)):
+        return "state's selected attribute is not a short word: %s" % _short(selected)
+    return _first(power_problem("state", state), text_problem("state's name", state.get("name", "") or ""))
+
+
+def power_problem(what, info):
+    """hello's and state's power (shared_rules/protocol.py): battery_mv a
+    whole number of millivolts or null, usb true, false or null; absent
+    from an older device's."""
+    mv = info.get("battery_mv")
+    if mv is not None and not (_count(mv) and mv <= 20000):
+        return "%s's battery_mv is not a whole number of millivolts: %s" % (what, _short(mv))
+    usb = info.get("usb")
+    if usb is not None and not isinstance(usb, bool):
+        return "%s's usb is not true, false or null: %s" % (what, _short(usb))
+    return ""
 
 
 def result_problem(op, result):
@@ -207,6 +224,12 @@ def event_problem(seq, payload):
         return "event %s has no command word: %s" % (seq, _short(op))
     if not isinstance(payload.get("digest"), str):
         return "event %s has no digest" % seq
+    ask = payload.get("ask")
+    if ask is not None and not (_count(ask) and ask > 0):
+        return "event %s answers an ask that is not a number: %s" % (seq, _short(ask))
+    why = payload.get("why")
+    if why is not None and (not isinstance(why, str) or not WORD.match(why)):
+        return "event %s says why in something not a word: %s" % (seq, _short(why))
     return _first(flip_problem("event %s flip" % seq, payload.get("flip")),
                   result_problem(op, payload.get("result") or {}))
 

@@ -20,13 +20,16 @@ import sqlite3
 import threading
 import time
 
+from shared_rules import protocol as P
 from shared_rules.deck import cards as C
 from shared_rules import systems
+from shared_rules.deck.state import ATTRS
 from shared_rules.deck.teamwork import best
 
 from shared_rules.atomic import text_digest
 
 from host_tools.table import check as V
+from host_tools.table import record
 from host_tools.table import store
 from host_tools.table.errors import TableError
 from host_tools.link import DeviceError, DeviceLink, LinkError
@@ -37,6 +40,7 @@ from host_tools.link import DeviceError, DeviceLink, LinkError
 # its own, so the rest of the table never waits for it.
 PROBE_EVERY = 2.0
 PROBE_TIMEOUT = 1.0
+MAX_REASON = 120  # characters of the reason a flip may carry (the record, the page, a device's request)
 
 # Commands after which a player's holdings of supply cards may have changed.
 SUPPLY_OPS = ("take_blessing", "take_wound", "damage", "take_harm", "seek_help", "end_flip", "new_game",
@@ -576,11 +580,15 @@ class TableHub:
         return p
 
     # -- commands ------------------------------------------------------------
-    def command(self, who, op, **args):
+    def command(self, who, op, reason="", **args):
         """Send one command to a player's device, log it, refresh the mirror.
-        (``who``, not ``name``: set_move takes a ``name`` argument.)"""
+        (``who``, not ``name``: set_move takes a ``name`` argument.)
+        ``reason``: why, as the GM says it (a flip's context in the record)."""
         p = self.player(who)
+        reason = _reason(reason)
         self._usable(p)
+        if op == "flip" and not {"attr", "suit", "item"} & set(args) and args.get("team") != "support":
+            args = dict(args, attr=self.selected_attr(p))
         if op in ("take_blessing", "take_wound", "damage", "take_harm"):
             self.sync_supply()  # the device draws only what nobody else holds
         with self._acting(p, op, args) as intent:
@@ -589,13 +597,14 @@ class TableHub:
             except DeviceError as e:
                 self._log(p, "refused", None, op, args, {"code": e.code, "message": str(e)}, None, replaces=intent)
                 raise
-            reason = V.result_problem(op, result)
-            if reason:
-                self._fault(p, reason)
-                raise TableError("%s's device is faulty: %s" % (p.name, reason))
-            row = self._log(p, "command", None, op, args, result, result.get("digest"), replaces=intent)
+            problem = V.result_problem(op, result)
+            if problem:
+                self._fault(p, problem)
+                raise TableError("%s's device is faulty: %s" % (p.name, problem))
+            row = self._log(p, "command", None, op, args, result, result.get("digest"), replaces=intent,
+                            reason=reason)
             if op == "end_flip" and p.state.get("flip"):
-                self._record_flip(p, "host", p.state["flip"], result, row)
+                self._record_flip(p, "host", p.state["flip"], result, row, reason)
         if op in ("new_game", "restore"):
             p.lineage = None  # the GM started this game here: it is the player's from now on
         self.refresh(p)
@@ -605,13 +614,66 @@ class TableHub:
             self.sync_supply()
         return result
 
-    def flip(self, name, **args):
+    def selected_attr(self, p):
+        """The attribute ``p``'s device has selected on its home screen (its
+        state's ``selected``, read now: choosing one sends no event), for a
+        flip the GM gave none."""
+        self.refresh(p)
+        selected = (p.state or {}).get("selected")
+        if deckahedron(p.state or {}) and selected in ATTRS:
+            return selected
+        raise TableError("%s's device does not say which attribute it has selected (older firmware): say which, "
+                         "e.g. flip %s str" % (p.name, p.name))
+
+    def flip(self, name, reason="", **args):
         """Flip and resolve it at once, choosing the first tied card when the
         choice matters (the GM console's quick flip)."""
-        r = self.command(name, "flip", **args)
+        r = self.command(name, "flip", reason=reason, **args)
         if r.get("phase") == "choose":
             r = self.command(name, "choose", card=r["tied"][0])
-        return self.command(name, "end_flip")
+        return self.command(name, "end_flip", reason=reason)
+
+    def ask(self, name, attr, net=0, reason="", asker="GM"):
+        """Ask ``name``'s device for a flip (op ask): the request is recorded
+        first (a log row of kind "ask", whose id is the ask's number), then
+        shown on the device. Returns the number; the flip's events come
+        back tagged with it (_on_event). DeviceError when the device
+        refuses (busy, out, not for this system): recorded as refused."""
+        p = self.player(name)
+        reason = _reason(reason)
+        if attr not in ATTRS:
+            raise TableError("ask for a flip of str, dex or int, not %r" % (attr,))
+        if not isinstance(net, int) or isinstance(net, bool) or not -3 <= net <= 3:
+            raise TableError("an asked flip's advantage is -3 to +3, not %r" % (net,))
+        self._usable(p)
+        args = {"attr": attr, "net": net}
+        try:
+            self._catch_up()
+            cur = self.store.log_entry(self.session, time.time(), p.name, p.device, "ask", None, "ask",
+                                       json.dumps(args, sort_keys=True), "{}", None, None, reason or None)
+            self.db.commit()
+        except sqlite3.Error as e:
+            self.db.rollback()
+            raise TableError("%s: nothing was sent to %s's device" % (self._down(e, told=True), p.name))
+        ask = cur.lastrowid
+        try:
+            self._request(p, "ask", ask=ask, attr=attr, net=net, reason=reason[:P.ASK_REASON], **{"from": asker})
+        except DeviceError as e:
+            self._log(p, "refused", None, "ask", dict(args, ask=ask), {"code": e.code, "message": str(e)}, None,
+                      reason=reason)
+            raise
+        return ask
+
+    def ask_all(self, attr, net=0, reason=""):
+        """Ask every player at the table for the same flip (everyone flip
+        Dex): {name: the ask's number, or the sentence why not}."""
+        out = {}
+        for name in list(self.players):
+            try:
+                out[name] = self.ask(name, attr, net, reason)
+            except (DeviceError, LinkError, TableError) as e:
+                out[name] = str(e)
+        return out
 
     def deal_damage(self, name, power, **reduce):
         return self.command(name, "damage", power=power, **reduce)
@@ -1134,34 +1196,44 @@ class TableHub:
             device = player.question["device"] if player.question else ((link and link.info) or {}).get("device")
         flip = payload.get("flip")
         result = payload.get("result") or {}
+        ask = payload.get("ask")
+        asked = self.store.asked(ask).fetchone() if ask else None  # (player, args, reason) of the GM's ask
+        reason = asked[2] if asked else None
+        if payload.get("op") == "decline":
+            result = {"why": payload.get("why")}
         with self.db:
             cur = self.store.log_event(self.session, time.time(), name, device, "event", seq, payload.get("op"),
                                        json.dumps(payload.get("args"), sort_keys=True),
                                        json.dumps(result, sort_keys=True), payload.get("digest"),
-                                       None if stranger else player.chain, payload.get("n"))
+                                       None if stranger else player.chain, payload.get("n"), reason, ask)
             new = cur.rowcount == 1
             if new and not stranger and payload.get("digest"):
                 player.chain = payload["digest"]
             if new and flip:
-                self._insert_flip(name, device, "buttons", flip, result, cur.lastrowid)
+                self._insert_flip(name, device, "buttons", flip, result, cur.lastrowid, reason)
         if stranger:
             return
         if new and flip:
             player.last_flip = _flip_view(flip, result, "buttons")
+            player.last_flip.update(reason=reason or "", ask=ask)
+        if new and payload.get("op") == "decline":
+            what = _asked_words(asked)
+            self.notify("%s %s" % (player.name, "declines the GM's ask" + what if result["why"] != "refused" else
+                                   "could not flip as the GM asked%s: the rules refused it (the device says why)" % what))
         player.dirty = True
 
-    def _record_flip(self, player, source, flip, result, event=None):
-        self._insert_flip(player.name, player.device, source, flip, result, event)
+    def _record_flip(self, player, source, flip, result, event=None, reason=""):
+        self._insert_flip(player.name, player.device, source, flip, result, event, reason)
         self.db.commit()
         player.last_flip = _flip_view(flip, result, source)
 
-    def _insert_flip(self, name, device, source, flip, result, event):
+    def _insert_flip(self, name, device, source, flip, result, event, reason=""):
         self.store.add_flip(self.session, time.time(), name, device, source, flip.get("suit"), flip.get("net"),
                             ",".join(flip.get("cards", [])), result.get("level", flip.get("level")),
                             result.get("resolving", flip.get("resolving")), result.get("xp", 0),
-                            result.get("shadow", 0), event)
+                            result.get("shadow", 0), event, reason or None)
 
-    def _log(self, player, kind, seq, op, args, result, digest, replaces=None):
+    def _log(self, player, kind, seq, op, args, result, digest, replaces=None, reason=""):
         """One row of the session record; returns its id. A row with a
         digest carries the player's previous one as ``before`` (proof of
         roll); a press's own row does not move that chain on (the rules
@@ -1173,7 +1245,7 @@ class TableHub:
         with self.db:
             cur = self.store.log_entry(self.session, time.time(), player.name, player.device, kind, seq, op,
                                        json.dumps(args, sort_keys=True), json.dumps(result, sort_keys=True), digest,
-                                       before)
+                                       before, reason or None)
             if replaces is not None:
                 self.store.delete_log_entry(replaces)
         if digest and op != "press":
@@ -1207,6 +1279,29 @@ def _save_fields(text):
         if key in ("count", "game"):
             out[key] = value
     return out
+
+
+def _asked_words(asked):
+    """' to flip Dex +1 for "climb the wall"' from an ask's row (player, args, reason)."""
+    if not asked:
+        return ""
+    try:
+        a = json.loads(asked[1] or "{}")
+    except ValueError:
+        a = {}
+    return " to flip %s %+d%s" % (str(a.get("attr", "?")).capitalize(), a.get("net") or 0,
+                                  record.reason_words(asked[2]))
+
+
+def _reason(text):
+    """Why a flip was made, as the record keeps it: one line of printable
+    text, its spaces collapsed; TableError for anything else."""
+    if not isinstance(text, str):
+        raise TableError("a reason is text, not %r" % (text,))
+    text = " ".join(text.split())
+    if len(text) > MAX_REASON or not text.isprintable():
+        raise TableError("a reason is one line of up to %d printable characters" % MAX_REASON)
+    return text
 
 
 def _clock(t):

@@ -18,7 +18,8 @@ from shared_rules.deck.words import level_words
 
 from host_tools.table import replies, store
 
-FIELDS = ("id", "session", "t", "player", "kind", "op", "args", "result", "before", "digest", "text", "undone")
+FIELDS = ("id", "session", "t", "player", "kind", "op", "args", "result", "before", "digest", "reason", "ask",
+          "text", "undone")
 FORMATS = ("md", "csv", "json")
 SUITS = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "int": "Intelligence",
          "wis": "Wisdom", "cha": "Charisma"}
@@ -43,10 +44,11 @@ def entries(db, player=None, play_only=False, newest=None, session=None):
     out = []
     for r in rows:
         e = {"id": r[0], "session": r[1], "t": r[2], "player": r[3], "kind": r[4], "op": r[5],
-             "args": _json(r[6]), "result": _json(r[7]), "before": r[8], "digest": r[9]}
+             "args": _json(r[6]), "result": _json(r[7]), "before": r[8], "digest": r[9], "reason": r[13] or "",
+             "ask": r[14]}
         if r[10] is not None:
             e["flip"] = {"cards": [c for c in r[10].split(",") if c], "suit": r[11], "net": r[12]}
-        e["text"] = describe(e)
+        e["text"] = describe(e) + reason_words(e["reason"]) + (" (as the GM asked)" if e["ask"] else "")
         out.append(e)
     undone = set()  # an undo row names the entries it took back
     for e in out:
@@ -55,6 +57,11 @@ def entries(db, player=None, play_only=False, newest=None, session=None):
     for e in out:
         e["undone"] = e["id"] in undone
     return out
+
+
+def reason_words(reason):
+    """Why a flip was made, as its entry's text ends: ' for "climb the wall"'."""
+    return ' for "%s"' % reason if reason else ""
 
 
 def players(db):
@@ -87,8 +94,11 @@ def describe(e):
     if system in systems.KEYS and system != systems.DEFAULT:  # a result in its own system's words
         return systems.module(system, "words").say(op, a, r) + by
     if e["kind"] in ("join", "question", "faulty", "rename", "leave_out", "take_as_new", "restore", "teamwork",
-                     "undo", "reconcile"):
+                     "undo", "reconcile", "ask"):
         return _table_event(e, a, r)
+    if op == "decline":  # the device's answer to an ask: no rules command
+        return ("declines the GM's ask" if r.get("why", a.get("why")) != "refused"
+                else "could not flip as the GM asked: the rules refused it") + by
     if op == "flip":
         what = SUITS.get(a.get("attr")) or a.get("attr") or r.get("suit") or a.get("suit") or "?"
         team = {"lead": " leading a teamwork flip", "support": " in support of a teamwork flip"}.get(a.get("team"), "")
@@ -162,6 +172,8 @@ def _table_event(e, a, r):
         return "device faulty: %s" % r.get("reason")
     if k == "question":
         return r.get("text", "another device or game on the port")
+    if k == "ask":
+        return "asked by the GM to flip %s %+d" % (SUITS.get(a.get("attr"), a.get("attr")), a.get("net") or 0)
     if k == "undo":
         return "undo: back to before %s" % a.get("op")
     if k == "reconcile":

@@ -33,10 +33,18 @@ CREATE TABLE IF NOT EXISTS shadow (id INTEGER PRIMARY KEY, session INTEGER, t RE
 # Schema version 2 (issue 9) adds log.before: the device's state digest before
 # the logged action (log.digest is the one after), the proof of roll that
 # `deckahedron replay` checks; and log.n, an event's command count after it.
-VERSION = 2
+# Schema version 3 (issue 27) adds log.reason and flips.reason: why a flip
+# was made, as the GM or a request said it (empty: not said); and log.ask:
+# on a device's event, the GM's ask it answers (the id of the ask's row).
+VERSION = 3
 UPGRADE_2 = """
 ALTER TABLE log ADD COLUMN before TEXT;
 ALTER TABLE log ADD COLUMN n INTEGER;
+"""
+UPGRADE_3 = """
+ALTER TABLE log ADD COLUMN reason TEXT;
+ALTER TABLE log ADD COLUMN ask INTEGER;
+ALTER TABLE flips ADD COLUMN reason TEXT;
 """
 UPGRADE = """
 CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, device TEXT, game TEXT, count INTEGER,
@@ -118,7 +126,7 @@ def upgrade(db):
     if version >= VERSION:
         return
     with db:
-        for since, script in ((1, UPGRADE), (2, UPGRADE_2)):
+        for since, script in ((1, UPGRADE), (2, UPGRADE_2), (3, UPGRADE_3)):
             if version >= since:
                 continue
             for statement in script.split(";"):
@@ -273,21 +281,29 @@ class Store:
         return self.db.execute("INSERT INTO shadow (session, t, delta, reason) VALUES (?,?,?,?)",
                                (session, t, delta, reason))
 
-    def log_event(self, session, t, player, device, kind, seq, op, args, result, digest, before, n):
+    def log_event(self, session, t, player, device, kind, seq, op, args, result, digest, before, n, reason=None,
+                  ask=None):
         return self.db.execute("INSERT OR IGNORE INTO log (session, t, player, device, kind, seq, op, args, "
-                               "result, digest, before, n) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                               (session, t, player, device, kind, seq, op, args, result, digest, before, n))
+                               "result, digest, before, n, reason, ask) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                               (session, t, player, device, kind, seq, op, args, result, digest, before, n, reason,
+                                ask))
 
-    def add_flip(self, session, t, player, device, source, suit, net, cards, level, resolving, xp, shadow, event):
+    def asked(self, ask):
+        """The GM's ask numbered ``ask`` (its row): (player, args, reason), or None."""
+        return self.db.execute("SELECT player, args, reason FROM log WHERE id = ? AND kind = 'ask'", (ask,))
+
+    def add_flip(self, session, t, player, device, source, suit, net, cards, level, resolving, xp, shadow, event,
+                 reason=None):
         return self.db.execute("INSERT OR IGNORE INTO flips (session, t, player, device, source, suit, net, "
-                               "cards, level, resolving, xp, shadow, event) VALUES "
-                               "(?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                               (session, t, player, device, source, suit, net, cards, level, resolving, xp, shadow, event))
+                               "cards, level, resolving, xp, shadow, event, reason) VALUES "
+                               "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                               (session, t, player, device, source, suit, net, cards, level, resolving, xp, shadow, event,
+                                reason))
 
-    def log_entry(self, session, t, name, device, kind, seq, op, v7, v8, digest, before):
+    def log_entry(self, session, t, name, device, kind, seq, op, v7, v8, digest, before, reason=None):
         return self.db.execute("INSERT INTO log (session, t, player, device, kind, seq, op, args, result, "
-                               "digest, before) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                               (session, t, name, device, kind, seq, op, v7, v8, digest, before))
+                               "digest, before, reason) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                               (session, t, name, device, kind, seq, op, v7, v8, digest, before, reason))
 
     def delete_log_entry(self, replaces):
         return self.db.execute("DELETE FROM log WHERE id = ?", (replaces,))
@@ -322,7 +338,7 @@ class Store:
         return self.db.execute("SELECT args FROM log WHERE session = ? AND kind = 'undo'", (session,))
 
     def session_flips(self, session):
-        return self.db.execute("SELECT player, id, source, suit, net, cards, level, resolving, event FROM "
+        return self.db.execute("SELECT player, id, source, suit, net, cards, level, resolving, event, reason FROM "
                                "flips WHERE session = ? ORDER BY id DESC", (session,))
 
     def session_teamwork(self, session):
@@ -345,8 +361,8 @@ class Store:
 
     def player_entries(self, name):
         return self.db.execute("SELECT log.id, log.kind, log.op, log.args, log.result, log.digest, "
-                               "log.before, log.n, flips.cards FROM log LEFT JOIN flips ON flips.event = "
-                               "log.id WHERE log.player = ? ORDER BY log.id", (name,))
+                               "log.before, log.n, flips.cards, " + self.context_columns() + " FROM log LEFT JOIN "
+                               "flips ON flips.event = log.id WHERE log.player = ? ORDER BY log.id", (name,))
 
     def quick_check(self):
         return self.db.execute("PRAGMA quick_check")
@@ -364,9 +380,16 @@ class Store:
         where, args = _record_where(player, play_only, session)
         return self.db.execute(
             "SELECT log.id, log.session, log.t, log.player, log.kind, log.op, log.args, log.result, log.before,"
-            " log.digest, flips.cards, flips.suit, flips.net FROM log LEFT JOIN flips ON flips.event = log.id"
+            " log.digest, flips.cards, flips.suit, flips.net, " + self.context_columns() + " FROM log LEFT JOIN flips"
+            " ON flips.event = log.id"
             " WHERE " + where + " ORDER BY log.id DESC" + (" LIMIT %d" % newest if newest is not None else ""),
             args)
 
     def record_players(self):
         return self.db.execute("SELECT player FROM log WHERE player != '' GROUP BY player ORDER BY MIN(id)")
+
+    def context_columns(self):
+        """log.reason and log.ask where the database has them; NULLs in one
+        of an older schema read as it is (replay opens it read-only)."""
+        return "log.reason, log.ask" if any(r[1] == "reason" for r in self.log_columns()) else "NULL, NULL"
+

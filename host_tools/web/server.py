@@ -102,6 +102,15 @@ def _net(body):
     return [value if value[0] in "+-" else "+" + value]
 
 
+def _reason(body):
+    """A flip's reason as the console reads it: always in quotes (a quoted
+    word is the reason, a bare one an attribute), "" when none is given."""
+    reason = body.get("reason") or ""
+    if not isinstance(reason, str):
+        raise BadAction("reason must be text, not %s" % json.dumps(reason))
+    return " '%s'" % reason.replace("'", "'\"'\"'") if reason.strip() else ""
+
+
 def action_line(body):
     """The console line for a page action (each word quoted as the console reads it)."""
     if not isinstance(body, dict):
@@ -116,6 +125,10 @@ def action_line(body):
         words += [how] if how else []
         words += _net(body)
         words += ["fast"] if body.get("fast") is True else []
+        return " ".join(shlex.quote(w) for w in words) + _reason(body)
+    elif action == "ask":  # the GM asks a player's device for a flip; player "all": everyone at the table
+        words = ["ask", player(), _word(body, "attr")] + _net(body)
+        return " ".join(shlex.quote(w) for w in words) + _reason(body)
     elif action == "damage":
         words = ["damage", player(), _word(body, "power")]
         for key in ("wounds", "harm", "absorb"):
@@ -148,7 +161,7 @@ def action_line(body):
         words += [how] if how else []
         words += _net(body)
     else:
-        raise BadAction("unknown action %s (flip, damage, blessing, wound, harm, press, shadow_spend, team, undo, "
+        raise BadAction("unknown action %s (flip, ask, damage, blessing, wound, harm, press, shadow_spend, team, undo, "
                         "line)"
                         % json.dumps(action))
     return " ".join(shlex.quote(w) for w in words)

@@ -12,6 +12,7 @@ from shared_rules import systems
 from shared_rules.deck.words import WORDS, level_words
 
 from host_tools.table import record, replies
+from host_tools.table.battery import battery_words, is_low
 
 FLIPS_SHOWN = 5  # the last flips of each player on the page
 HISTORY_SHOWN = 200  # the newest entries of the history view; the exports hold them all
@@ -35,14 +36,15 @@ def connection(p):
     return "ok", "connected on %s" % p.port
 
 
-def flip_entry(fid, source, suit, net, cards, level, resolving, undone=False):
+def flip_entry(fid, source, suit, net, cards, level, resolving, undone=False, reason=""):
     """One flip as the page shows it; ``fid``, its row id, tells two alike flips apart."""
     cards = [c for c in (cards or "").split(",") if c] if isinstance(cards, str) else list(cards or [])
     return {"id": fid, "suit": suit, "net": net or 0, "cards": cards, "resolving": resolving, "level": level,
-            "word": WORDS.get(level, ""), "source": source, "undone": undone,
-            "text": "%s %+d (%s): %s from card %s%s" % (replies.title(suit), net or 0, replies.cards(cards),
-                                                         level_words(level), resolving,
-                                                         " (undone)" if undone else "")}
+            "word": WORDS.get(level, ""), "source": source, "undone": undone, "reason": reason or "",
+            "text": "%s %+d (%s): %s from card %s%s%s" % (replies.title(suit), net or 0, replies.cards(cards),
+                                                           level_words(level), resolving,
+                                                           record.reason_words(reason),
+                                                           " (undone)" if undone else "")}
 
 
 def undone_entries(hub):
@@ -64,7 +66,7 @@ def last_flips(hub, n=FLIPS_SHOWN):
     for row in rows:
         mine = out.setdefault(row[0], [])
         if len(mine) < n:
-            mine.append(flip_entry(*row[1:8], undone=row[8] in undone))
+            mine.append(flip_entry(*row[1:8], undone=row[8] in undone, reason=row[9]))
     return out
 
 
@@ -111,6 +113,7 @@ def player_view(p, flips, screen):
         "open_flip": replies.flip_view(p.name, open_flip, s) if open_flip else [],
         "flips": flips.get(p.name, []),
         "screen": screen or "",
+        "battery": battery_words(s) if s else "", "battery_low": is_low(s),
     }
 
 

@@ -13,6 +13,7 @@ import gc
 import sys
 
 sys.path.insert(0, ".")
+sys.path.insert(0, "firmware")  # before this script's folder: tests/device/boards is not the firmware's boards
 
 from tests.device.support import FakeBoard, make_app, solo_flip  # noqa: E402
 

@@ -458,3 +458,27 @@ def test_a_screen_of_a_system_the_device_lacks_is_said_not_drawn():
         want = bytes(said.render({"screen": "message", "title": "Unknown screen",
                                   "lines": ["no screen called", screen], "hint": "A back"}))
         assert got == want, screen
+
+
+def test_hello_and_state_carry_the_battery_and_usb_power():
+    """Issue 27, 'Battery, seen by the GM': the level the board gauges, in
+    millivolts, and whether a cable powers it; None where it cannot tell."""
+    import json
+
+    app = make_app()
+    ok, hello = request(app, 1, "hello")
+    assert ok and hello["battery_mv"] == 3900 and hello["usb"] is None  # FakeBoard: 3.9 V, no VBUS sense
+    app.board.battery = lambda: 0.02  # nothing on the sense: no cell, not an empty one
+    app.board.usb_powered = lambda: True
+    state = json.loads(fetch_parts(app, 2, "state")[0])
+    assert state["battery_mv"] is None and state["usb"] is True
+
+
+def test_state_says_the_attribute_the_home_screen_has_selected():
+    """Issue 27: `flip Ann` with no attribute flips the one her device shows."""
+    import json
+
+    app = make_app()
+    press(app, "A")  # Str -> Dex
+    state = json.loads(fetch_parts(app, 1, "state")[0])
+    assert state["selected"] == "dex"

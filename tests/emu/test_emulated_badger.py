@@ -28,6 +28,8 @@ def twin(badger, tmp_path_factory):
 def test_the_badger_boots_the_game_to_its_home_screen(badger, twin):
     info = hello(badger)
     assert (info["board"], info["device"], info["platform"]) == (BOARD, badger.device_id, "rp2")
+    # issue 27: VBAT read against the reference, as the GM sees it
+    assert abs(info["battery_mv"] - badger.battery_volts * 1000) <= 40
     panel = badger.panel()
     assert panel["full"] == 1, "power-on draws the home screen with one full update: %s" % panel["updates"]
     assert any(panel["image"]), "the glass is blank after boot"

@@ -19,6 +19,8 @@ def test_the_rp2_image_boots_the_game_to_its_home_screen(pico, twin):
     assert info["board"] == "pico-epaper29" and info["device"] == pico.device_id != "p1"
     if "platform" in info:
         assert info["platform"] == "rp2"
+    # issue 27: the battery the ADC reads through the board's divider (3.9 V), and its VBUS sense
+    assert abs(info["battery_mv"] - pico.battery_volts * 1000) <= 30 and info["usb"] in (True, False)
     panel = pico.panel()
     assert panel["full"] == 1, "power-on draws the home screen with one full update: %s" % panel["updates"]
     assert any(panel["image"]), "the glass is blank after boot"

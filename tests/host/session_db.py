@@ -15,7 +15,7 @@ NAMES = ["Ann", "Bo"]
 def play(hub):
     """Flips from the hub and from a board's buttons, damage, a blessing
     taken from the supply, a rest, a teamwork flip."""
-    hub.flip("Ann", attr="str", net=1)
+    hub.flip("Ann", attr="str", net=1, reason="climb the wall")  # a flip with its context (issue 27)
     hub.deal_damage("Bo", 3)
     hub.command("Ann", "take_blessing")
     hub.flip("Bo", attr="dex", net=0)

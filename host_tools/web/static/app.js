@@ -70,12 +70,15 @@ function number(form, name) { return parseInt(form.elements[name].value || "0", 
 function playerCard(name) {
   const node = document.getElementById("player-card").content.firstElementChild.cloneNode(true);
   node.dataset.player = name;
-  options(node.querySelector("form.flip select"), HOWS);
-  node.querySelector("form.flip").addEventListener("submit", ev => {
+  options(node.querySelector("form.flip select"), [["", "as on the device"]].concat(HOWS));  // "": the device's selected attribute
+  node.querySelector("form.flip").addEventListener("submit", async ev => {
     ev.preventDefault();
     const f = ev.target;
-    act({ action: "flip", player: node.dataset.player, attr: f.elements.attr.value, net: number(f, "net") });
+    const reply = await act({ action: "flip", player: node.dataset.player, attr: f.elements.attr.value,
+                              net: number(f, "net"), reason: f.elements.reason.value });
+    if (reply.ok) f.elements.reason.value = "";  // a reason is one flip's
   });
+  askButton(node);
   node.querySelector("form.damage").addEventListener("submit", ev => {
     ev.preventDefault();
     const f = ev.target;
@@ -139,6 +142,43 @@ function stateRows(p) {
   return rows;
 }
 
+// The device's power, a row of the player's state (older firmware: not reported).
+function batteryRows(p) { return p.battery ? [["battery", p.battery]] : []; }
+
+// The GM is told once when a device's battery runs low (again only after it was charged).
+const batteryWarned = new Set();
+
+function warnLowBattery(players) {
+  const low = players.filter(p => p.battery_low);
+  for (const name of [...batteryWarned]) if (!low.some(p => p.name === name)) batteryWarned.delete(name);
+  const fresh = low.filter(p => !batteryWarned.has(p.name));
+  if (!fresh.length) return;
+  for (const p of fresh) batteryWarned.add(p.name);
+  document.getElementById("battery-warning").textContent =
+    "Battery low: " + fresh.map(p => `${p.name}'s device (${p.battery})`).join(", ") + ". Charge it soon.";
+}
+
+// Ask: the player's device shows the GM's request (the flip form's attribute, net and why); the
+// player flips it with B or declines with C, and the flip comes back tagged with it.
+function askButton(node) {
+  node.querySelector("button.ask-flip").addEventListener("click", async () => {
+    const f = node.querySelector("form.flip");
+    const reply = await act({ action: "ask", player: node.dataset.player, attr: f.elements.attr.value,
+                              net: number(f, "net"), reason: f.elements.reason.value });
+    if (reply.ok) f.elements.reason.value = "";
+  });
+}
+
+// Everyone flip Dex: one ask to every player's device.
+function askEveryone(ev) {
+  ev.preventDefault();
+  const f = ev.target;
+  act({ action: "ask", player: "all", attr: f.elements.attr.value, net: number(f, "net"), reason: f.elements.reason.value });
+}
+
+// Why a flip was made, when the GM or a request said it.
+function flipReason(f) { return f.reason ? [" ", el("q", f.reason, "reason")] : []; }
+
 function renderPlayer(node, p, now) {
   node.querySelector(".name").textContent = p.name;
   const conn = node.querySelector(".conn");
@@ -154,7 +194,7 @@ function renderPlayer(node, p, now) {
   }
   const dl = node.querySelector(".state");
   const parts = [];
-  for (const [k, v] of stateRows(p)) {
+  for (const [k, v] of stateRows(p).concat(batteryRows(p))) {
     parts.push(el("dt", k));
     const dd = el("dd");
     if (Array.isArray(v)) dd.append(...v); else dd.textContent = String(v);
@@ -168,7 +208,8 @@ function renderPlayer(node, p, now) {
   for (const f of p.flips) {
     const li = el("li");
     li.append(suit(f.suit), ` ${f.net >= 0 ? "+" : ""}${f.net}: cards ${cardList(f.cards)} → `,
-              el("span", f.word || "?", "word"), ` from card ${f.resolving}`, el("small", f.source === "buttons" ? " (buttons)" : " (GM)"));
+              el("span", f.word || "?", "word"), ` from card ${f.resolving}`, el("small", f.source === "buttons" ? " (buttons)" : " (GM)"),
+              ...flipReason(f));
     li.title = f.text;
     if (f.undone) { li.classList.add("undone"); li.append(" ", el("small", "(undone)")); }
     items.push(li);
@@ -251,6 +292,7 @@ function render(v) {
     renderPlayer(node, p, now);
   }
   for (const [name, node] of cards) if (!seen.has(name)) { node.remove(); cards.delete(name); }
+  warnLowBattery(v.players);
   window.deckahedron.views += 1;
   window.deckahedron.lastVersion = v.version;
   if (v.record !== historyShown) { historyShown = v.record; loadHistory(); }
@@ -303,5 +345,6 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   box.querySelector("button.no").addEventListener("click", () => { box.hidden = true; });
   document.getElementById("history-player").addEventListener("change", loadHistory);
+  document.getElementById("ask-all-form").addEventListener("submit", askEveryone);
   listen();
 });

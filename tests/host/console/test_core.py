@@ -43,9 +43,14 @@ class Gm:
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory):
+def seated(tmp_path_factory):
     with seated_table(4, tmp_path_factory.mktemp("console"), 5, NAMES) as (hub, sims):
-        yield hub
+        yield hub, sims
+
+
+@pytest.fixture(scope="module")
+def table(seated):
+    return seated[0]
 
 
 @pytest.fixture
@@ -99,6 +104,42 @@ def test_help_groups_every_command_by_purpose(gm):
     for title in ("Flips", "Harm and recovery", "Supply and Shadow", "Players and devices", "The record"):
         assert title in text, title
     assert text.index("Flips") < text.index("  " + gm.console.usage("flip")) < text.index("Harm and recovery")
+
+
+def test_status_shows_each_devices_battery(gm, seated):
+    """Issue 27: the level each device gauges, USB power said as such."""
+    sims = seated[1]
+    sims.boards[0].set_power(3.8)
+    sims.boards[1].set_power(4.0, usb=True)
+    try:
+        for name in ("Ann", "Bo"):
+            gm.hub.refresh(gm.hub.player(name))
+        rows = {line.split()[1]: line for line in gm("status").splitlines() if line.split()[1:2] in (["Ann"], ["Bo"])}
+        assert "62% (3.80 V)" in rows["Ann"] and "USB power" in rows["Bo"]
+    finally:
+        for b in sims.boards[:2]:
+            b.set_power()
+
+
+def test_a_flip_carries_its_reason_in_quotes(gm):
+    """Issue 27, 'Context in the record': the quoted words are why; a bare word is still an attribute."""
+    gm('flip Ann dex +1 "climb the wall"')
+    assert not gm.failed
+    rows = gm.hub.db.execute("SELECT op, reason FROM log WHERE player = 'Ann' AND op IN ('flip', 'end_flip') "
+                             "ORDER BY id DESC LIMIT 2").fetchall()
+    assert rows == [("end_flip", "climb the wall"), ("flip", "climb the wall")]
+    assert gm.hub.db.execute("SELECT reason FROM flips ORDER BY id DESC LIMIT 1").fetchone() == ("climb the wall",)
+    assert "say one reason" in gm("flip Ann dex 'up' 'down'")
+    assert "what is 'climb'" in gm("flip Ann dex climb")
+
+
+def test_a_flip_with_no_attribute_flips_the_one_selected_on_the_device(gm):
+    """Issue 27: `flip Ann` was refused though her device showed STR selected."""
+    gm("press Ann A")  # Str -> Dex on her home screen: no event, the hub reads it at the flip
+    text = gm("flip Ann")
+    assert not gm.failed and "Ann flips Dex" in text, text
+    args = gm.hub.db.execute("SELECT args FROM log WHERE player = 'Ann' AND op = 'flip' ORDER BY id DESC").fetchone()
+    assert json.loads(args[0]) == {"attr": "dex"}
 
 
 def test_unknown_command_and_empty_line(gm):
@@ -296,6 +337,52 @@ def test_incapacitation_is_said(gm):
     assert "Di is now INCAPACITATED (a third Wound)" in text
     text = gm("seek_help Di")
     assert "no longer incapacitated" in text
+
+
+def _poll_until(gm, pred, timeout=10):
+    import time
+
+    end, lines = time.monotonic() + timeout, []
+    while time.monotonic() < end:
+        lines += gm.console.poll()
+        if pred(lines):
+            return lines
+        time.sleep(0.1)
+    raise AssertionError("not seen in time: %s" % lines)
+
+
+def test_ask_shows_the_request_and_the_flip_comes_back_tagged(gm):
+    """Issue 27, 'The GM asks for a flip': recorded before the device acts; B flips it as asked."""
+    text = gm('ask Ann dex +1 "climb the wall"')
+    assert 'asked Ann to flip Dex +1 for "climb the wall"' in text and not gm.failed
+    ask = gm.hub.db.execute("SELECT id, args, reason FROM log WHERE kind = 'ask' ORDER BY id DESC").fetchone()
+    assert json.loads(ask[1]) == {"attr": "dex", "net": 1} and ask[2] == "climb the wall"
+    assert gm.hub.command("Ann", "press", button="UP")["screen"] == "message"  # not an answer: the request stays
+    gm("press Ann B")
+    text = gm("press Ann A")
+    assert "Ann's flip " in text and 'for "climb the wall" (as the GM asked)' in text, text
+    rows = gm.hub.db.execute("SELECT op, reason FROM log WHERE ask = ? ORDER BY id", (ask[0],)).fetchall()
+    assert [r[0] for r in rows] == ["flip", "end_flip"] and {r[1] for r in rows} == {"climb the wall"}
+
+
+def test_ask_all_asks_everyone_and_a_decline_or_a_busy_device_is_said(gm):
+    told = []
+    gm.hub.notify = told.append
+    try:
+        gm("press Cy C")  # Cy is in the menu: busy
+        text = gm("ask all int")
+        for name in ("Ann", "Bo", "Di"):
+            assert "asked %s to flip Int +0" % name in text
+        assert "not asked, Cy: " in text and "busy" in text and gm.failed
+        gm.hub.command("Bo", "press", button="C")  # Bo declines
+        _poll_until(gm, lambda ls: told)
+        assert told == ["Bo declines the GM's ask to flip Int +0"]
+        assert "declines the GM's ask" in gm("log")
+    finally:
+        gm.hub.notify = lambda text: None
+        for name in NAMES:
+            gm.hub.command(name, "press", button="C" if name != "Cy" else "A")  # back home
+        gm.console.poll()
 
 
 def test_press_says_what_it_did(gm):

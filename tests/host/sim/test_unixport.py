@@ -25,7 +25,7 @@ from tests.host.conftest import BOOT, wait_hello
 
 ROOT = Path(__file__).resolve().parents[3]
 HELLO_FIELDS = {"device", "firmware", "protocol", "board", "edition", "campaign", "digest", "count", "events", "name",
-                "platform", "heap_used", "heap_free", "heap_low"}
+                "platform", "heap_used", "heap_free", "heap_low", "battery_mv", "usb"}
 
 
 @pytest.fixture
@@ -79,6 +79,17 @@ def test_hello_handshake(board, link):
     assert re.match(r"^[0-9a-f]{16}$", info["digest"]) and isinstance(info["events"], int)
     state = link.state()
     assert state["digest"] == info["digest"] and state["draw"] + state["discard"] >= 1
+
+
+def test_the_power_the_host_sets_is_what_hello_and_state_say(board, link):
+    """Issue 27: the sim's settable level, as a real board's gauge reads it."""
+    assert link.hello()["battery_mv"] is None  # no cell until the host sets one
+    board.set_power(3.42)
+    info = link.hello()
+    assert info["battery_mv"] == 3420 and info["usb"] is False
+    board.set_power(usb=True)
+    state = link.state()
+    assert state["battery_mv"] is None and state["usb"] is True
 
 
 def test_every_op_is_known(link):

@@ -4,6 +4,8 @@ results, damage and what it did, rests, supply cards; and it exports."""
 import csv
 import io
 import json
+import os
+import shutil
 import sqlite3
 
 import pytest
@@ -95,11 +97,66 @@ def test_a_version_1_database_gains_the_digest_before_in_place(tmp_path):
     con.close()
     hub = T.TableHub(path)
     try:
-        assert hub.db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert hub.db.execute("PRAGMA user_version").fetchone()[0] == store.VERSION
         assert hub.db.execute("SELECT op, digest, before FROM log").fetchall() == [("flip", "aa", None)]
     finally:
         hub.close()
     T.TableHub(path).close()  # opened again: nothing to upgrade
+
+
+# A session played by the schema before reasons (version 2: tests/host/session_db.py's play,
+# made by that version's hub on simulated boards), kept as it was written.
+V2 = os.path.join(os.path.dirname(__file__), "data", "session-v2.db")
+
+
+def _rows(con, tables):
+    return {t: con.execute("SELECT * FROM %s ORDER BY rowid" % t).fetchall() for t in tables}
+
+
+def test_a_version_2_table_file_gains_reasons_in_place_without_loss(tmp_path, capsys):
+    """Issue 27, 'Context in the record': the store upgrades an older table
+    file in place; every row it held reads back the same, the record's
+    words are the same, and replay still finds every entry matching."""
+    path = str(tmp_path / "session.db")
+    shutil.copy(V2, path)
+    con = sqlite3.connect(path)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 2
+    tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    before = _rows(con, tables)
+    texts = [(e["id"], e["text"]) for e in entries(con)]
+    con.close()
+    T.TableHub(path).close()
+    con = sqlite3.connect(path)
+    try:
+        assert con.execute("PRAGMA user_version").fetchone()[0] == store.VERSION == 3
+        after = _rows(con, tables)
+        for t in tables:
+            width = len(before[t][0]) if before[t] else 0
+            assert [r[:width] for r in after[t]][:len(before[t])] == before[t], t  # less the new columns
+        assert all(r[-1] is None for r in after["flips"]) and all(r[-2:] == (None, None) for r in after["log"])
+        assert [(e["id"], e["text"]) for e in entries(con)][:len(texts)] == texts
+    finally:
+        con.close()
+    assert main(["replay", path]) == 0 and "verdict: every entry matches" in capsys.readouterr().out
+
+
+def test_a_flips_reason_is_in_the_history_the_exports_and_replay(played, capsys):
+    path = played
+    db = open_db(path)
+    try:
+        mine = [e for e in entries(db, "Ann") if e["reason"]]
+    finally:
+        db.close()
+    assert [e["op"] for e in mine] == ["flip", "end_flip"]
+    assert all(e["text"].endswith(' for "climb the wall"') for e in mine)
+    assert main(["replay", path, "--export", "md"]) == 0
+    assert 'for "climb the wall"' in capsys.readouterr().out
+    assert main(["replay", path, "--export", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [r["reason"] for r in rows if r["reason"]] == ["climb the wall"] * 2
+    assert main(["replay", path, "--export", "json"]) == 0
+    assert sum(e["reason"] == "climb the wall" for e in json.loads(capsys.readouterr().out)) == 2
+    assert main(["replay", path]) == 0
 
 
 def test_the_play_only_and_newest_reads_are_the_whole_records_tail(played):

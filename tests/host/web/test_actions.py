@@ -53,6 +53,30 @@ def test_a_flip_from_the_page_reaches_the_device_and_answers_in_the_consoles_wor
     assert v["flips"][0]["source"] == "host" and v["flips"][0]["word"] in ("MISS", "PARTIAL", "SUCCESS", "TRIUMPH")
 
 
+def test_a_flip_from_the_page_carries_its_reason_into_the_record(table):
+    """Issue 27: the page's flip says why; the player's last flips and the history show it."""
+    status, answer = table.post({"action": "flip", "player": "Bo", "attr": "str", "reason": "Bo's rope holds"})
+    assert status == 200 and answer["ok"], answer
+    assert table.player("Bo")["flips"][0]["reason"] == "Bo's rope holds"
+    with table.open("api/history?player=Bo", timeout=10) as f:
+        texts = [e["text"] for e in json.load(f)["entries"]]
+    assert sum(t.endswith(' for "Bo\'s rope holds"') for t in texts) == 2  # the flip and its end
+
+
+def test_an_ask_from_the_page_is_on_the_device_and_its_decline_in_the_history(table):
+    """Issue 27: the GM asks from the page; the device shows it; C declines, and the history says so."""
+    status, answer = table.post({"action": "ask", "player": "Cy", "attr": "int", "net": -1, "reason": "read the runes"})
+    assert status == 200 and answer["ok"], answer
+    assert " ".join(" ".join(answer["lines"]).split()) == (
+        'asked Cy to flip Int -1 for "read the runes" (on their device: B flips, C declines)')
+    status, answer = table.post({"action": "press", "player": "Cy", "button": "C"})
+    assert status == 200 and answer["ok"], answer
+    with table.open("api/history?player=Cy", timeout=10) as f:
+        texts = [e["text"] for e in json.load(f)["entries"]]
+    assert texts[0] == "declines the GM's ask (buttons) for \"read the runes\" (as the GM asked)"
+    assert texts[1] == 'asked by the GM to flip Intelligence -1 for "read the runes"'
+
+
 def test_damage_blessing_and_wound_from_the_page_change_the_device(table):
     status, answer = table.post({"action": "damage", "player": "Bo", "power": 2})
     assert status == 200, answer
@@ -167,12 +191,17 @@ def test_the_screen_is_the_panels_pixels(table):
     ({"action": "team", "lead": "Cy", "supporters": ["Ann"], "attr": "dex", "net": 1}, "team Cy Ann dex +1"),
     ({"action": "shadow_spend", "points": 2}, "shadow spend 2"),
     ({"action": "flip", "player": "Ann; rm -rf", "attr": "str"}, "flip 'Ann; rm -rf' str"),
+    ({"action": "flip", "player": "Ann", "attr": "dex", "reason": "sneak"}, "flip Ann dex 'sneak'"),
+    ({"action": "flip", "player": "Ann", "reason": "Bo's rope"}, "flip Ann 'Bo'\"'\"'s rope'"),
+    ({"action": "flip", "player": "Ann", "reason": "  "}, "flip Ann"),
+    ({"action": "ask", "player": "all", "attr": "dex", "net": 1, "reason": "the wall"}, "ask all dex +1 'the wall'"),
 ])
 def test_an_action_is_the_console_line_a_gm_would_type(body, line):
     assert action_line(body) == line
 
 
 @pytest.mark.parametrize("body", [[], {"action": "flip"}, {"action": "team", "lead": "Cy", "supporters": []},
+                                  {"action": "flip", "player": "Ann", "reason": 3},
                                   {"action": "damage", "player": "Di", "power": True}])
 def test_a_malformed_action_is_refused(body):
     with pytest.raises(BadAction):

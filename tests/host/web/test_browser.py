@@ -106,6 +106,25 @@ def test_the_token_leaves_the_address_bar_and_the_page_keeps_working_on_its_cook
     assert browser.find_element(By.ID, "link").text == "live"
 
 
+def test_a_low_battery_is_on_the_players_card_and_warned_once(browser, table):
+    """Issue 27: each device's battery on its card; the GM warned once when one runs low."""
+    warning = browser.find_element(By.ID, "battery-warning")
+    assert warning.text == ""
+    table.sims.boards[1].set_power(3.4)
+    try:
+        table.on_hub(lambda hub: hub.refresh(hub.player("Bo")))
+        WebDriverWait(browser, 20).until(lambda d: warning.text)
+        assert warning.text == "Battery low: Bo's device (12% (3.40 V), low). Charge it soon."
+        assert "battery\n12% (3.40 V), low" in card(browser, "Bo").find_element(By.CSS_SELECTOR, ".state").text
+        browser.execute_script("arguments[0].textContent = ''", warning)  # read; still low: not said again
+        table.on_hub(lambda hub: hub.refresh(hub.player("Bo")))
+        time.sleep(1)
+        assert warning.text == ""
+    finally:
+        table.sims.boards[1].set_power()
+        table.on_hub(lambda hub: hub.refresh(hub.player("Bo")))
+
+
 def test_a_console_line_that_loses_a_game_asks_first(browser, table):
     field, box = browser.find_element(By.ID, "line"), browser.find_element(By.ID, "line-confirm")
     for answer in ("no", "yes"):
@@ -132,6 +151,32 @@ def test_a_flip_from_the_page_reaches_the_device(browser, table):
     assert browser.find_element(By.ID, "answer").get_attribute("data-ok") == "yes"
     assert table.on_hub(lambda hub: hub.player("Bo").link.state()["discard"]) > before
     WebDriverWait(browser, 10).until(lambda d: "(GM)" in card(d, "Bo").find_element(By.CSS_SELECTOR, ".flips").text)
+
+
+def test_a_flips_reason_from_the_page_is_on_the_players_last_flips(browser, table):
+    c = card(browser, "Di")
+    field = c.find_element(By.CSS_SELECTOR, "form.flip input[name='reason']")
+    field.send_keys("climb the wall")
+    click(browser, c.find_element(By.CSS_SELECTOR, "form.flip button"))
+    WebDriverWait(browser, 20).until(lambda d: "climb the wall" in card(d, "Di").find_element(
+        By.CSS_SELECTOR, ".flips").text)
+    assert card(browser, "Di").find_element(By.CSS_SELECTOR, ".flips q.reason").text == "climb the wall"
+    assert field.get_attribute("value") == ""  # a reason is one flip's
+
+
+def test_the_gm_asks_one_player_then_everyone_from_the_page(browser, table):
+    c = card(browser, "Cy")
+    click(browser, c.find_element(By.CSS_SELECTOR, "form.flip select option[value='dex']"))
+    c.find_element(By.CSS_SELECTOR, "form.flip input[name='reason']").send_keys("climb the wall")
+    click(browser, c.find_element(By.CSS_SELECTOR, "form.flip button.ask-flip"))
+    WebDriverWait(browser, 20).until(lambda d: "asked Cy to flip Dex +0" in d.find_element(By.ID, "answer").text)
+    table.on_hub(lambda hub: hub.command("Cy", "press", button="C"))  # Cy declines
+    form = browser.find_element(By.ID, "ask-all-form")
+    click(browser, form.find_element(By.CSS_SELECTOR, "button"))
+    WebDriverWait(browser, 20).until(lambda d: "asked Di to flip Str +0" in d.find_element(By.ID, "answer").text)
+    assert all("asked %s" % n in browser.find_element(By.ID, "answer").text for n in NAMES)
+    for name in NAMES:
+        table.on_hub(lambda hub: hub.command(name, "press", button="C"))
 
 
 def test_the_boards_buttons_on_the_page_press_the_device(browser, table):
