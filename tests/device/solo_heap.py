@@ -13,7 +13,7 @@ import gc
 import sys
 
 sys.path.insert(0, ".")
-sys.path.insert(0, "firmware")  # before this script's folder: tests/device/boards is not the firmware's boards
+sys.path.insert(0, "firmware")  # the firmware's modules before anything of this script's folder
 
 from tests.device.support import FakeBoard, make_app, solo_flip  # noqa: E402
 

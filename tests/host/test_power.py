@@ -172,7 +172,7 @@ def test_the_badger_refresh_times_are_our_drivers_and_the_guides_quote_them():
 
     for name in ("badger2040", "badger2040w"):
         upd = boards.board(name)["power"]["update_s"]
-        # fast = 93 and partial = 26 frames at 100 Hz (tests/device/boards/test_badger.py
+        # fast = 93 and partial = 26 frames at 100 Hz (tests/device/board_modules/test_badger.py
         # counts them on the fake panel); full = the OTP waveform, ~4.5 s
         assert upd == {"full": 4.5, "fast": 0.93, "partial": 0.26}, name
     b = power.BOARDS["badger2040"]

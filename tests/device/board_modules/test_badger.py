@@ -4,7 +4,7 @@ UC8151 panel on SPI0 (tests/fakes/uc8151_panel.py: decodes every command,
 keeps the RAM and the glass, holds BUSY low for a realistic time per
 update, refuses anything sent while busy or asleep) and, for the 2040 W, a
 fake PCF85063A RTC on I2C0. Portable: CPython and the MicroPython unix port
-(micropython tests/mp_runner.py boards/test_badger).
+(micropython tests/mp_runner.py board_modules/test_badger).
 """
 
 from tests.device import support

@@ -4,7 +4,7 @@ lightsleep on a simulated clock) and a fake SSD1680 panel on its SPI bus
 that decodes every command, keeps the controller's RAM, drives BUSY for a
 realistic time per update and refuses anything sent while it is busy or
 asleep. Portable: CPython and the MicroPython unix port
-(micropython tests/mp_runner.py boards/test_pico).
+(micropython tests/mp_runner.py board_modules/test_pico).
 """
 
 from tests.device import support
