@@ -1,10 +1,9 @@
 """CircuitPython on the emulated Pico: the image, and the CIRCUITPY drive.
 
 The image is CircuitPython 10.2.1 built for ``raspberry_pi_pico`` from its
-pinned public sources (the project's own recipe is still to be written:
-issue 28; ../shared/circuitpython/README.md says how the test image was
-built, with GCC 14); like the MicroPython base image it is kept in a
-folder outside the repository, never committed:
+pinned public sources (`deckahedron circuitpython-image`,
+host_tools/flashing/circuitpython_image.py); like the MicroPython base image
+it is kept in a folder outside the repository, never committed:
 
     $DECKAHEDRON_CIRCUITPY_DIR, else the RP2040 cache folder (rp2040.cache_dir())
 
@@ -50,10 +49,10 @@ def image_path():
     for d in image_dirs():
         if (d / IMAGE).is_file():
             return d / IMAGE
-    raise ImageError("the CircuitPython %s image for the Pico (%s) is not in %s: build CircuitPython %s "
-                     "for raspberry_pi_pico (docs/rp2040.md, 'CircuitPython on the emulated Pico') or set "
+    raise ImageError("the CircuitPython %s image for the Pico (%s) is not in %s: build it with "
+                     "`make circuitpython-image` (docs/rp2040.md, 'CircuitPython on the emulated Pico') or set "
                      "DECKAHEDRON_CIRCUITPY_DIR to a folder holding it"
-                     % (CP_VERSION, IMAGE, " or ".join(str(d) for d in image_dirs()), CP_VERSION))
+                     % (CP_VERSION, IMAGE, " or ".join(str(d) for d in image_dirs())))
 
 
 _lock = threading.Lock()
