@@ -20,6 +20,7 @@ the tests.
 
 import os
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from host_tools.flashing import rp2040
@@ -58,13 +59,32 @@ def image_path():
 _lock = threading.Lock()
 
 
-def _fs(path):
+class DamagedDrive(ImageError):
+    """The CIRCUITPY image's FAT does not read (a run killed mid-write)."""
+
+
+@contextmanager
+def _opened(path):
+    """The FAT image at `path` opened with pyfatfs (under the lock), closed
+    after; DamagedDrive, in one line saying what to do, when its FAT is
+    damaged."""
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pyfilesystem2 imports pkg_resources
+        from pyfatfs import PyFATException
         from pyfatfs.PyFatFS import PyFatFS
-    return PyFatFS(str(path), preserve_case=True)
+    with _lock:
+        try:
+            fs = PyFatFS(str(path), preserve_case=True)
+            try:
+                yield fs
+            finally:
+                fs.close()
+        except PyFATException as e:
+            raise DamagedDrive("%s, the board's CIRCUITPY drive, is damaged (%s): a run killed while it wrote "
+                               "leaves it so; delete it (the board's saved game goes with it) and start the board "
+                               "again on a fresh drive" % (path, e)) from None
 
 
 def make_fat(path, size=FS_BYTES):
@@ -82,41 +102,29 @@ def put_files(path, files):
     """Write `files` ({path: bytes}) onto the FAT image at `path` where they
     differ; everything else (the save) stays. True when something changed."""
     changed = False
-    with _lock:
-        fs = _fs(path)
-        try:
-            for name, data in sorted(files.items()):
-                name = "/" + name.lstrip("/")
-                parent = name.rsplit("/", 1)[0]
-                if parent:
-                    fs.makedirs(parent, recreate=True)
-                if fs.exists(name) and fs.readbytes(name) == data:
-                    continue
-                fs.writebytes(name, data)
-                changed = True
-        finally:
-            fs.close()
+    with _opened(path) as fs:
+        for name, data in sorted(files.items()):
+            name = "/" + name.lstrip("/")
+            parent = name.rsplit("/", 1)[0]
+            if parent:
+                fs.makedirs(parent, recreate=True)
+            if fs.exists(name) and fs.readbytes(name) == data:
+                continue
+            fs.writebytes(name, data)
+            changed = True
     return changed
 
 
 def read_file(path, name):
     """A file's bytes from the FAT image at `path` (None when absent)."""
-    with _lock:
-        fs = _fs(path)
-        try:
-            name = "/" + name.lstrip("/")
-            return fs.readbytes(name) if fs.exists(name) else None
-        finally:
-            fs.close()
+    with _opened(path) as fs:
+        name = "/" + name.lstrip("/")
+        return fs.readbytes(name) if fs.exists(name) else None
 
 
 def listing(path):
-    with _lock:
-        fs = _fs(path)
-        try:
-            return sorted(p for p in fs.walk.files("/"))
-        finally:
-            fs.close()
+    with _opened(path) as fs:
+        return sorted(p for p in fs.walk.files("/"))
 
 
 def game_files(board):
