@@ -16,9 +16,8 @@ the one --sha256sums lists), 2 bad usage, or the toolchain or the sources are
 missing (nothing was built).
 """
 
-import sys
-
 from host_tools.cli import reporter, whole
+from host_tools.commands.base_image import run_recipe
 from host_tools.flashing import circuitpython_image as C
 
 PROG = "deckahedron circuitpython-image"
@@ -41,17 +40,6 @@ def add_arguments(parser):
 
 
 def run(args):
-    complain, _ = reporter(PROG)
-
-    def say(message):
-        sys.stdout.write("circuitpython-image: %s\n" % message)
-        sys.stdout.flush()
-
-    try:
-        C.build_circuitpython_image(args.circuitpython_src, jobs=args.jobs, toolchain=args.toolchain,
-                                    sha256sums=args.sha256sums, rp2040js_src=args.rp2040js_src, clean=args.clean,
-                                    say=say)
-    except C.BaseImageError as e:
-        complain(str(e))
-        return e.status
-    return 0
+    return run_recipe(PROG, lambda say: C.build_circuitpython_image(
+        args.circuitpython_src, jobs=args.jobs, toolchain=args.toolchain, sha256sums=args.sha256sums,
+        rp2040js_src=args.rp2040js_src, clean=args.clean, say=say))
