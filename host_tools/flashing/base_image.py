@@ -99,20 +99,26 @@ def check_board(header=None):
 
 # -- the toolchain and the sources -------------------------------------------
 
-def check_toolchain(git=False):
-    """NotReady, in one line naming the Debian packages, unless the ARM
-    compiler with its C library, cmake and make (and git, to fetch) are here."""
-    for tool in TOOLS + (("git",) if git else ()):
-        if not shutil.which(tool):
-            extra = "; git to fetch the sources (or give MICROPY_SRC=DIR)" if tool == "git" else ""
-            raise NotReady("%s is missing: %s%s" % (tool, APT, extra))
-    try:
-        libc = subprocess.run(["arm-none-eabi-gcc", "-print-file-name=libc.a"], capture_output=True,
-                              text=True, timeout=30).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        libc = ""
+def check_toolchain(git=False, tools=TOOLS, install=APT, path=None, prepared="MICROPY_SRC=DIR"):
+    """NotReady, in one line naming what to install (`install`), unless the
+    ARM compiler with its C library and `tools` (and git, to fetch) are on
+    `path` (default $PATH)."""
+    for tool in tools + (("git",) if git else ()):
+        if not shutil.which(tool, path=path):
+            extra = "; git to fetch the sources (or give %s)" % prepared if tool == "git" else ""
+            raise NotReady("%s is missing: %s%s" % (tool, install, extra))
+    libc = gcc_says(["-print-file-name=libc.a"], path)
     if not os.path.isabs(libc) or not os.path.isfile(libc):
-        raise NotReady("arm-none-eabi-gcc has no C library (newlib): %s" % APT)
+        raise NotReady("arm-none-eabi-gcc has no C library (newlib): %s" % install)
+
+
+def gcc_says(args, path=None):
+    """What arm-none-eabi-gcc (found on `path`) prints for `args`, or ''."""
+    try:
+        return subprocess.run([shutil.which("arm-none-eabi-gcc", path=path) or "arm-none-eabi-gcc"] + args,
+                              capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
 
 
 def tree_version(src):
@@ -132,31 +138,43 @@ def check_tree(src):
     """NotReady, in one line, unless `src` is MicroPython v1.28.0 with the
     pinned submodules unpacked (and at the pinned commits, where they are
     git checkouts)."""
-    src = Path(src)
-    if not src.is_dir():
-        raise NotReady("the MicroPython source tree %s is not a folder" % src)
-    for path, repo, rev in pins():
-        marker = src / path / MARKERS[path]
-        if not marker.is_file():
-            where = "%s/" % path if path else "the tree"
-            raise NotReady("%s lacks %s: %s of %s at %s is missing (docs/rp2040.md, 'The base image', pins them)"
-                           % (src, marker.relative_to(src), where, repo, rev))
+    check_unpacked(src, pins(), MARKERS, "MicroPython", "docs/rp2040.md, 'The base image'")
     version = tree_version(src)
     if version != rp2040.MICROPYTHON_VERSION:
         raise NotReady("%s is MicroPython %s, not %s" % (src, version or "of no known version",
                                                         rp2040.MICROPYTHON_VERSION))
-    for path, repo, rev in pins():
-        if path and _is_commit(rev) and (src / path / ".git").exists():
-            head = _git(["rev-parse", "HEAD"], src / path, check=False)
+    check_heads(src, pins())
+
+
+def check_unpacked(src, sources, markers, what, doc):
+    """NotReady, in one line, unless `src` is a folder holding each source
+    of `sources` ((path, repo, rev); path '' is the root) at its path, as
+    the file `markers` names for it shows."""
+    src = Path(src)
+    if not src.is_dir():
+        raise NotReady("the %s source tree %s is not a folder" % (what, src))
+    for path, repo, rev in sources:
+        marker = src / path / markers[path]
+        if not marker.is_file():
+            where = "%s/" % path if path else "the tree"
+            raise NotReady("%s lacks %s: %s of %s at %s is missing (%s, pins them)"
+                           % (src, marker.relative_to(src), where, repo, rev, doc))
+
+
+def check_heads(src, sources):
+    """NotReady unless each source that is a git checkout is at its pinned commit."""
+    for path, repo, rev in sources:
+        if _is_commit(rev) and (Path(src) / path / ".git").exists():
+            head = run_git(["rev-parse", "HEAD"], Path(src) / path, check=False)
             if head and head != rev:
-                raise NotReady("%s/%s is at %s; %s is pinned at %s" % (src, path, head, repo, rev))
+                raise NotReady("%s is at %s; %s is pinned at %s" % (Path(src) / path if path else src, head, repo, rev))
 
 
 def _is_commit(rev):
     return re.fullmatch(r"[0-9a-f]{40}", rev) is not None
 
 
-def _git(args, cwd, check=True):
+def run_git(args, cwd, check=True):
     proc = subprocess.run(["git"] + args, cwd=str(cwd), capture_output=True, text=True)
     if proc.returncode:
         if not check:
@@ -170,7 +188,7 @@ def git_base():
     return os.environ.get(GIT_BASE_ENV) or GIT_BASE
 
 
-def fetch(dest, repo, rev, base=None, say=print):
+def fetch(dest, repo, rev, base=None, say=print, prepared="MICROPY_SRC=DIR"):
     """`repo` (owner/name) at `rev` (a tag or a commit) checked out in `dest`
     by `git init` and a fetch of that one commit; done once (the pin is
     recorded in its .git)."""
@@ -181,33 +199,36 @@ def fetch(dest, repo, rev, base=None, say=print):
     url = "%s/%s" % ((base or git_base()).rstrip("/"), repo)
     say("fetching %s %s from %s" % (repo, rev, url))
     dest.mkdir(parents=True, exist_ok=True)
-    _git(["init", "-q"], dest)
+    run_git(["init", "-q"], dest)
     try:
-        _git(["fetch", "-q", "--depth", "1", url, rev], dest)
+        run_git(["fetch", "-q", "--depth", "1", url, rev], dest)
     except BaseImageError as e:
-        raise BaseImageError("cannot fetch %s %s (%s); without network give a prepared tree, MICROPY_SRC=DIR"
-                             % (repo, rev, e))
-    got = _git(["rev-parse", "FETCH_HEAD"], dest)
+        raise BaseImageError("cannot fetch %s %s (%s); without network give a prepared tree, %s"
+                             % (repo, rev, e, prepared))
+    got = run_git(["rev-parse", "FETCH_HEAD"], dest)
     if _is_commit(rev) and got != rev:
         raise BaseImageError("%s gave %s for %s" % (url, got, rev))
-    _git(["-c", "advice.detachedHead=false", "checkout", "-q", "--force", "--detach", "FETCH_HEAD"], dest)
+    run_git(["-c", "advice.detachedHead=false", "checkout", "-q", "--force", "--detach", "FETCH_HEAD"], dest)
     stamp.write_text(rev + "\n")
     return dest
 
 
-def fetch_sources(dest, base=None, say=print):
-    """The pinned sources (pins()) fetched into `dest`: MicroPython, then
-    each submodule into its folder. The tag's own submodule commits are
-    checked against the pins."""
+def fetch_sources(dest, base=None, say=print, sources=None, pinned_by="rp2040.SOURCES",
+                  prepared="MICROPY_SRC=DIR"):
+    """The pinned sources ((path, repo, rev), default pins()) fetched into
+    `dest`: the root, then each submodule into its folder. The root's own
+    submodule commits are checked against the pins (`pinned_by` names
+    where they are written)."""
     dest = Path(dest)
-    for path, repo, rev in pins():
+    sources = sources or pins()
+    for path, repo, rev in sources:
         if path:
-            named = _git(["ls-tree", "HEAD", path], dest).split()
+            named = run_git(["ls-tree", "HEAD", path], dest).split()
             if len(named) < 3 or named[2] != rev:
-                raise BaseImageError("MicroPython %s names %s for %s; rp2040.SOURCES pins %s"
-                                     % (rp2040.MICROPYTHON_VERSION, named[2] if len(named) > 2 else "nothing",
-                                        path, rev))
-        fetch(dest / path if path else dest, repo, rev, base, say)
+                raise BaseImageError("%s %s names %s for %s; %s pins %s"
+                                     % (sources[0][1], sources[0][2], named[2] if len(named) > 2 else "nothing",
+                                        path, pinned_by, rev))
+        fetch(dest / path if path else dest, repo, rev, base, say, prepared)
     return dest
 
 
@@ -243,7 +264,7 @@ def write_board(src, board_dir, names_mpy):
     return board_dir
 
 
-def _run(cmd, log, env, cwd=None):
+def run_logged(cmd, log, env, cwd=None):
     with open(log, "a") as out:
         out.write("\n$ %s\n" % " ".join(str(c) for c in cmd))
         out.flush()
@@ -274,17 +295,17 @@ def build(src, work, names_mpy, jobs=None, say=print):
     mpy_cross = work / "mpy-cross"
     env["MICROPY_MPYCROSS"] = str(mpy_cross / "mpy-cross")
     say("building mpy-cross (output in %s)" % log)
-    _run(["make", "-C", src / "mpy-cross", "-j%d" % jobs, "BUILD=%s" % mpy_cross], log, env)
+    run_logged(["make", "-C", src / "mpy-cross", "-j%d" % jobs, "BUILD=%s" % mpy_cross], log, env)
     board_dir = write_board(src, work / "boards" / BOARD, names_mpy)
     out = work / ("build-" + BOARD)
     cache = out / "CMakeCache.txt"
     if cache.is_file() and "CMAKE_HOME_DIRECTORY:INTERNAL=%s\n" % (src / "ports" / "rp2") not in cache.read_text():
         shutil.rmtree(out)  # built from another tree: cmake refuses to reuse it
     say("configuring (cmake, board %s)" % BOARD)
-    _run(["cmake", "-S", src / "ports" / "rp2", "-B", out, "-DMICROPY_BOARD=" + BOARD,
+    run_logged(["cmake", "-S", src / "ports" / "rp2", "-B", out, "-DMICROPY_BOARD=" + BOARD,
           "-DMICROPY_BOARD_DIR=%s" % board_dir, "-DPICO_NO_PICOTOOL=1", "-DPICO_BUILD_DOCS=0"], log, env)
     say("compiling (make -j%d)" % jobs)
-    _run(["make", "-C", out, "-j%d" % jobs], log, env)
+    run_logged(["make", "-C", out, "-j%d" % jobs], log, env)
     return (out / "firmware.bin").read_bytes()
 
 

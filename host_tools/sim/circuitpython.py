@@ -1,10 +1,9 @@
 """CircuitPython on the emulated Pico: the image, and the CIRCUITPY drive.
 
 The image is CircuitPython 10.2.1 built for ``raspberry_pi_pico`` from its
-pinned public sources (the project's own recipe is still to be written:
-issue 28; ../shared/circuitpython/README.md says how the test image was
-built, with GCC 14); like the MicroPython base image it is kept in a
-folder outside the repository, never committed:
+pinned public sources (`deckahedron circuitpython-image`,
+host_tools/flashing/circuitpython_image.py); like the MicroPython base image
+it is kept in a folder outside the repository, never committed:
 
     $DECKAHEDRON_CIRCUITPY_DIR, else the RP2040 cache folder (rp2040.cache_dir())
 
@@ -21,6 +20,7 @@ the tests.
 
 import os
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from host_tools.flashing import rp2040
@@ -50,22 +50,41 @@ def image_path():
     for d in image_dirs():
         if (d / IMAGE).is_file():
             return d / IMAGE
-    raise ImageError("the CircuitPython %s image for the Pico (%s) is not in %s: build CircuitPython %s "
-                     "for raspberry_pi_pico (docs/rp2040.md, 'CircuitPython on the emulated Pico') or set "
+    raise ImageError("the CircuitPython %s image for the Pico (%s) is not in %s: build it with "
+                     "`make circuitpython-image` (docs/rp2040.md, 'CircuitPython on the emulated Pico') or set "
                      "DECKAHEDRON_CIRCUITPY_DIR to a folder holding it"
-                     % (CP_VERSION, IMAGE, " or ".join(str(d) for d in image_dirs()), CP_VERSION))
+                     % (CP_VERSION, IMAGE, " or ".join(str(d) for d in image_dirs())))
 
 
 _lock = threading.Lock()
 
 
-def _fs(path):
+class DamagedDrive(ImageError):
+    """The CIRCUITPY image's FAT does not read (a run killed mid-write)."""
+
+
+@contextmanager
+def _opened(path):
+    """The FAT image at `path` opened with pyfatfs (under the lock), closed
+    after; DamagedDrive, in one line saying what to do, when its FAT is
+    damaged."""
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pyfilesystem2 imports pkg_resources
+        from pyfatfs import PyFATException
         from pyfatfs.PyFatFS import PyFatFS
-    return PyFatFS(str(path), preserve_case=True)
+    with _lock:
+        try:
+            fs = PyFatFS(str(path), preserve_case=True)
+            try:
+                yield fs
+            finally:
+                fs.close()
+        except PyFATException as e:
+            raise DamagedDrive("%s, the board's CIRCUITPY drive, is damaged (%s): a run killed while it wrote "
+                               "leaves it so; delete it (the board's saved game goes with it) and start the board "
+                               "again on a fresh drive" % (path, e)) from None
 
 
 def make_fat(path, size=FS_BYTES):
@@ -83,41 +102,29 @@ def put_files(path, files):
     """Write `files` ({path: bytes}) onto the FAT image at `path` where they
     differ; everything else (the save) stays. True when something changed."""
     changed = False
-    with _lock:
-        fs = _fs(path)
-        try:
-            for name, data in sorted(files.items()):
-                name = "/" + name.lstrip("/")
-                parent = name.rsplit("/", 1)[0]
-                if parent:
-                    fs.makedirs(parent, recreate=True)
-                if fs.exists(name) and fs.readbytes(name) == data:
-                    continue
-                fs.writebytes(name, data)
-                changed = True
-        finally:
-            fs.close()
+    with _opened(path) as fs:
+        for name, data in sorted(files.items()):
+            name = "/" + name.lstrip("/")
+            parent = name.rsplit("/", 1)[0]
+            if parent:
+                fs.makedirs(parent, recreate=True)
+            if fs.exists(name) and fs.readbytes(name) == data:
+                continue
+            fs.writebytes(name, data)
+            changed = True
     return changed
 
 
 def read_file(path, name):
     """A file's bytes from the FAT image at `path` (None when absent)."""
-    with _lock:
-        fs = _fs(path)
-        try:
-            name = "/" + name.lstrip("/")
-            return fs.readbytes(name) if fs.exists(name) else None
-        finally:
-            fs.close()
+    with _opened(path) as fs:
+        name = "/" + name.lstrip("/")
+        return fs.readbytes(name) if fs.exists(name) else None
 
 
 def listing(path):
-    with _lock:
-        fs = _fs(path)
-        try:
-            return sorted(p for p in fs.walk.files("/"))
-        finally:
-            fs.close()
+    with _opened(path) as fs:
+        return sorted(p for p in fs.walk.files("/"))
 
 
 def game_files(board):

@@ -392,8 +392,8 @@ class EmuBoard(PtyBoard):
         """Power the board on (a no-op while it runs); ``wake``: (button,
         ms), a button held from power-on for ms of emulated time (the press
         that powers a switched-off Badger up). Raises rp2040.ImageError
-        without the base image or bootrom, EmuError without Node or
-        rp2040js."""
+        without the base image or bootrom (or with a damaged CIRCUITPY
+        drive), EmuError without Node or rp2040js."""
         with self._lock:
             if self.is_alive():
                 self.wanted = True
