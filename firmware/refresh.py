@@ -18,6 +18,14 @@ by a press (resume) is no reason for a clean refresh: the panel kept its
 image. The trade-off is ghosting: up to 16 fast updates (eight flips) leave
 faint outlines of earlier card faces and a greyer white before the clean
 refresh, which every reshuffle (about every 15 flips) also gives.
+
+Since issue 29 a fast update is shorter (the SSD1680's 12 frames instead of
+Waveshare's 22, 0.28 s; the UC8151's turbo 26 frames instead of Pimoroni's
+93-frame fast, 0.26 s), so more is left behind per update; the clean
+refreshes stay where they were: 27 of a session's 400 updates (FULL_EVERY 8
+would make them 54 and cost 10 % of the Pico's sessions, 21 % of a Badger
+switched off, and a 4-4.5 s wait every fourth flip). docs/benchmarks.md
+has the figures.
 """
 
 

@@ -75,6 +75,12 @@ SMPS_EFFICIENCY = 0.90  # buck-boost at a few mA-tens of mA; assumption, range 0
 # sources read: 8 mA is used for all three panels, range 5-10 mA.
 PANEL_REFRESH_MW = 26.4
 PANEL_REFRESH_MA_RAIL = PANEL_REFRESH_MW / RAIL_V
+# Our drivers keep a panel ready after a fast update (powered, its waveform
+# loaded: firmware/drivers/ssd1680.py, uc8151.py) until the board sleeps,
+# SLEEP_AFTER_S after the press, or READY_MS awake on USB power (no
+# battery). No current for a controller idling with its charge pumps on was
+# in the sources read: the refresh figure above bounds it from above.
+PANEL_READY_MA_RAIL = PANEL_REFRESH_MA_RAIL
 
 # ----------------------------------------------------------------- the firmware
 # Where the emulated Pico cannot measure (the MagTag runs CircuitPython on an
@@ -108,7 +114,8 @@ class Board:
 
     def __init__(self, key, title, battery_mah, battery_part, awake_ma, full_s, fast_s, modes,
                  press_s=None, boot_s=None, slowdown=None, restart_phases=(), regulator_eff=None,
-                 panel_ma_rail=PANEL_REFRESH_MA_RAIL, panel_wake_s=0.0, can_partial=False, partial_s=None):
+                 panel_ma_rail=PANEL_REFRESH_MA_RAIL, panel_wake_s=0.0, can_partial=False, partial_s=None,
+                 panel_ready=False):
         self.key = key
         self.title = self.short = title
         self.battery_mah = battery_mah
@@ -129,6 +136,7 @@ class Board:
         self.modes = modes  # {key: Mode}, the board's default first
         self.regulator_eff = regulator_eff  # None: a linear regulator (battery current = rail current)
         self.panel_ma_rail = panel_ma_rail
+        self.panel_ready = panel_ready  # the driver keeps the panel powered until the board sleeps
 
     @classmethod
     def from_registry(cls, key, entry):
@@ -143,7 +151,7 @@ class Board:
                    press_s=p.get("press_s"), boot_s=p.get("boot_s"), slowdown=p.get("slowdown"),
                    restart_phases=[tuple(w) for w in p.get("restart", [])],
                    regulator_eff=REGULATORS[p["regulator"]], panel_wake_s=p.get("panel_wake_s", 0.0),
-                   can_partial=p["can_partial"])
+                   can_partial=p["can_partial"], panel_ready=p.get("panel_ready", False))
         board.short = entry.get("short", entry["title"])
         return board
 
@@ -244,6 +252,7 @@ def session(board, mode=None, flips=SESSION_FLIPS, hours=SESSION_HOURS, battery_
         "mcu_during_updates": sum(t_update.values()) * b.awake_ma,
         "panel": sum(t_update.values()) * b.panel_ma,
         "asleep": (t_session - t_awake) * m.sleep_ma,
+        "panel_ready": presses * SLEEP_AFTER_S * b.to_battery(PANEL_READY_MA_RAIL) if b.panel_ready else 0.0,
     }
     session_mah = sum(charge.values()) / 3600.0
     usable = USABLE_FRACTION

@@ -98,7 +98,7 @@ class Badger2040Board(BoardBase):
         return self.button_pins[i].value() == 1
 
     def service(self):
-        if self.epd.poll():  # the panel sleeps as soon as an update ended
+        if self.epd.poll():  # an update ended: the panel ready for the next, or asleep
             self.led.value(0)
 
     def show(self, buf, mode):

@@ -3,8 +3,9 @@ with push buttons and an optional battery, on stock MicroPython for rp2.
 
 Panel pins are the Waveshare module's (its Pico example: RST GP12, DC GP8,
 CS GP9, BUSY GP13, on SPI1 with CLK GP10 and DIN GP11). The project's own
-driver (drivers/ssd1680.py) runs it: full and fast updates, deep sleep
-between updates, bounded BUSY waits (PanelTimeout).
+driver (drivers/ssd1680.py) runs it: full and fast updates, the panel kept
+ready between presses while the board is awake and in deep sleep while it
+sleeps, bounded BUSY waits (PanelTimeout).
 
 SPI1's default MISO on rp2 MicroPython is GP8, which the module uses as DC:
 the SPI bus is therefore set up first and the DC pin after it, which turns
@@ -104,12 +105,12 @@ class PicoEpaper29Board(BoardBase):
         return self.button_pins[i].value() == 0
 
     def service(self):
-        self.epd.poll()  # puts the panel into deep sleep once an update ended
+        self.epd.poll()  # notices an update's end; powers a panel idle READY_MS off
 
     def buttons(self):
         pressed = BoardBase.buttons(self)
         if pressed:
-            self.epd.wake()  # the panel powers up while the press is worked out (drivers/ssd1680.py)
+            self.epd.wake()  # a panel asleep powers up while the press is worked out (drivers/ssd1680.py)
         return pressed
 
     def show(self, buf, mode):

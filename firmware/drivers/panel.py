@@ -48,6 +48,11 @@ class Panel:
     ms, for each step), BUSY_LEVEL and the reset's pulse where they differ."""
 
     BUSY_LEVEL = 1
+    # A panel kept ready between presses (powered, its fast waveform
+    # loaded) powers off after this long with no update: on battery the
+    # board sleeps first (and finish() powers it off); on USB power the
+    # analog power is not left on for minutes.
+    READY_MS = 30000
     POLL_MS = 5
     RESET_LOW_MS = 10
     RESET_WAIT_MS = 10

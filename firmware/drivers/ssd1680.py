@@ -20,16 +20,25 @@ SSD1680 command set as used by GxEPD2's GDEM029T94 driver):
   OTP waveform, display, analog and clock off), 0x20 to start: ~3 s
   (Waveshare) to ~4 s (GxEPD2 measured 4.0 s at room temperature).
 * Fast update: this panel has no partial waveform in OTP, so it is loaded
-  (0x32, 153 bytes, Waveshare's WF_PARTIAL_2IN9) with its voltages (0x3F
-  end option, 0x03 gate, 0x04 source, 0x2C VCOM), 0x37 display option,
-  0x3C 0x80 border, 0x22 0xC0 + 0x20 power on, then 0x22 0x0F + 0x20
-  (display mode 2, analog and clock off): ~0.3-0.75 s. The waveform only
-  drives pixels whose new (0x24) and old (0x26) bits differ, so 0x26 must
-  hold what the glass shows: a full update writes the frame into both
-  RAMs, and the fast waveform's display option (0x37, byte 5 bit 6:
-  "ping-pong") has the controller copy 0x24 into 0x26 after each fast
-  update, as Waveshare's own partial update relies on; so a fast update
-  writes 0x24 only. Reset and deep sleep mode 1 keep both RAMs.
+  (0x32, 153 bytes) with its voltages (0x3F end option, 0x03 gate, 0x04
+  source, 0x2C VCOM), 0x37 display option, 0x3C 0x80 border, 0x22 0xC0 +
+  0x20 power on (BUSY ~96 ms: GxEPD2's measure), then 0x22 0xCC + 0x20
+  (GxEPD2's partial update: display mode 2 with clock and analog kept on).
+  The waveform is Waveshare's WF_PARTIAL_2IN9 with its first group run
+  once instead of twice: 12 frames of ~23 ms (host_tools/sim/emu/ssd1680.mjs
+  derives it), 0.28 s instead of 0.51 s. The waveform only drives pixels
+  whose new (0x24) and old (0x26) bits differ, so 0x26 must hold what the
+  glass shows: a full update writes the frame into both RAMs, and the
+  display option (0x37, byte 5 bit 6: "ping-pong") has the controller copy
+  0x24 into 0x26 after each fast update, as Waveshare's own partial update
+  relies on; so a fast update writes 0x24 only.
+* Kept ready: after a fast update the controller stays powered with its
+  waveform loaded, so the next press's update is its RAM write and 0x20
+  (no reset, no 96 ms power on). finish() (before the board sleeps) and
+  poll() after READY_MS without an update power it off (0x22 0x83 + 0x20,
+  GxEPD2's power off, ~140 ms) and put it into deep sleep: the analog
+  power is never left on unattended (GxEPD2: powering off "avoids screen
+  fading over time"). A full update (0xF7) ends powered off.
 * Deep sleep: 0x10 0x01 (mode 1, RAM kept), sent once BUSY is low.
 * The datasheet asks for no pause between refreshes beyond BUSY;
   MIN_INTERVAL_MS adds one if a panel needs it.
@@ -53,8 +62,9 @@ frame given instead is first converted into a buffer made on first use
 
 Waits are bounded: a BUSY pin that never falls raises PanelTimeout with
 what was being waited for, instead of hanging. Updates do not block: show()
-starts one and returns; poll() notices the end and puts the controller into
-deep sleep; the next show() (or finish()) waits for it if needed.
+starts one and returns; poll() notices the end (the controller stays ready
+after a fast update, else goes into deep sleep); the next show() (or
+finish()) waits for it if needed.
 """
 
 from drivers.panel import Panel
@@ -98,18 +108,20 @@ _RAM_Y_COUNTER = const(0x4F)
 # LUT, 0x08 display mode 2, 0x04 display, 0x02 analog off, 0x01 clock off.
 _SEQ_FULL = const(b"\xf7")  # on, load temperature + OTP waveform, display (mode 1), off
 _SEQ_POWER_ON = const(b"\xc0")  # clock + analog on
-_SEQ_FAST = const(b"\x0f")  # display mode 2 (the loaded waveform), analog + clock off
+_SEQ_FAST = const(b"\xcc")  # clock + analog on, display mode 2 (the loaded waveform): stays powered
+_SEQ_POWER_OFF = const(b"\x83")  # analog + clock off
 
 _DATA_ENTRY_Y_FIRST = const(b"\x06")  # AM=1 (Y counter first), X decrement, Y increment
 
 # Waveshare WF_PARTIAL_2IN9 (153 bytes): voltage levels per phase, phase
-# timing/repeat groups, frame rate. One bytes literal: a board reads it from
-# flash (made at run time it took ~180 B of heap).
+# timing/repeat groups, frame rate; its group 0 (TPA 10 frames) runs once
+# (RP 0), not twice (RP 1): 12 frames, not 22. One bytes literal: a board
+# reads it from flash (made at run time it took ~180 B of heap).
 _PARTIAL_LUT = const(
     b"\x00\x40\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x80\x80\x00\x00\x00"
     b"\x00\x00\x00\x00\x00\x00\x00\x40\x40\x00\x00\x00\x00\x00\x00\x00\x00"
     b"\x00\x00\x00\x80\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
-    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x0a\x00\x00\x00\x00\x00\x01\x01"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x0a\x00\x00\x00\x00\x00\x00\x01"
     b"\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
     b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
     b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
@@ -132,7 +144,7 @@ class SSD1680(Panel):
     # Longest waits, in ms, before PanelTimeout (typical: reset and power on
     # ~0.1 s, full 3-4 s, fast 0.3-0.75 s; cold panels are slower).
     TIMEOUT_MS = {"reset": 1000, "software reset": 1000, "power on": 1000,
-                  "full update": 10000, "fast update": 3000}
+                  "full update": 10000, "fast update": 3000, "power off": 1000}
     MIN_INTERVAL_MS = 0
     RESET_LOW_MS = 2
 
@@ -142,7 +154,8 @@ class SSD1680(Panel):
         self._landscape = None  # HlsbToVlsb into a buffer of its own, made on first use
         self.invert = invert  # flips a frame's bits in place: native_invert() puts native code here
         self.ended = None
-        self.powered = False  # wake() readied a fast update: its waveform loaded, analog power on
+        self.powered = False  # ready for a fast update: its waveform loaded, analog power on
+        self.ready_at = 0  # since when (ticks_ms)
         self.counts = {"full": 0, "fast": 0}
 
     # -- low level -------------------------------------------------------
@@ -228,35 +241,51 @@ class SSD1680(Panel):
 
     # -- updates -------------------------------------------------------------
     def poll(self):
-        """True when no update is running; puts the controller to sleep as
-        soon as one has finished. Never waits."""
+        """True when no update is running. Never waits: an update that has
+        ended leaves the panel ready (a fast one) or puts it into deep
+        sleep; a panel ready READY_MS with no update is powered off (the
+        power off runs as an update does; its end puts it to sleep)."""
         if self.updating is None:
-            return True
+            if not (self.powered and not self.busy()
+                    and self.clock.ticks_diff(self.clock.ticks_ms(), self.ready_at) >= self.READY_MS):
+                return True
+            self._power_off()
         if self.busy():
             return False
         self._finished()
         return True
 
     def finish(self):
-        """Wait (bounded) for a running update, then deep sleep; a panel
-        woken for an update that never came goes back to sleep too."""
+        """Wait (bounded) for a running update, then power off and deep
+        sleep (the board is about to sleep)."""
+        self._end_update()
+        if self.powered:
+            self.wait("power on")
+            self._power_off()
+            self._end_update()
+
+    def _end_update(self):
+        """Wait (bounded) for the update running, if any, and end it."""
         if self.updating is not None:
             spent = self.clock.ticks_diff(self.clock.ticks_ms(), self.started)
             self.wait(self.updating, max(0, self.TIMEOUT_MS[self.updating] - spent))
             self._finished()
-        elif self.powered:
-            self.wait("power on")
-            self.powered = False
-            self.sleep()
+
+    def _power_off(self):
+        self.command(_UPDATE_CONTROL_2, _SEQ_POWER_OFF)
+        self.command(_MASTER_ACTIVATION)
+        self.powered = False
+        self.updating = "power off"
+        self.started = self.clock.ticks_ms()
 
     def wake(self):
         """Ready the fast update a button press is about to make, at the
-        press's edge: out of deep sleep, the fast waveform loaded, and the
-        analog power switched on, whose BUSY (~0.1 s) then runs while the
-        firmware works the press out (rules, save, render) instead of after
-        it; show() only sends the frame. The analog power is on no longer
-        than before: its wait was always there. Nothing while an update
-        runs (show() waits for it, as before)."""
+        press's edge, unless the panel is ready already (kept so since the
+        last fast update): out of deep sleep, the fast waveform loaded, and
+        the analog power switched on, whose BUSY (~0.1 s) then runs while
+        the firmware works the press out (rules, save, render) instead of
+        after it; show() only sends the frame. Nothing while an update
+        runs (show() waits for it)."""
         if self.powered or (self.updating is not None and self.busy()):
             return
         if self.updating is not None:
@@ -266,6 +295,7 @@ class SSD1680(Panel):
         self.command(_UPDATE_CONTROL_2, _SEQ_POWER_ON)
         self.command(_MASTER_ACTIVATION)
         self.powered = True
+        self.ready_at = self.clock.ticks_ms()
 
     def _fast_settings(self):
         """The fast update's waveform and voltages (Waveshare's, loaded
@@ -279,9 +309,12 @@ class SSD1680(Panel):
         self.command(_BORDER, b"\x80")
 
     def _finished(self):
+        """An update's end: a fast one leaves the panel ready (powered, its
+        waveform loaded); a full one or a power off, in deep sleep."""
         self.updating = None
-        self.ended = self.clock.ticks_ms()
-        self.sleep()
+        self.ended = self.ready_at = self.clock.ticks_ms()
+        if not self.powered:
+            self.sleep()
 
     def show(self, frame, mode):
         """Start a "full" or "fast" update ("partial" is a fast one: the
@@ -296,8 +329,7 @@ class SSD1680(Panel):
 
     def _start(self, ram, mode):
         """show()'s update from the frame's RAM bytes."""
-        if self.updating is not None:
-            self.finish()
+        self._end_update()
         if self.MIN_INTERVAL_MS and self.ended is not None:
             left = self.MIN_INTERVAL_MS - self.clock.ticks_diff(self.clock.ticks_ms(), self.ended)
             if left > 0:
@@ -322,11 +354,11 @@ class SSD1680(Panel):
                 self.command(_UPDATE_CONTROL_2, _SEQ_POWER_ON)
                 self.command(_MASTER_ACTIVATION)
                 self.wait("power on")
+                self.powered = True
             self.command(_UPDATE_CONTROL_2, _SEQ_FAST)
             self.command(_MASTER_ACTIVATION)
             self.updating = "fast update"
             self.counts["fast"] += 1
             mode = "fast"
-        self.powered = False
         self.started = self.clock.ticks_ms()
         return mode

@@ -26,11 +26,20 @@ GxEPD2_290_T5 uses it on the same controller family):
   ~4.5 s; 1-3 load waveforms into LUT_VCOM 0x20 (44 bytes) and LUT_WW,
   LUT_BW, LUT_WB, LUT_BB 0x21-0x24 (42 bytes each): 7 groups of 6 bytes, a
   level byte (4 phases x 2 bits) then 4 frame counts and a repeat count.
-  Their "fast" (~0.8 s) and "turbo" (~0.25 s) waveforms are the same three
-  groups with different frame counts; they drive each pixel to its new
-  colour whatever it showed before (WW = BW, WB = BB), so the old-data RAM
-  (DTM1) is never needed. full = OTP, fast = Pimoroni's fast timing,
-  partial = their turbo timing over a window.
+  Their "fast" (~0.8 s: 93 frames at 100 Hz) and "turbo" (~0.25 s: 26
+  frames) waveforms are the same three groups with different frame counts;
+  they drive each pixel to its new colour whatever it showed before (WW =
+  BW, WB = BB), so the old-data RAM (DTM1) is never needed. full = OTP;
+  fast and partial = their turbo timing, over the whole panel or a window
+  (antirez's uc8151_micropython measures 389/227/148 ms update latencies
+  for its computed waveforms on this panel: turbo's 0.26 s is among them).
+  The greyer whites and ghosts a short waveform leaves are firmware/
+  refresh.py's to clean up.
+* Kept ready: after a register-waveform update the controller stays
+  powered (PON) with the waveform loaded, so the next fast or partial
+  update is its RAM write and DRF, with no reset, setup or PON (~60 ms).
+  finish() (before the board sleeps) and poll() after READY_MS with no
+  update power it off (POF) and put it into deep sleep.
 * Partial: PTIN 0x91, PTL 0x90 (HRST, HRED: sources in banks of 8; VRST,
   VRED: 9-bit gates; PT_SCAN), DTM2 with the window's bytes only (gate
   after gate), DRF refreshes only the window; PTOU 0x92 for whole-panel
@@ -53,8 +62,9 @@ converted into a staging buffer made on first use (one framebuf blit).
 
 Waits are bounded: a BUSY line that never rises raises PanelTimeout with
 what was being waited for, instead of hanging. Updates do not block: show()
-starts one and returns; poll() notices the end and puts the controller into
-deep sleep; the next show() (or finish()) waits for it if needed.
+starts one and returns; poll() notices the end (the controller stays ready
+after a fast update, else goes into deep sleep); the next show() (or
+finish()) waits for it if needed.
 """
 
 from array import array
@@ -106,10 +116,9 @@ _PTOU = const(0x92)
 _LUT_VCOM_BYTES = const(44)
 _LUT_PIXEL_BYTES = const(42)
 
-# Waveforms from registers: (frame counts of the 4 phases, repeat) per group;
-# level bytes per group (2 bits a phase) for VCOM, a pixel going white and a
-# pixel going black (Pimoroni's fast and turbo speeds).
-LUT_FAST = (((4, 4, 7, 0), 1), ((12, 12, 0, 0), 2), ((4, 4, 7, 0), 2))
+# The waveform from registers: (frame counts of the 4 phases, repeat) per
+# group; level bytes per group (2 bits a phase) for VCOM, a pixel going white
+# and a pixel going black (Pimoroni's turbo speed: 26 frames at 100 Hz).
 LUT_TURBO = (((1, 1, 2, 0), 1), ((2, 2, 0, 0), 2), ((2, 2, 3, 0), 2))
 LEVELS_VCOM = b"\x00\x00\x00"
 LEVELS_TO_WHITE = b"\x54\x60\xa8"
@@ -176,12 +185,15 @@ class UC8151(Panel):
         self._lut = bytearray(_LUT_VCOM_BYTES)
         self._window = bytearray(7)
         self.known = False  # the glass is unknown until a whole-panel update
+        self.ready = False  # powered, the turbo waveform loaded (module notes)
+        self.ready_at = 0  # since when (ticks_ms)
         self.counts = {"full": 0, "fast": 0, "partial": 0, "skipped": 0}
 
     # -- low level -----------------------------------------------------------
     def _lost(self):
         Panel._lost(self)
         self.known = False
+        self.ready = False
 
     def command(self, cmd, data=None):
         self._data_start(cmd)
@@ -190,8 +202,8 @@ class UC8151(Panel):
         self.cs.value(1)
 
     def init(self, timing=None):
-        """Reset and set up; timing: a register waveform (LUT_FAST or
-        LUT_TURBO), or None for the OTP one. Ends with the power on."""
+        """Reset and set up; timing: a register waveform (LUT_TURBO), or
+        None for the OTP one. Ends with the power on."""
         self.reset()
         self.asleep = False
         # 128 x 296, b/w, booster on, no soft reset, gates down, sources
@@ -370,9 +382,14 @@ class UC8151(Panel):
 
     # -- updates -------------------------------------------------------------
     def poll(self):
-        """True when no update is running; puts the controller to sleep as
-        soon as one has finished. Never waits (beyond power-off's BUSY)."""
+        """True when no update is running: an update that has ended leaves
+        the panel ready (a register waveform) or puts it into deep sleep; a
+        panel ready READY_MS with no update sleeps. Never waits (beyond
+        power-off's BUSY)."""
         if self.updating is None:
+            if self.ready and self.clock.ticks_diff(self.clock.ticks_ms(), self.ready_at) >= self.READY_MS:
+                self.ready = False
+                self.sleep()
             return True
         if self.busy():
             return False
@@ -380,15 +397,25 @@ class UC8151(Panel):
         return True
 
     def finish(self):
-        """Wait (bounded) for a running update, then deep sleep."""
+        """Wait (bounded) for a running update, then deep sleep (the board
+        is about to sleep)."""
+        self._end_update()
+        if self.ready:
+            self.ready = False
+            self.sleep()
+
+    def _end_update(self):
         if self.updating is not None:
             spent = self.clock.ticks_diff(self.clock.ticks_ms(), self.started)
             self.wait(self.updating, max(0, self.TIMEOUT_MS[self.updating] - spent))
             self._finished()
 
     def _finished(self):
+        self.ready = self.updating != "full update"  # powered, the turbo waveform loaded
+        self.ready_at = self.clock.ticks_ms()
         self.updating = None
-        self.sleep()
+        if not self.ready:
+            self.sleep()
 
     def show(self, frame, mode):
         """Start a "full", "fast" or "partial" update; returns the one done:
@@ -397,7 +424,7 @@ class UC8151(Panel):
         if mode not in ("full", "fast", "partial"):
             raise ValueError("update mode must be full, fast or partial, not %r" % (mode,))
         self._take(frame)
-        self.finish()
+        self._end_update()
         known, self.known = self.known, False  # until this frame is on its way to the glass
         scanned = mode == "partial"
         if scanned:  # the box first: it picks the mode
@@ -408,7 +435,9 @@ class UC8151(Panel):
                 return "skipped"
             if not known or (box[1] - box[0] + 1) * (box[3] - box[2] + 1) > self.PARTIAL_MAX * WIDTH * BANDS:
                 mode = "fast"
-        self.init(None if mode == "full" else (LUT_FAST if mode == "fast" else LUT_TURBO))
+        if mode == "full" or not self.ready:
+            self.init(None if mode == "full" else LUT_TURBO)
+        self.ready = False
         if mode == "partial":
             self._send_box(box)
         else:

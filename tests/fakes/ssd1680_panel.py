@@ -11,9 +11,10 @@ waveform, clock/analog power, deep sleep, and what the glass shows.
 0x10 load the OTP waveform, 0x08 display mode 2, 0x04 display, 0x02 analog
 off, 0x01 clock off; 0x20 runs it and drives BUSY high (1 = busy) for a
 realistic time: POWER_ON_MS, FULL_MS (mode 1: the glass becomes RAM 0x24)
-or FAST_MS (mode 2: only pixels whose 0x24 and 0x26 bits differ change;
-needs a waveform written with 0x32 since the last reset, as this panel has
-none in OTP). The 0x37 display option's ping-pong bit copies 0x24 to 0x26
+or the loaded waveform's frames (mode 2, lut_ms(): only pixels whose 0x24
+and 0x26 bits differ change; needs a waveform written with 0x32 since the
+last reset, as this panel has none in OTP). The LUT's layout, frame rate
+and times are host_tools/sim/emu/ssd1680.mjs's, with their sources. The 0x37 display option's ping-pong bit copies 0x24 to 0x26
 after a mode-2 update.
 
 It raises PanelError at once for what the real one would get wrong or
@@ -46,10 +47,27 @@ class PanelError(Exception):
     """The driver did something the SSD1680 would not accept."""
 
 
+LUT_TIMING = 60  # 12 groups of 7 timing bytes after the 60 level bytes
+LUT_FR = LUT_TIMING + 12 * 7  # a frame-rate nibble per group
+FRAME_MS = {2: 736.721 / 32}  # FR 2: GxEPD2's 32 frames in 736.7 ms
+
+
+def lut_ms(lut):
+    """A 153-byte waveform's duration in ms (PanelError for an unknown frame rate)."""
+    ms = 0.0
+    for g in range(12):
+        tpa, tpb, srab, tpc, tpd, srcd, rp = lut[LUT_TIMING + g * 7:LUT_TIMING + g * 7 + 7]
+        n = ((tpa + tpb) * (srab + 1) + (tpc + tpd) * (srcd + 1)) * (rp + 1)
+        fr = (lut[LUT_FR + g // 2] >> (0 if g & 1 else 4)) & 0x0F
+        if n and fr not in FRAME_MS:
+            raise PanelError("the loaded waveform runs at a frame rate (FR %d) not modelled" % fr)
+        ms += n * FRAME_MS.get(fr, 0)
+    return round(ms)
+
+
 class FakeSSD1680:
-    FULL_MS = 3000  # Waveshare: full refresh 3 s
-    FAST_MS = 600  # Waveshare: partial refresh 0.6 s
-    POWER_ON_MS = 100
+    FULL_MS = 4012  # GxEPD2's measure of the OTP full update on this panel
+    POWER_ON_MS = 96  # GxEPD2's measure
     RESET_MS = 3
     SWRESET_MS = 5
 
@@ -245,7 +263,7 @@ class FakeSSD1680:
                 if self.pingpong:
                     old[:] = new
                 kind = "fast"
-                ms += self.FAST_MS
+                ms += lut_ms(self.lut)
             else:
                 if not otp_loaded and self.lut is None:
                     raise PanelError("display mode 1 with no waveform: set 0x10 (load LUT) in 0x22")

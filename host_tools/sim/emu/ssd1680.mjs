@@ -8,7 +8,8 @@
 //
 // BUSY (1 = busy) is driven on the emulated clock: RESET_MS after a
 // hardware reset, SWRESET_MS after 0x12, and on 0x20 the power-on time plus
-// FULL_MS (display mode 1) or FAST_MS (mode 2). Each update is reported to
+// FULL_MS (display mode 1, the OTP waveform, not visible) or the loaded
+// waveform's duration (mode 2: lutMs(), from its frame counts). Each update is reported to
 // `onUpdate({kind, t, until, ram, ready})`: when 0x20 started it and when BUSY falls; when the frame's
 // first RAM write began, and when the analog power-on before it ended (null if none: the panel's wait
 // the firmware works through, design §6). The image is read back from what the glass shows
@@ -21,12 +22,48 @@ const DATA_LEN = new Map([
   [0x44, 2], [0x45, 4], [0x4e, 1], [0x4f, 2],
 ]);
 
+// The 0x32 waveform (153 bytes, as Waveshare's WF_PARTIAL_2IN9 and GxEPD2's lut_partial lay it
+// out): VS, 5 LUTs x 12 groups of levels (60 bytes); 12 groups of 7 timing bytes TPA TPB SRAB
+// TPC TPD SRCD RP: a group runs (TPA+TPB)*(SRAB+1) + (TPC+TPD)*(SRCD+1) frames, RP+1 times
+// (repeat counts as the SSD16xx LUT docs give them: "RP[n] = 0 indicates run time = 1"); then 6
+// FR bytes, one frame-rate nibble per group (high nibble the even group); then XON (3 bytes).
+const LUT_TIMING = 60, LUT_FR = LUT_TIMING + 12 * 7;
+// Frame time per FR nibble, in µs. Only the rate the loaded waveforms use is known: FR 2, from
+// GxEPD2's measurement on this panel of its lut_partial (FR 0x22; 32 frames: group 0 TPA 10
+// with RP 2, groups 1-2 a frame each) run with 0x22 0xCC (no power on or off in it):
+// partial_refresh_time "e.g. 736721us" -> 23.0 ms a frame (43 Hz).
+const FRAME_US = new Map([[2, 736721 / 32]]);
+
+function lutFrames(lut) {
+  const frames = new Map(); // FR nibble -> frames run at it
+  for (let g = 0; g < 12; g++) {
+    const [tpa, tpb, srab, tpc, tpd, srcd, rp] = lut.slice(LUT_TIMING + g * 7, LUT_TIMING + g * 7 + 7);
+    const n = ((tpa + tpb) * (srab + 1) + (tpc + tpd) * (srcd + 1)) * (rp + 1);
+    if (!n) continue;
+    const fr = (lut[LUT_FR + (g >> 1)] >> (g & 1 ? 0 : 4)) & 0x0f;
+    frames.set(fr, (frames.get(fr) || 0) + n);
+  }
+  return frames;
+}
+
+// A loaded waveform's duration in ms, or null when it runs at a frame rate not known here.
+export function lutMs(lut) {
+  let us = 0;
+  for (const [fr, n] of lutFrames(lut)) {
+    if (!FRAME_US.has(fr)) return null;
+    us += n * FRAME_US.get(fr);
+  }
+  return Math.round(us) / 1000;
+}
+
 export const WIDTH = GATES, HEIGHT = SOURCES;
 
 export class SSD1680 {
-  static FULL_MS = 3000; // Waveshare: full refresh 3 s
-  static FAST_MS = 600; // Waveshare: partial refresh 0.6 s
-  static POWER_ON_MS = 100;
+  // GxEPD2's GxEPD2_290_T94_V2 (this panel, "Waveshare variant without partial wft in OTP"),
+  // BUSY times measured by its author: full_refresh_time "e.g. 4011934us" (0x22 0xF7: the OTP
+  // waveform with its power on and off), power_on_time "e.g. 95868us" (0x22 0xE0).
+  static FULL_MS = 4012;
+  static POWER_ON_MS = 96;
   static MAX_SPI_HZ = 20e6; // the fastest serial clock for writes (a cycle of at least 50 ns)
   static RESET_MS = 3;
   static SWRESET_MS = 5;
@@ -240,6 +277,8 @@ export class SSD1680 {
       let kind;
       if (s & 0x08) {
         if (this.lut === null) return this.violation('display mode 2 with no waveform loaded (0x32) since the last reset');
+        const wave = lutMs(this.lut);
+        if (wave === null) return this.violation('the loaded waveform runs at a frame rate (FR) not modelled');
         const old = this.ram[0x26], g = this.glass;
         for (let i = 0; i < RAM; i++) {
           const changed = fresh[i] ^ old[i];
@@ -247,7 +286,7 @@ export class SSD1680 {
         }
         if (this.pingpong) old.set(fresh);
         kind = 'fast';
-        ms += SSD1680.FAST_MS;
+        ms += wave;
       } else {
         if (!otpLoaded && this.lut === null) return this.violation('display mode 1 with no waveform: set 0x10 (load LUT) in 0x22');
         this.glass.set(fresh);

@@ -15,7 +15,7 @@ LATCH = 10
 
 # Pimoroni's "fast" and "turbo" waveforms (pimoroni-pico drivers/uc8151):
 # per group, the level byte for a pixel going white, 4 frame counts, repeat.
-FAST_WW = (0x54, 4, 4, 7, 0, 1, 0x60, 12, 12, 0, 0, 2, 0xA8, 4, 4, 7, 0, 2)
+TURBO_WW = (0x54, 1, 1, 2, 0, 1, 0x60, 2, 2, 0, 0, 2, 0xA8, 2, 2, 3, 0, 2)
 TURBO_WB = (0xA8, 1, 1, 2, 0, 1, 0x60, 2, 2, 0, 0, 2, 0x54, 2, 2, 3, 0, 2)
 
 
@@ -160,15 +160,15 @@ def test_each_canvas_byte_has_its_ram_byte_in_the_drivers_table():
 
 
 @faked
-def test_a_fast_update_loads_pimoronis_fast_waveform_and_is_exact(fx):
+def test_a_fast_update_loads_pimoronis_turbo_waveform_and_is_exact(fx):
     board, panel = make(fx)
     board.show(pattern_frame(1), "full")
     settle(board, fx, 5000)
     frame = pattern_frame(2)
     assert board.show(frame, "fast") == "fast"
     assert panel.kinds() == ["full", "fast"] and panel.psr == 0xB7
-    assert panel.luts[0x21][:18] == bytes(FAST_WW) and panel.luts[0x21][18:] == bytes(24)
-    assert panel.updates[1]["frames"] == 93 and panel.updates[1]["ms"] == 930  # at 100 Hz
+    assert panel.luts[0x21][:18] == bytes(TURBO_WW) and panel.luts[0x21][18:] == bytes(24)
+    assert panel.updates[1]["frames"] == 26 and panel.updates[1]["ms"] == 260  # at 100 Hz
     assert first_difference(panel.landscape(), frame) is None
 
 
@@ -253,7 +253,33 @@ def test_the_panel_sleeps_between_updates_and_wakes_by_reset(fx):
     board.show(pattern_frame(2), "fast")  # the fake refuses anything sent asleep
     assert panel.resets == resets + 1
     settle(board, fx, 1000)
-    assert panel.asleep and panel.sleeps == 2
+    assert not panel.asleep and panel.power  # kept ready after a register waveform
+    board.epd.finish()  # the board sleeps: the panel powers off and sleeps first
+    assert panel.asleep and panel.sleeps == 2 and not panel.power
+
+
+@faked
+def test_after_a_fast_update_the_panel_stays_ready_and_the_next_goes_at_once(fx):
+    """Powered, its waveform loaded: the next fast or partial update is the
+    RAM write and DRF (no reset, setup or PON); READY_MS with no update
+    puts it to sleep."""
+    board, panel = make(fx)
+    board.show(pattern_frame(1), "full")
+    settle(board, fx, 5000)
+    board.show(pattern_frame(2), "fast")
+    settle(board, fx, 1000)
+    resets, t0 = panel.resets, fx.clock.now
+    frame = pattern_frame(3)
+    assert board.show(frame, "fast") == "fast"
+    assert panel.resets == resets and panel.updates[-1]["t"] - t0 < 20
+    assert first_difference(panel.landscape(), frame) is None
+    settle(board, fx, board.epd.READY_MS - 500)
+    assert not panel.asleep
+    settle(board, fx, 1000)
+    assert panel.asleep and not panel.power
+    frame = pattern_frame(4)
+    board.show(frame, "fast")  # from deep sleep again: a reset first
+    assert panel.resets == resets + 1 and first_difference(panel.landscape(), frame) is None
 
 
 @faked
@@ -551,7 +577,7 @@ def test_the_app_flips_by_buttons_end_to_end(fx):
     assert first_difference(panel.landscape(), app.renderer.frame_bytes()) is None
     events = [support.P.decode(line) for line in board.serial.sent]
     assert [e[2]["op"] for e in events if e[0] == "E"] == ["flip", "end_flip"]
-    settle(board, fx, 1500)
+    settle(board, fx, board.epd.READY_MS + 1000)  # kept ready for the next press, then asleep
     assert panel.asleep
 
 
@@ -583,7 +609,7 @@ def test_the_app_menu_moves_by_partial_updates(fx):
     if real:
         last = panel.updates[-1]
         assert last["kind"] == "partial" and last["window"][3] - last["window"][2] < 64
-    settle(board, fx, 1000)
+    settle(board, fx, board.epd.READY_MS + 1000)
     assert panel.asleep
 
 

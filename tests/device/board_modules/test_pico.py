@@ -99,7 +99,7 @@ def test_orientation_and_ink_of_single_pixels(fx):
     for x, y in ((0, 0), (295, 0), (0, 127), (295, 127), (9, 70)):
         frame = bytearray(4736)
         set_pixel(frame, x, y)
-        settle(board, fx, 4000)
+        settle(board, fx, panel.FULL_MS + 500)
         board.show(frame, "full")
         src = 127 - y
         row = panel.glass[x * 16:(x + 1) * 16]
@@ -113,7 +113,7 @@ def test_a_fast_update_is_exactly_one_fast_update_and_exact(fx):
     bits differ: the driver must give it what the glass shows."""
     board, panel = make(fx)
     board.show(pattern_frame(1), "full")
-    settle(board, fx, 4000)
+    settle(board, fx, panel.FULL_MS + 500)
     frame = pattern_frame(2)
     assert board.show(frame, "fast") == "fast"
     assert [u["kind"] for u in panel.updates] == ["full", "fast"]
@@ -133,13 +133,40 @@ def test_the_panel_sleeps_between_updates_and_wakes_by_reset(fx):
     board, panel = make(fx)
     board.show(pattern_frame(1), "full")
     assert not panel.asleep
-    settle(board, fx, 3500)  # the main loop notices the end of the refresh
+    settle(board, fx, panel.FULL_MS + 500)  # the main loop notices the end of the refresh
     assert panel.asleep and panel.sleeps == 1
     resets = panel.resets
     board.show(pattern_frame(2), "fast")  # the fake refuses anything sent asleep
     assert panel.resets == resets + 1
     settle(board, fx, 1000)
-    assert panel.asleep and panel.sleeps == 2
+    assert not panel.asleep  # kept ready after a fast update
+    board.epd.finish()  # the board sleeps: the panel powers off and sleeps first
+    assert panel.asleep and panel.sleeps == 2 and not board.epd.powered
+
+
+@faked
+def test_after_a_fast_update_the_panel_stays_ready_and_the_next_goes_at_once(fx):
+    """A fast update leaves the controller powered with its waveform
+    loaded: the next one is the RAM write and 0x20 (no reset, no power
+    on). READY_MS with no update powers it off and puts it to sleep."""
+    board, panel = make(fx)
+    board.show(pattern_frame(1), "full")
+    settle(board, fx, panel.FULL_MS + 500)
+    board.show(pattern_frame(2), "fast")
+    settle(board, fx, 1000)
+    resets, t0 = panel.resets, fx.clock.now
+    board.epd.wake()  # a press: nothing to do, the panel is ready
+    frame = pattern_frame(3)
+    board.show(frame, "fast")
+    assert panel.resets == resets and panel.updates[-1]["t"] - t0 < 20
+    assert first_difference(panel.landscape(), frame) is None
+    settle(board, fx, board.epd.READY_MS - 500)
+    assert not panel.asleep
+    settle(board, fx, 1000)
+    assert panel.asleep and not board.epd.powered
+    frame = pattern_frame(4)
+    board.show(frame, "fast")  # from deep sleep again: a reset first
+    assert panel.resets == resets + 1 and first_difference(panel.landscape(), frame) is None
 
 
 @faked
@@ -150,7 +177,7 @@ def test_a_press_wakes_the_panel_so_its_power_on_runs_while_the_press_is_worked_
     frame, so the update command comes that much sooner. Exact as ever."""
     board, panel = make(fx)
     board.show(pattern_frame(1), "full")
-    settle(board, fx, 4000)
+    settle(board, fx, panel.FULL_MS + 500)
     assert panel.asleep
     timings = []
     for woken in (False, True):
@@ -163,6 +190,7 @@ def test_a_press_wakes_the_panel_so_its_power_on_runs_while_the_press_is_worked_
         timings.append(panel.updates[-1]["t"] - t0)
         assert panel.updates[-1]["kind"] == "fast" and first_difference(panel.landscape(), frame) is None
         settle(board, fx, 1000)
+        board.epd.finish()  # the board sleeps between the presses
         assert panel.asleep
     assert timings[1] <= timings[0] - 50, timings  # 60 ms of work hidden under the power-on
 
@@ -180,7 +208,7 @@ def test_a_woken_panel_with_no_update_sleeps_again_and_a_full_update_starts_from
     assert panel.resets == resets + 1 and panel.updates[-1]["kind"] == "full"
     assert first_difference(panel.landscape(), pattern_frame(4)) is None
     board.epd.wake()  # while the full refresh runs: nothing to do, show() waits as before
-    settle(board, fx, 4000)
+    settle(board, fx, panel.FULL_MS + 500)
     assert panel.asleep
 
 
@@ -585,7 +613,7 @@ def test_the_app_flips_by_buttons_end_to_end(fx):
     assert [u["kind"] for u in panel.updates] == ["full", "fast", "fast"]
     assert app.refresh.counts == {"full": 1, "fast": 2, "partial": 0}
     assert first_difference(panel.landscape(), app.renderer.frame_bytes()) is None
-    settle(board, fx, 1000)
+    settle(board, fx, board.epd.READY_MS + 1000)  # kept ready for the next press, then powered off
     assert panel.asleep
 
 
