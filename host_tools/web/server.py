@@ -52,7 +52,7 @@ MEDIA = {"md": "text/markdown", "csv": "text/csv", "json": "application/json"}
 # The console's commands a page line may run: the game's actions and what reads the table.
 # CONSOLE_ONLY are the GM's at the keyboard, with why; a command in neither is refused too, so a new
 # console command stays off the page until it is listed here.
-PAGE_COMMANDS = ("attr", "backup", "backups", "blessing", "breather", "bump", "choose", "damage",
+PAGE_COMMANDS = ("ask", "attr", "backup", "backups", "blessing", "breather", "bump", "choose", "damage",
                  "edition", "end", "facets", "flashback", "flip", "gear", "harm",
                  "help", "leave_out", "log", "lose", "mercy", "minigame", "move", "name", "newgame",
                  "odds", "press", "pursuit", "reshuffle", "rest", "reveal", "revive", "save", "seek_help",
