@@ -122,3 +122,25 @@ def test_the_base_image_holds_the_device_codes_names(emulator):
         pytest.skip("stale names: the base image %s lacks %d of the device code's %d names (%s, ...), which costs "
                     "heap, never correctness; rebuild it with `make base-image`"
                     % (rp2040.base_image_path(), len(missing), len(checked), ", ".join(missing[:3])))
+
+
+ASK_HEAP = 1536  # bytes an answered ask may add: its module, and its names where the base image lacks them
+
+
+def test_an_asked_flip_on_the_rp2_image_costs_little_heap(pico):
+    """Issue 27: the ask screen, loaded on first use, shown and declined on
+    the RP2040 image. Its heap is measured against the boot's (the 64 KB
+    budget is bench/bench_pico.py's, with a base image whose names are the
+    device code's: a stale one's missing names cost heap, never correctness)."""
+    from host_tools.link import DeviceLink
+
+    with DeviceLink(pico.port, timeout=30.0) as link:
+        link.request("new_game", confirm=True, seed=7)  # home, whatever the tests before left open
+    before = hello(pico)
+    with DeviceLink(pico.port, timeout=30.0) as link:
+        assert link.request("ask", ask=5, attr="dex", net=1, reason="climb the wall", **{"from": "GM"}) == {"shown": 5}
+    press_and_wait(pico, "C")  # declined: home again
+    info = hello(pico)
+    print("heap after an ask on the emulated Pico: %s used, %s free, lowest free %s"
+          % (info["heap_used"], info["heap_free"], info["heap_low"]))
+    assert info["heap_used"] - before["heap_used"] <= ASK_HEAP
