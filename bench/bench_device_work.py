@@ -47,15 +47,14 @@ MODULES = (
     "font8", "glyphs", "layout", "render", "refresh", "saves", "widgets", "deck.ui", "endpoint", "app",
     "drivers.vlsb", "drivers.ssd1680", "boards.usbserial", "boards.pico_epaper29",
 )
-# ...and those imported only when used: the rules of combat, recovery,
-# advancement, a flip's flashback and critical, the host's rarer asks
-# (shared_rules/deck/game.py MIXINS), the editions other than the
+# ...and those imported only when used: the rules of combat, recovery and
+# advancement (shared_rules/deck/game.py MIXINS), the editions other than the
 # default, the main menu and its flows, the Gear & rings menus, the
 # mini-games, teamwork, the odds, CircuitPython's surface, a card face
 # drawn piece by piece (never on a Pico, which blits the prebuilt faces:
 # card_faces, in its ROMFS only, 48 B when the first flip loads it).
 LAZY = ("shared_rules.deck.combat", "shared_rules.deck.recovery", "shared_rules.deck.advancement",
-        "shared_rules.deck.flip_extras", "shared_rules.deck.host_ops", "shared_rules.deck.edition_changes", "deck.menus", "deck.gear_menus", "shared_rules.deck.minigames",
+        "shared_rules.deck.edition_changes", "deck.menus", "deck.gear_menus", "shared_rules.deck.minigames",
         "shared_rules.deck.teamwork", "shared_rules.deck.odds", "surface", "deck.card_art", "card_faces")
 
 

@@ -5,17 +5,16 @@ link, the tests): it runs the command and, if the command raises RulesError,
 puts the state back exactly as it was. Queries (``summary``, ``odds`` ...) never
 change anything. The rules themselves live in mixins named for what they hold:
 flipping here, combat in combat.py, recovery in recovery.py, advancement and
-mini-games in advancement.py, a flip's flashback and critical success in
-flip_extras.py, what the host asks (summary, supply, edition) in host_ops.py.
-Those mixins join Game when one of their methods is first used (MIXINS), so
-a board that only flips pays no heap for them.
+mini-games in advancement.py. The three mixins join Game when one of their
+methods is first used (MIXINS), so a board that only flips pays no heap for
+them.
 """
 
 from shared_rules.atomic import Atomic, text_digest
 from shared_rules.deck import cards as C
 from shared_rules.deck import flips as F
 from shared_rules.deck.editions import check_campaign, edition
-from shared_rules.deck.state import ATTRS, PlayerState
+from shared_rules.deck.state import ATTRS, PlayerState, level_cap
 from shared_rules.errors import RulesError
 
 TEAM_ROLES = (None, "lead", "support")
@@ -95,8 +94,6 @@ MIXINS = (
     ("advancement", "Advancement", ("levelup_max", "set_attr", "set_move", "study",
                                     "mercy_flashback", "gain_xp", "minigame_start", "minigame_view",
                                     "minigame_exhaust", "minigame_end", "pursuit")),
-    ("flip_extras", "FlipExtras", ("flashback", "bump", "critical")),
-    ("host_ops", "HostOps", ("set_edition", "supply_sync", "held_supply_cards", "summary")),
 )
 
 
@@ -422,10 +419,78 @@ class Game(Atomic):
         f["phase"] = "open"
         return self.flip_view()
 
+    def flashback(self):
+        """Spend 1 XP: the flip is ignored and flipped again with the same
+        advantage (MD *Do a Flashback*). Supporters may not (*Teamwork*)."""
+        s = self.s
+        f = self._open_flip("flash back from")
+        if f["team"] == "support":
+            raise RulesError("no_flashback", "supporting players may not Do a Flashback on a teamwork flip")
+        self.spend_xp(1, "Do a Flashback")
+        s.discard.extend(s.table)
+        s.table = []
+        self.event("flashback: the flip is ignored")
+        if len(s.draw) <= self.ed["mandatory_reshuffle_at"] and s.discard:
+            self.shuffle_in("5 or fewer cards")
+        f["flashback"] = True
+        f["bumps"] = 0
+        f["phase"] = ""
+        return self._deal()
+
+    def bump(self):
+        """After a flashback, each extra XP raises the result one step,
+        ✗ → ✅ → ✔✔ → ✔✔✔ (MD *Do a Flashback*)."""
+        f = self._open_flip("bump")
+        if not f["flashback"]:
+            raise RulesError("no_bump", "only a flashback flip can be bumped up")
+        if f["phase"] != "open":
+            raise RulesError("choose_first", "choose which tied card resolves before bumping")
+        if f["level"] >= self.ed["flashback_max_level"]:
+            raise RulesError("max_level", "the result is already as high as a bump can raise it")
+        self.spend_xp(1, "bump the result")
+        f["level"] += 1
+        f["bumps"] += 1
+        return self.flip_view()
+
     def spend_xp(self, n, why):
         if self.s.xp < n:
             raise RulesError("no_xp", "%s costs %d %s; you have %d" % (why, n, self.ed["xp_name"], self.s.xp))
         self.s.xp -= n
+
+    def critical(self, choice, move, levels, pvp, out):
+        """MD *Critical Success*: spend XP 1-for-1 to level up the move just
+        resolved, or take a Blessing; DW: level up, or spend 1 token for a
+        bonus move with advantage. No level-up against another player."""
+        s = self.s
+        if choice is None:
+            out["crit"] = "declined"
+            return
+        if choice not in self.ed["crit_options"]:
+            raise RulesError("bad_crit", "a critical success offers %s here, not %r" % (" or ".join(self.ed["crit_options"]), choice))
+        out["crit"] = choice
+        if choice == "blessing":
+            out["blessing"] = self.take_from_supply("blessing")
+            if out["blessing"] is None:
+                raise RulesError("supply_empty", "there is no Blessing card left in the supply")
+        elif choice == "bonus_move":
+            self.spend_xp(1, "a bonus move")
+            s.bonus_adv = 1
+            self.event("next flip gets an advantage")
+        else:
+            if pvp:
+                raise RulesError("pvp", "a critical success against another player cannot level up a move")
+            if move is None or move not in s.moves:
+                raise RulesError("bad_move", "name the move on your sheet that the critical success levels up")
+            if not isinstance(levels, int) or isinstance(levels, bool) or levels < 1:
+                raise RulesError("bad_number", "level up by 1 or more")
+            now = s.moves[move]
+            top = level_cap(now)
+            if now + levels > top:
+                raise RulesError("max_level", "%s can go up at most %d level(s) now" % (move, top - now))
+            self.spend_xp(levels, "levelling up")
+            s.moves[move] = now + levels
+            out["move"] = [move, s.moves[move]]
+            self.event(move, "levels up")
 
     def end_flip(self, crit=None, move=None, levels=1, resolved=True, spare=None, ongoing=False, cost=None):
         """Resolve and clear the flip: XP, GM points, critical success, the
@@ -496,7 +561,78 @@ class Game(Atomic):
         self.shuffle_in("by choice")
         return {"draw": len(self.s.draw)}
 
+    def set_edition(self, edition_key=None, campaign=None):
+        """Switch rules text or campaign length between scenes."""
+        s = self.s
+        self.require_idle("change the rules edition")
+        if edition_key is not None:
+            self.ed = edition(edition_key)
+            s.edition = edition_key
+        if campaign is not None:
+            s.campaign = check_campaign(campaign)
+        return {"edition": s.edition, "campaign": s.campaign}
+
+    def supply_sync(self, elsewhere=None):
+        """The table's shared supply (MD *Blessing cards*: "draw one at random
+        from the supply"): the host says which supply cards other players
+        hold; they leave this device's supply, and the others come back."""
+        s = self.s
+        if not isinstance(elsewhere, (list, tuple)):
+            raise RulesError("bad_args", "elsewhere must be a list of supply card ids")
+        blessings, wounds = C.SUPPLY_SETS[s.supply_set]
+        held = set(s.all_card_ids()) - set(s.supply) - set(s.elsewhere)
+        away = []
+        for cid in elsewhere:
+            if cid not in blessings and cid not in wounds:
+                raise RulesError("bad_card", "%r is not a card of this supply set" % (cid,))
+            if cid in held:
+                raise RulesError("conflict", "card %s is in this player's piles, not elsewhere" % cid)
+            if cid not in away:
+                away.append(cid)
+        pool = s.supply + s.elsewhere
+        s.elsewhere = [cid for cid in pool if cid in away]
+        s.supply = [cid for cid in pool if cid not in away]
+        return {"supply": list(s.supply), "elsewhere": list(s.elsewhere)}
+
+    def held_supply_cards(self):
+        """Blessing and wound cards in this player's piles (for the host)."""
+        s = self.s
+        return [cid for cid in s.all_card_ids() if C.CARDS[cid].kind != "deck" and cid not in s.supply and cid not in s.elsewhere]
+
     # -- queries (never change state) -------------------------------------
+    def summary(self):
+        s = self.s
+        return {
+            "edition": s.edition,
+            "campaign": s.campaign,
+            "draw": len(s.draw),
+            "discard": len(s.discard),
+            "exhaustion": len(s.exhaustion),
+            "exhaustion_face_up": [cid for cid, up in s.exhaustion if up],
+            "table": list(s.table),
+            "tokens": {"exhaustion": s.exh_tokens, "harm": s.harm, "wound": s.wound_tokens},
+            "xp": s.xp,
+            "shadow": s.shadow,
+            "attrs": dict(s.attrs),
+            "moves": dict(s.moves),
+            "incapacitated": s.incapacitated,
+            "flip": self.flip_view() if s.flip is not None else None,
+            "minigame": s.minigame,
+            "supply": list(s.supply),
+            "held": self.held_supply_cards(),
+            "game": s.game,
+            "count": s.count,
+            "gear": [list(item) for item in s.gear],
+            "pack": {"regular": s.pack, "precious": s.precious},
+            "cardio": s.cardio,
+            "spot": s.spot,
+            "rings": s.rings,
+            "unsealed": list(s.unsealed),
+            "level_cards": list(s.level_cards),
+            "wealth": s.wealth,
+            "pursuit": [list(r) for r in s.pursuit] if s.pursuit is not None else None,
+        }
+
     def odds_query(self, args):
         """The host's odds op and the Odds screen: {"suit", "net"}."""
         return self.odds(args.get("suit"), args.get("net", 0))
