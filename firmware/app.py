@@ -23,6 +23,7 @@ from widgets import _wrap
 
 FIRMWARE = "0.1.0"
 QUERY_OPS = ("hello", "state", "screen", "backup", "events", "odds", "ping", "stats", "crashlog")
+RARE_QUERIES = ("stats", "crashlog")  # answered by link_ops.py, loaded when asked
 # The save (saves.Storage writes it in pieces, never as one string):
 #   the game's text form (shared_rules.deck.state, ending with its check line)
 #   name NAME                    the player's name shown at the table
@@ -42,7 +43,7 @@ RESTORE_PARTS = 64  # parts of a restore upload (the host cuts them smaller only
 # below RELEASE_BELOW, and loaded again when next opened (~0.1 s): the
 # stock route's heap is otherwise filled and cut into pieces by every menu
 # a session opens, until an import fails (docs/rp2040.md, "The stock route").
-RELEASABLE = ("deck.menus", "deck.gear_menus", "deck.ask", "shared_rules.deck.odds")
+RELEASABLE = ("deck.menus", "deck.gear_menus", "deck.ask", "shared_rules.deck.odds", "menu_screens", "link_ops")
 RELEASE_BELOW = 96 * 1024
 
 
@@ -317,7 +318,9 @@ class App:
                 self.dirty = True
                 return True, True, {"name": name}
             if op == "restore":
-                return self.restore_part(args)
+                from link_ops import restore_part
+
+                return restore_part(self, args)
             if op == "ask":
                 offer = getattr(self.ui, "ask", None)
                 if offer is None:
@@ -360,16 +363,8 @@ class App:
                                "events": self.link.events_kept(), "events_dropped": self.link.dropped,
                                "problem": self.problem, "panel_error": self.panel_error,
                                "heap_used": used, "heap_free": free, "heap_low": self.heap_low})
-        if op == "stats":
-            out = {"rules_us": None, "save_us": None, "render_us": None, "show_us": None, "gc_us": None,
-                   "saves": self.storage.saves}
-            for k in self.work:
-                out[k + "_us"] = self.work[k]
-            return out
-        if op == "crashlog":
-            from saves import read_crashes
-
-            return self.part(read_crashes(self.board.flash_dir), args, {})
+        if op in RARE_QUERIES:
+            return getattr(__import__("link_ops"), op)(self, args)
         if op == "events":
             self.replay = True
             return {"pending": self.link.events_kept()}
@@ -387,7 +382,9 @@ class App:
         if op == "odds":
             return g.odds_query(args)
         if op == "screen":
-            return self.part(self.screen_b64(), args, {"w": self.board.width, "h": self.board.height})
+            from link_ops import screen
+
+            return screen(self, args)
         return self.part(self.game_text(), args, {"digest": self.digest()})  # backup
 
     def power(self, out):
@@ -405,47 +402,6 @@ class App:
             raise RulesError("bad_args", "part must be 0 to %d" % (len(parts) - 1))
         extra.update({"part": i, "parts": len(parts), "data": parts[i]})
         return extra
-
-    def screen_b64(self):
-        import binascii
-
-        self.render()
-        return binascii.b2a_base64(self.renderer.frame_bytes()).decode().replace("\n", "")
-
-    def restore_part(self, args):
-        i, n, data, digest = args.get("part"), args.get("parts"), args.get("data"), args.get("digest")
-        if not (isinstance(i, int) and isinstance(n, int) and isinstance(data, str) and isinstance(digest, str)):
-            raise RulesError("bad_args", "restore needs part, parts, data and digest")
-        if not 0 < n <= RESTORE_PARTS:
-            self.restoring = None
-            raise RulesError("too_large", "a restore has 1 to %d parts: a saved game is at most %d characters"
-                             % (RESTORE_PARTS, MAX_STATE))
-        if i == 0:
-            self.restoring = [n, digest, [], 0]
-        r = self.restoring
-        if r is None or r[0] != n or r[1] != digest or len(r[2]) != i:
-            self.restoring = None
-            raise RulesError("bad_restore", "restore parts out of order: start again from part 0")
-        r[3] += len(data)
-        if r[3] > MAX_STATE:
-            self.restoring = None
-            raise RulesError("too_large", "the upload is over %d characters: not a saved game" % MAX_STATE)
-        r[2].append(data)
-        if i < n - 1:
-            return False, True, {"restored": False, "part": i}
-        text = "".join(self.restoring[2])
-        self.restoring = None
-        g = systems.load(text)  # RulesError for a damaged upload
-        if g.digest() != digest:
-            raise RulesError("bad_restore", "the uploaded state does not match its digest")
-        self.seal()
-        self.game = g
-        self.problem = ""
-        self.fit_ui()
-        self.ui.reset()
-        self.refresh.shuffled()
-        self.dirty = True
-        return True, True, {"restored": True, "digest": g.digest()}
 
     # -- the loop ------------------------------------------------------------
     # No button and no host request this long: sleep. A board with a

@@ -99,6 +99,27 @@ def settle_flash(board, quiet=0.5, timeout=60.0):
     raise AssertionError("the flash never went quiet: a save that does not end")
 
 
+STALE_NAMES = 0.05  # names added since the base image was built: a few cost a little heap
+
+
+def unfrozen_names():
+    """(the device code's names the base image lacks, every name, None or
+    one line saying they are more than STALE_NAMES of them: the image lags
+    the code, which costs heap, never correctness)."""
+    from host_tools.flashing import rp2040
+
+    flash = rp2040.uf2_to_flash(rp2040.base_image_path().read_bytes())
+    names = rp2040.device_names()  # compiles every device module: once
+    checked = rp2040.checkable_names(names)
+    missing = rp2040.unfrozen_names(flash, names)
+    why = None
+    if len(missing) > STALE_NAMES * len(checked):
+        why = ("stale names: the base image %s lacks %d of the device code's %d names (%s, ...), which costs "
+               "heap, never correctness; rebuild it with `make base-image`"
+               % (rp2040.base_image_path(), len(missing), len(checked), ", ".join(missing[:3])))
+    return missing, names, why
+
+
 def hello(board):
     return wait_hello(board.port, timeout=BOOT_WALL)
 

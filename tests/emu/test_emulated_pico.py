@@ -11,7 +11,8 @@ import pytest
 import serial
 
 from host_tools.link import DeviceLink, LinkError
-from tests.emu.conftest import PRESS_WALL, hello, is_update, press_and_wait, press_and_settle, same_as_twin, settle_flash
+from tests.emu.conftest import PRESS_WALL, hello, is_update, press_and_wait, press_and_settle, same_as_twin, settle_flash, \
+    unfrozen_names
 
 
 def test_the_rp2_image_boots_the_game_to_its_home_screen(pico, twin):
@@ -100,9 +101,6 @@ def test_the_panel_never_got_a_command_it_would_refuse(pico):
     assert pico.violations() == []
 
 
-STALE_NAMES = 0.05  # names added since the base image was built: a few cost a little heap
-
-
 def test_the_base_image_holds_the_device_codes_names(emulator):
     """Each name the image lacks takes heap at boot (~1,100 of them: ~8 KB,
     and new strings slow down): docs/rp2040.md, "The base image". The
@@ -112,16 +110,11 @@ def test_the_base_image_holds_the_device_codes_names(emulator):
     writes for a rebuild holds every name the image lacks."""
     from host_tools.flashing import rp2040
 
-    flash = rp2040.uf2_to_flash(rp2040.base_image_path().read_bytes())
-    names = rp2040.device_names()  # compiles every device module: once
-    checked = rp2040.checkable_names(names)
-    missing = rp2040.unfrozen_names(flash, names)
+    missing, names, why = unfrozen_names()
     assert set(missing) <= set(rp2040.mpy_names(rp2040.names_mpy(names))), \
         "the names module `deckahedron image --base-names` writes lacks names the device code uses"
-    if len(missing) > STALE_NAMES * len(checked):
-        pytest.skip("stale names: the base image %s lacks %d of the device code's %d names (%s, ...), which costs "
-                    "heap, never correctness; rebuild it with `make base-image`"
-                    % (rp2040.base_image_path(), len(missing), len(checked), ", ".join(missing[:3])))
+    if why:
+        pytest.skip(why)
 
 
 ASK_HEAP = 1536  # bytes an answered ask may add: its module, and its names where the base image lacks them
