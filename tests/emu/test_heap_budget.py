@@ -23,8 +23,13 @@ def fresh_names(emulator):
                            "rebuild it with `make base-image` to measure the budget" % (len(missing), ", ".join(missing[:3])))
 
 
+# A defect, measured with a fresh base image on 2026-11-28: the Badger 2040 W peaks at 65,728 B over a
+# session (192 B over; its RTC code and I2C bus come on top of the Badger 2040's 64,832 B).
+OVER_BUDGET = pytest.mark.xfail(strict=True, reason="defect: the Badger 2040 W's session peaks 192 B over 64 KB")
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("board", ("pico-epaper29", "badger2040", "badger2040w"))
+@pytest.mark.parametrize("board", ("pico-epaper29", "badger2040", pytest.param("badger2040w", marks=OVER_BUDGET)))
 def test_heap_in_use_stays_within_the_budget(fresh_names, tmp_path, board):
     for emu in booted(tmp_path, board=board):
         boot = hello(emu)
