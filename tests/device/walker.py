@@ -10,8 +10,9 @@ MAX_DEPTH = 5  # menus and pickers followed from a root
 _renderer = []
 
 
-def draw(view):
-    """Draw the view like the panel would (MicroPython only: framebuf)."""
+def renderer():
+    """The one Renderer the device tests draw with, or None where the
+    runtime has no framebuf (CPython)."""
     if not _renderer:
         try:
             import framebuf  # noqa: F401
@@ -21,7 +22,12 @@ def draw(view):
             from render import Renderer
 
             _renderer.append(Renderer())
-    r = _renderer[0]
+    return _renderer[0]
+
+
+def draw(view):
+    """Draw the view like the panel would (MicroPython only: framebuf)."""
+    r = renderer()
     if r is not None:
         r.render(view)
 

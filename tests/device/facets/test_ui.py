@@ -15,11 +15,9 @@ if "firmware" not in sys.path:
 from shared_rules.facets.game import ATTRS, Game  # noqa: E402
 from shared_rules.prng import Rng  # noqa: E402
 from tests.device.support import make_app, request  # noqa: E402
+from tests.device.walker import renderer  # noqa: E402
 
 MAX_DEPTH = 4
-_renderer = []
-
-
 def facets_app(game=None):
     """A device (the real App on a fake board) playing Facets."""
     app = make_app()
@@ -40,17 +38,9 @@ class Scripted(Rng):
 
 
 def draw(view):
-    """Draw the view like the panel would (MicroPython only: framebuf)."""
-    if not _renderer:
-        try:
-            import framebuf  # noqa: F401
-        except ImportError:
-            _renderer.append(None)
-        else:
-            from render import Renderer
-
-            _renderer.append(Renderer())
-    r = _renderer[0]
+    """Draw the view like the panel would (MicroPython only: framebuf), a
+    Facets screen also straight through its draw module."""
+    r = renderer()
     if r is not None:
         r.render(view)
         if view["screen"].startswith("facets_"):
