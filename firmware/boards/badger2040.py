@@ -144,16 +144,8 @@ class Badger2040Board(BoardBase):
                 self.debouncer.add([name])
                 self.woke = "button"
 
-    def _alarm_fired(self):
-        return False
-
-    def clear_wake_alarm(self):
-        pass
-
     def _rtc_woke(self):
-        if self._alarm_fired():
-            self.clear_wake_alarm()
-            return "rtc"
+        """"rtc" when the RTC's alarm ended a sleep (the 2040 W), else None."""
         return None
 
     def power_off(self):

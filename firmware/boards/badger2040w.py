@@ -1,41 +1,10 @@
 """Pimoroni Badger 2040 W: the Badger 2040 (boards/badger2040.py) with its
 own LED pin, no battery sense, and a PCF85063A RTC whose alarm can power
-the board up. In a module of its own: a Badger 2040 never loads the RTC's
-code (~0.5 KB of its heap).
-
-PCF85063A at 0x51 on I2C; its alarm reaches a GPIO (high = alarm;
-Pimoroni's turn_off() watches it) and powers a switched-off board up.
-Registers (Pimoroni's pcf85063a driver, the NXP datasheet): 0x00 control 1
-(0 = running, 24 h), 0x01 control 2 (bit 7 alarm interrupt enable, bit 6
-alarm flag, cleared by writing 0), 0x04-0x06 seconds / minutes / hours in
-BCD (bit 7 of seconds: oscillator stopped), 0x0B-0x0F the second / minute
-/ hour / day / weekday alarm in BCD, bit 7 set = that field ignored.
+the board up (drivers/pcf85063a.py). In a module of its own: a Badger 2040
+never loads the RTC's code.
 """
 
 from boards.badger2040 import Badger2040Board
-
-RTC_ADDR = 0x51  # the PCF85063A's fixed I2C address
-
-try:
-    from micropython import const
-except ImportError:  # CPython tests
-    def const(x):
-        return x
-
-_CONTROL_1 = const(0x00)
-_CONTROL_2 = const(0x01)
-_SECONDS = const(0x04)
-_SECOND_ALARM = const(0x0B)
-_AIE = const(0x80)
-_AF = const(0x40)
-
-
-def _bcd(n):
-    return (n // 10) << 4 | n % 10
-
-
-def _unbcd(b):
-    return (b >> 4) * 10 + (b & 0x0F)
 
 
 class Badger2040WBoard(Badger2040Board):
@@ -50,26 +19,39 @@ class Badger2040WBoard(Badger2040Board):
         rtc = self.pins["rtc"]
         self.i2c = m.I2C(rtc["i2c"], sda=m.Pin(rtc["sda"]), scl=m.Pin(rtc["scl"]), freq=100000)
         self.alarm_pin = m.Pin(rtc["alarm"], m.Pin.IN, m.Pin.PULL_DOWN)
-        self._reg = bytearray(1)
         self.alarm_set = False
         if self.alarm_pin.value():
             self.woke = "rtc"
         self.has_rtc = True
         try:
-            self._set(_CONTROL_1, 0x00)  # make sure the clock runs, as Pimoroni's module does
-            self.clear_wake_alarm()  # a fired alarm would hold its pin high
+            self._rtc("start")
         except OSError:  # no answer at 0x51: play on without the alarm
             self.has_rtc = False
 
-    def _get(self, reg, n=1):
-        return self.i2c.readfrom_mem(RTC_ADDR, reg, n)
+    def _rtc(self, what, *args):
+        """drivers/pcf85063a.py's ``what`` on this board's bus, the driver
+        loaded for that moment only: a session that sets no alarm (the game
+        sets none today) carries none of its code."""
+        import sys  # here, not at the top: one name less in the module for the whole session
 
-    def _set(self, reg, value):
-        self._reg[0] = value
-        self.i2c.writeto_mem(RTC_ADDR, reg, self._reg)
+        import drivers.pcf85063a as rtc
 
-    def _alarm_fired(self):
-        return self.alarm_set and self.alarm_pin.value() == 1
+        try:
+            return getattr(rtc, what)(self.i2c, *args)
+        finally:
+            del rtc
+            sys.modules.pop("drivers.pcf85063a", None)
+            try:
+                delattr(sys.modules["drivers"], "pcf85063a")
+            except (KeyError, AttributeError):
+                pass
+
+    def _rtc_woke(self):
+        if self.alarm_set and self.alarm_pin.value() == 1:
+            self._rtc("clear_alarm")
+            self.alarm_set = False
+            return "rtc"
+        return None
 
     def set_wake_alarm(self, seconds):
         """Wake (power up, or end power_off() on USB) in about seconds, 2 to
@@ -77,22 +59,6 @@ class Badger2040WBoard(Badger2040Board):
         when the RTC did not answer at start."""
         if not self.has_rtc:
             return False
-        seconds = int(seconds)
-        if seconds > 86399:
-            raise ValueError("the RTC alarm reaches at most 23:59:59 ahead")
-        seconds = max(seconds, 2)  # never an alarm that may already have passed
-        t = self._get(_SECONDS, 3)
-        now = _unbcd(t[2] & 0x3F) * 3600 + _unbcd(t[1] & 0x7F) * 60 + _unbcd(t[0] & 0x7F)
-        at = (now + seconds) % 86400
-        self.i2c.writeto_mem(RTC_ADDR, _SECOND_ALARM, bytes((
-            _bcd(at % 60), _bcd(at // 60 % 60), _bcd(at // 3600), 0x80, 0x80)))
-        self._set(_CONTROL_2, (self._get(_CONTROL_2)[0] | _AIE) & ~_AF)
+        self._rtc("set_alarm", int(seconds))
         self.alarm_set = True
         return True
-
-    def clear_wake_alarm(self):
-        if not self.has_rtc:
-            return
-        self._set(_CONTROL_2, self._get(_CONTROL_2)[0] & ~(_AIE | _AF))
-        self.i2c.writeto_mem(RTC_ADDR, _SECOND_ALARM, b"\x80\x80\x80\x80\x80")
-        self.alarm_set = False
