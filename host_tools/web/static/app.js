@@ -70,6 +70,7 @@ function number(form, name) { return parseInt(form.elements[name].value || "0", 
 function playerCard(name) {
   const node = document.getElementById("player-card").content.firstElementChild.cloneNode(true);
   node.dataset.player = name;
+  node.id = "player-" + name;  // the jump list's target
   options(node.querySelector("form.flip select"), [["", "as on the device"]].concat(HOWS));  // "": the device's selected attribute
   node.querySelector("form.flip").addEventListener("submit", async ev => {
     ev.preventDefault();
@@ -218,10 +219,46 @@ function renderPlayer(node, p, now) {
   ol.replaceChildren(...items);
   const key = p.flips.length ? String(p.flips[0].id) : "";  // two alike flips in a row are two flips
   if (node.dataset.newest !== key) {
+    if (node.dataset.newest !== undefined && key) announce(p.name, p.flips[0]);  // not the flips the page opened on
     node.dataset.newest = key;
     node.dataset.flipCount = String(p.flips.length);
     (window.deckahedron.flipSeen[p.name] = window.deckahedron.flipSeen[p.name] || []).push({ key, at: now });
   }
+}
+
+// Each new result in words, for everyone and for a screen reader (the #results live region), a flip
+// made with a device's buttons included; spoken aloud too where the GM turned "speak results" on (the
+// browser's speech synthesis; the choice is kept in this browser).
+const SPEAK_KEY = "deckahedron.speak";
+
+function announce(name, f) {
+  const by = f.source === "buttons" ? " with the device's buttons" : "";
+  const text = `${name} flipped ${f.suit} ${f.net >= 0 ? "+" : ""}${f.net}${by}: ${f.word || "no result"}`
+    + (f.reason ? `, for "${f.reason}"` : "") + (f.undone ? " (undone)" : "");
+  document.getElementById("results").textContent = text;
+  if (document.getElementById("speak").checked && window.speechSynthesis) {
+    window.speechSynthesis.speak(new SpeechSynthesisUtterance(text));
+  }
+}
+
+// A link to each player's card at the top: on a phone the players come after Shadow, Supply, Teamwork
+// and Ask everyone, one tap away instead of a long scroll (the page keeps one order for the keyboard).
+function jumpList(players) {
+  const nav = document.getElementById("jump");
+  const names = players.map(p => p.name);
+  if (nav.dataset.names === names.join("\n")) return;
+  nav.dataset.names = names.join("\n");
+  nav.replaceChildren(el("span", "players:"), ...names.map(n => {
+    const a = el("a", n);
+    a.href = "#player-" + encodeURIComponent(n);
+    return a;
+  }));
+}
+
+function speakSwitch() {
+  const box = document.getElementById("speak");
+  box.checked = localStorage.getItem(SPEAK_KEY) === "on";
+  box.addEventListener("change", () => localStorage.setItem(SPEAK_KEY, box.checked ? "on" : "off"));
 }
 
 function renderTable(v) {
@@ -292,6 +329,7 @@ function render(v) {
     renderPlayer(node, p, now);
   }
   for (const [name, node] of cards) if (!seen.has(name)) { node.remove(); cards.delete(name); }
+  jumpList(v.players);
   warnLowBattery(v.players);
   window.deckahedron.views += 1;
   window.deckahedron.lastVersion = v.version;
@@ -346,5 +384,6 @@ document.addEventListener("DOMContentLoaded", () => {
   box.querySelector("button.no").addEventListener("click", () => { box.hidden = true; });
   document.getElementById("history-player").addEventListener("change", loadHistory);
   document.getElementById("ask-all-form").addEventListener("submit", askEveryone);
+  speakSwitch();
   listen();
 });

@@ -28,6 +28,7 @@ if not (CHROMIUM and CHROMEDRIVER):
 webdriver = pytest.importorskip("selenium.webdriver", reason="pip install selenium (make setup does it)")
 from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 LAPTOP = (1280, 1000)
@@ -406,3 +407,100 @@ def test_screenshots_at_laptop_and_phone_widths(browser, table, tmp_path):
             time.sleep(0.5)
         browser.save_screenshot(os.path.join(out, "%s.png" % label))
     browser.set_window_size(*LAPTOP)
+
+
+def _ax_node(browser, role, name_part):
+    """The accessibility tree's node of ``role`` whose name holds ``name_part`` (Chromium's own tree,
+    as a screen reader reads it)."""
+    nodes = browser.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]
+    for n in nodes:
+        if n.get("role", {}).get("value") == role and name_part in n.get("name", {}).get("value", ""):
+            return n
+    return None
+
+
+def test_a_button_flip_is_announced_in_words_in_a_live_region(browser, table):
+    """Issue 27, the accessible page: a flip made with a device's buttons (not through the page) is said
+    in words in a live region a screen reader announces, and the "speak results" switch is a named
+    checkbox whose choice the browser keeps."""
+    results = browser.find_element(By.ID, "results")
+    assert results.get_attribute("aria-live") == "polite" and results.get_attribute("role") == "status"
+    name = NAMES[0]
+    for attempt in range(6):
+        before = results.text
+        if table.on_hub(lambda hub: _press_and_check(hub, name)) is not None:
+            break
+        table.on_hub(lambda hub: hub.command(name, "new_game", confirm=True, seed=40 + attempt))
+    else:
+        raise AssertionError("%s's board never flipped from its home screen" % name)
+    WebDriverWait(browser, 20).until(lambda d: d.find_element(By.ID, "results").text != before)
+    said = results.text
+    assert said.startswith(name + " flipped ") and "with the device's buttons" in said, said
+    assert any(w in said for w in ("MISS", "PARTIAL", "SUCCESS", "TRIUMPH")), said
+    assert _ax_node(browser, "status", "the last result") is not None, "the live region is not in the accessibility tree"
+    switch = _ax_node(browser, "checkbox", "speak results")
+    assert switch is not None, "the speak-results switch has no name a screen reader can say"
+    box = browser.find_element(By.ID, "speak")
+    assert not box.is_selected()  # off until the GM turns it on
+    click(browser, box)
+    assert browser.execute_script("return localStorage.getItem('deckahedron.speak')") == "on"
+    browser.refresh()
+    WebDriverWait(browser, 20).until(lambda d: d.execute_script("return window.deckahedron.views") > 0)
+    assert browser.find_element(By.ID, "speak").is_selected(), "the switch forgot the GM's choice"
+    click(browser, browser.find_element(By.ID, "speak"))  # off again for the tests after
+
+
+# Every control a GM can use with a mouse, as the page marks them up (hidden ones aside).
+CONTROLS_JS = """
+return [...document.querySelectorAll('button, input, select, a[href], textarea')]
+  .filter(e => !e.disabled && e.offsetParent !== null && e.tabIndex >= 0);
+"""
+FOCUS_JS = """
+const e = document.activeElement, s = getComputedStyle(e);
+return [e, s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2];
+"""
+
+
+def test_the_keyboard_reaches_every_control_with_a_visible_focus(browser):
+    """Issue 27, the accessible page: Tab walks every control of the page, each shown focused by an
+    outline of at least 2 px (nothing only a mouse can reach)."""
+    browser.refresh()  # Tab starts from the top of the page, not from a control an earlier test used
+    WebDriverWait(browser, 20).until(lambda d: d.execute_script("return window.deckahedron.views") > 0)
+    controls = browser.execute_script(CONTROLS_JS)
+    assert len(controls) > 20, len(controls)
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.TAB)
+    reached, unmarked = [], []
+    for _ in range(len(controls) * 2):
+        element, outlined = browser.execute_script(FOCUS_JS)
+        if element.tag_name == "body" or any(element == r for r in reached):
+            break  # past the last control
+        reached.append(element)
+        if not outlined:
+            unmarked.append(element.get_attribute("outerHTML")[:80])
+        element.send_keys(Keys.TAB)
+    missed = [c.get_attribute("outerHTML")[:80] for c in controls if not any(c == r for r in reached)]
+    assert not missed, "Tab never reaches: %s" % missed[:5]
+    assert not unmarked, "focused without a visible outline: %s" % unmarked[:5]
+
+
+def test_on_a_phone_each_player_is_one_tap_from_the_top(browser):
+    """Issue 27, the phone: the jump list is on the first screen, and a tap on a name brings that
+    player's card into view (instead of a scroll past Shadow, Supply, Teamwork and Ask everyone)."""
+    browser.set_window_size(*PHONE)
+    try:
+        browser.execute_script("window.scrollTo(0, 0)")
+        time.sleep(0.3)
+        jump = browser.find_element(By.ID, "jump")
+        links = jump.find_elements(By.TAG_NAME, "a")
+        assert [a.text for a in links] == list(NAMES)
+        inner = browser.execute_script("return window.innerHeight")
+        assert jump.rect["y"] + jump.rect["height"] <= inner, "the jump list is below the phone's first screen"
+        last = NAMES[-1]
+        links[-1].click()
+        time.sleep(0.5)
+        top = browser.execute_script("return document.getElementById(arguments[0]).getBoundingClientRect().top",
+                                     "player-" + last)
+        assert 0 <= top < inner / 2, "%s's card is not in view after the tap (top at %d px)" % (last, top)
+    finally:
+        browser.set_window_size(*LAPTOP)
