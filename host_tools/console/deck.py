@@ -9,6 +9,7 @@ under its key (``facets NAME WHAT``, ``save NAME WHAT``): help says so.
 """
 
 from shared_rules.deck import cards as C
+from shared_rules.deck.editions import DEFAULT_EDITION, edition
 from shared_rules.deck.state import ATTRS
 from shared_rules.deck.words import WORDS, level_words
 
@@ -87,7 +88,7 @@ class Commands:
           pvp                  against another player: no XP, no level-up, e.g. flip Cy str pvp
           open                 leave the flip open for choose/flashback/bump/end, e.g. flip Ann str open
           move=MOVE            add a move's level from the sheet, e.g. flip Ann str move=Sneak
-          crit=blessing|levelup|bonus_move   the Critical Success reward, e.g. flip Ann str crit=blessing
+          crit=blessing|levelup|bonus_move   the Critical Success reward chosen ahead (crit=none: none), else asked once the card is seen, e.g. flip Ann str crit=blessing
           levels=N             with crit=levelup: how many levels, e.g. flip Ann str crit=levelup levels=2"""
         words, reason = self.words_and_reason(arg, 1, "flip NAME [str|dex|int|SUIT] [+N|-N] ...")
         who = self.who(words[0])
@@ -143,6 +144,17 @@ class Commands:
             self.say("a tie that matters between %s: the first, %s, resolves it (flip ... open, then choose, "
                      "to pick another)" % (replies.cards(r["tied"]), first))
             self.hub.command(who, "choose", card=first)
+        resolving = first if r.get("phase") == "choose" else r.get("resolving")
+        if "crit" not in end and args.get("team") is None and self.critical_success(resolving):
+            # as at a real table: the reward is chosen once the Critical Success card is seen
+            options = edition((p.state or {}).get("edition") or DEFAULT_EDITION)["crit_options"]
+            if r.get("phase") != "choose":
+                self.say(lines[-1])  # the result, before the question it raises
+            self.say("a critical success: %s chooses the reward, then end %s crit=%s (levelup: move=MOVE too), "
+                     "or end %s crit=none for none" % (p.name, p.name, "|".join(options), p.name))
+            return r
+        if end.get("crit") == "none":
+            end.pop("crit")  # declined, said so by the GM
         if "move" in args and end.get("crit") == "levelup":
             end.setdefault("move", args["move"])
         e = self.hub.command(who, "end_flip", reason=reason, **end)
@@ -171,12 +183,20 @@ class Commands:
     def do_end(self, arg):
         """end NAME [crit=blessing|levelup|bonus_move] [move=MOVE] [levels=N] [resolved=false]
         Resolve NAME's open flip: XP, Shadow, the critical success reward.
-          crit=blessing|levelup|bonus_move   the reward of a Critical Success, e.g. end Ann crit=blessing
+          crit=blessing|levelup|bonus_move   the reward of a Critical Success (crit=none: none), e.g. end Ann crit=blessing
           move=MOVE         the move a level-up raises, e.g. end Ann crit=levelup move=Sneak
           levels=N          how many levels up, e.g. end Ann crit=levelup move=Sneak levels=2
           resolved=false    a teamwork flip won by another player's card, e.g. end Bo resolved=false"""
         words = self.words(arg, 1, "end NAME [crit=...]")
-        self.run(self.who(words[0]), "end_flip", **self.options(words[1:]))
+        args = self.options(words[1:])
+        if args.get("crit") == "none":
+            args.pop("crit")  # the GM declines the critical success's reward
+        self.run(self.who(words[0]), "end_flip", **args)
+
+    @staticmethod
+    def critical_success(card_id):
+        card = C.CARDS.get(card_id) if card_id is not None else None
+        return card is not None and card.crit == "success"
 
     def team_words(self, w):
         return self.flip_word(w) or ("_player", w)

@@ -69,7 +69,7 @@ def end_flip(name, r, state=None):
         gains.append("+%d %s for the GM" % (r["shadow"], rules_of(state)["gm_points"]))
     crit = r.get("crit")
     if crit == "declined":
-        gains.append("critical success: no reward taken (flip ... crit=blessing or crit=levelup move=NAME)")
+        gains.append("critical success: reward declined")
     elif crit == "blessing":
         gains.append("critical success: Blessing %s from the supply" % r.get("blessing"))
     elif crit:

@@ -616,3 +616,35 @@ def test_a_name_in_brackets_is_just_a_name(gm):
     text = gm("flip [Kresk] str")
     assert "resolves [Kresk]'s flip" in text, text
     assert gm.hub.player("[Kresk]").faulty == "" and "faulty" not in gm("status")
+
+
+def _seed_whose_first_flip_is_a_critical_success():
+    from shared_rules.deck import cards as C
+    from shared_rules.deck.game import Game
+
+    for seed in range(1000, 2000):
+        r = Game.new(seed=seed).do("flip", {"attr": "str"})
+        if r.get("phase") == "open" and C.CARDS[r["resolving"]].crit == "success":
+            return seed
+    raise AssertionError("no seed in 1000..1999 flips the Critical Success card first")
+
+
+def test_a_critical_successs_reward_is_asked_after_the_flip(gm):
+    """Issue 27: the reward is chosen once the Critical Success card is seen, as at a real table; the
+    flip waits open for it, and "declined" is said only when the GM declines."""
+    seed = _seed_whose_first_flip_is_a_critical_success()
+    for ending, said in (("end Ann crit=blessing", "critical success: Blessing "),
+                         ("end Ann crit=none", "critical success: reward declined")):
+        gm.hub.command("Ann", "new_game", confirm=True, seed=seed)
+        gm.hub.sync_supply()
+        text = gm("flip Ann str")
+        assert not gm.failed, text
+        assert "resolves it: " in text, text  # the result first
+        assert "a critical success: Ann chooses the reward, then end Ann crit=" in text and "blessing" in text, text
+        assert "declined" not in text and gm.hub.player("Ann").state["flip"] is not None  # open, waiting
+        text = gm(ending)
+        assert not gm.failed and said in text, text
+        assert gm.hub.player("Ann").state["flip"] is None
+    gm.hub.command("Ann", "new_game", confirm=True, seed=seed)
+    text = gm("flip Ann str crit=blessing")  # chosen ahead: no question, the flip ends with it
+    assert "chooses the reward" not in text and "critical success: Blessing " in text, text
