@@ -195,7 +195,7 @@ class Commands:
 
     @staticmethod
     def critical_success(card_id):
-        card = C.CARDS.get(card_id) if card_id is not None else None
+        card = C.CARDS.get(card_id)
         return card is not None and card.crit == "success"
 
     def team_words(self, w):

@@ -178,6 +178,22 @@ class StubRenderer:
         return self.buf
 
 
+def settle(board, fx, ms):
+    """Run the main loop's serial_read pacing for ms of simulated time."""
+    end = fx.clock.now + ms
+    while fx.clock.now < end:
+        board.serial_read(20)
+
+
+def poll_buttons(board, fx, until, step=2):
+    """The board's buttons read every `step` ms of simulated time until `until`."""
+    out = []
+    while fx.clock.now < until:
+        out += board.buttons()
+        fx.clock.advance(step)
+    return out + board.buttons()
+
+
 def flip_with_buttons(fx, board, pin_b, pin_a, active=1):
     """Boot the whole App on ``board``, press B (flip) then A (done) on the
     fake pins, polling as the main loop does; returns the app. The screens

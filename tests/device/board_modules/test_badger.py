@@ -8,7 +8,8 @@ fake PCF85063A RTC on I2C0. Portable: CPython and the MicroPython unix port
 """
 
 from tests.device import support
-from tests.fakes import FakeSerial, faked, first_difference, flip_with_buttons, pattern_frame, press, set_pixel
+from tests.fakes import (FakeSerial, faked, first_difference, flip_with_buttons, pattern_frame, poll_buttons, press,
+                         set_pixel, settle)
 
 BTN = {"A": 12, "B": 13, "C": 14, "UP": 15, "DOWN": 11}
 LATCH = 10
@@ -38,21 +39,6 @@ def make(fx, wireless=False, on_battery=False):
         fx.machine.on_write(LATCH, latch)
     board.rtc = rtc
     return board, panel
-
-
-def settle(board, fx, ms):
-    """Run the main loop's serial_read pacing for ms of simulated time."""
-    end = fx.clock.now + ms
-    while fx.clock.now < end:
-        board.serial_read(20)
-
-
-def poll_buttons(board, fx, until, step=2):
-    out = []
-    while fx.clock.now < until:
-        out += board.buttons()
-        fx.clock.advance(step)
-    return out + board.buttons()
 
 
 def flipped(frame, x, y):

@@ -8,7 +8,8 @@ asleep. Portable: CPython and the MicroPython unix port
 """
 
 from tests.device import support
-from tests.fakes import FakeSerial, faked, flip_with_buttons, first_difference, pattern_frame, press, set_pixel
+from tests.fakes import (FakeSerial, faked, first_difference, flip_with_buttons, pattern_frame, poll_buttons, press,
+                         set_pixel, settle)
 
 BTN = {"A": 2, "B": 3, "C": 4, "UP": 5, "DOWN": 6}
 
@@ -19,21 +20,6 @@ def make(fx, **kw):
 
     board = PicoEpaper29Board(support.fresh_dir(), clock=fx.clock, serial=FakeSerial(fx.clock), **kw)
     return board, panel
-
-
-def settle(board, fx, ms):
-    """Run the main loop's serial_read pacing for ms of simulated time."""
-    end = fx.clock.now + ms
-    while fx.clock.now < end:
-        board.serial_read(20)
-
-
-def poll_buttons(board, fx, until, step=2):
-    out = []
-    while fx.clock.now < until:
-        out += board.buttons()
-        fx.clock.advance(step)
-    return out + board.buttons()
 
 
 @faked
