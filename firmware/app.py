@@ -360,14 +360,15 @@ class App:
                                "campaign": getattr(g.s, "campaign", None) if g else None,
                                "digest": self.digest() if g else None, "count": g.s.count if g else 0,
                                "game": g.s.game if g else None,
-                               "events": self.link.events_kept(), "events_dropped": self.link.dropped,
+                               "events": self.link.events_kept(), "seq": self.link.replay_after(),
+                               "events_dropped": self.link.dropped,
                                "problem": self.problem, "panel_error": self.panel_error,
                                "heap_used": used, "heap_free": free, "heap_low": self.heap_low})
         if op in RARE_QUERIES:
             return getattr(__import__("link_ops"), op)(self, args)
         if op == "events":
             self.replay = True
-            return {"pending": self.link.events_kept()}
+            return {"pending": self.link.events_kept(), "seq": self.link.replay_after()}
         if g is None:
             raise RulesError("no_game", "there is no game: start a new character")
         if op == "state":

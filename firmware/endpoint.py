@@ -154,6 +154,13 @@ class Endpoint:
     def events_kept(self):
         return len(self.kept[EVENTS]) // 3
 
+    def replay_after(self):
+        """The seq just before the first event the replay sends (the last
+        one numbered when none is kept): the host then sees a gap if an
+        event it never received is overtaken by a newer one."""
+        a = self.kept[EVENTS]
+        return a[0] - 1 if a else self.seq
+
     def _each_kept(self, k, do, only=None):
         """do(num, frame line) for each line kept in kept[k] (or only the
         one numbered ``only``), read back one at a time where saved (never

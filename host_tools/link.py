@@ -423,7 +423,7 @@ class DeviceLink:
                 continue
             ok, value = frame
             if ok and op in ("hello", "events"):
-                self._replay_started()
+                self._replay_started(value)
             if not ok:
                 raise DeviceError(str(value.get("code")), str(value.get("message", "")))
             if op == "hello":
@@ -462,12 +462,15 @@ class DeviceLink:
                 return None
             self.stats["stale"] += 1  # a late answer to an earlier request
 
-    def _replay_started(self):
+    def _replay_started(self, reply):
         """The device answered hello/events: what follows is its replay of
-        every unacknowledged event, in order, so events flow again."""
+        every unacknowledged event, in order, so events flow again. Its
+        ``seq`` says where the replay starts, so a first event lost on the
+        way shows as a gap; without it (older firmware) any seq is taken."""
         self._hold = False
         self._replay_at = None
-        self._last_seq = None  # the replay may start anywhere
+        after = reply.get("seq") if isinstance(reply, dict) else None
+        self._last_seq = after if type(after) is int and after >= 0 else None
 
     def _after(self, op):
         """Housekeeping after a request: hello after a reconnect, a replay

@@ -302,6 +302,21 @@ def test_gap_in_sequence_numbers_triggers_a_replay(dev, links):
     assert dev.acks == [1, 2, 3], "3 must not be acknowledged before 2 was stored"
 
 
+def test_the_first_event_after_a_replay_lost_is_not_acknowledged_away(dev, links):
+    """The event a device saved but never sent (killed between its save and
+    its write, or the line lost) must not be acknowledged away by the next
+    one: hello says where its replay starts, so the next event shows the gap."""
+    got = []
+    link = links(dev.port, on_event=lambda seq, payload: got.append(seq))
+    link.hello()  # nothing to replay: the next event is 1
+    dev.drop_events = 1
+    hand_event(dev)  # 1 is lost on the way
+    hand_event(dev)  # 2 arrives first
+    assert poll_until(link, lambda: got == [1, 2] and dev.pending == [])
+    assert link.stats["events_gap"] == 1
+    assert dev.acks == [1, 2], "2 must not be acknowledged before 1 was stored"
+
+
 def test_damaged_event_is_replayed_in_order(dev, links):
     got = []
     link = links(dev.port, on_event=lambda seq, payload: got.append(seq))
