@@ -43,8 +43,12 @@ RESTORE_PARTS = 64  # parts of a restore upload (the host cuts them smaller only
 # below RELEASE_BELOW, and loaded again when next opened (~0.1 s): the
 # stock route's heap is otherwise filled and cut into pieces by every menu
 # a session opens, until an import fails (docs/rp2040.md, "The stock route").
-RELEASABLE = ("deck.menus", "deck.gear_menus", "deck.ask", "shared_rules.deck.odds", "menu_screens", "link_ops")
+RELEASABLE = ("deck.menus", "deck.gear_menus", "deck.ask", "shared_rules.deck.odds", "menu_screens", "link_ops",
+              "shared_rules.deck.load")
 RELEASE_BELOW = 96 * 1024
+# Code only power-on runs (reading the save back, again on a restore): dropped
+# once the game is up.
+BOOT_ONLY = ("shared_rules.deck.load",)
 
 
 
@@ -146,6 +150,7 @@ class App:
         else:
             self.refresh.power_on()
         self.dirty = True
+        release_modules(0, BOOT_ONLY)
 
     def parse(self, lines):
         """(game, name) from a checked save's lines; ValueError if the game
@@ -651,20 +656,22 @@ def _elapsed(since):
 _IN_ROM = __file__.startswith("/rom/")
 
 
-def release_modules(below=None):
-    """Drop the RELEASABLE modules that are loaded when the free heap is
-    under `below` bytes (RELEASE_BELOW) (each from sys.modules and from its package, which
-    holds it as an attribute), then collect: their code leaves the heap.
-    The names they interned stay (MicroPython never frees one), so the next
-    import costs only the code. Returns how many went."""
+def release_modules(below=None, names=RELEASABLE):
+    """Drop the modules of `names` (RELEASABLE) that are loaded when the
+    free heap is under `below` bytes (RELEASE_BELOW; 0: always) (each from
+    sys.modules and from its package, which holds it as an attribute), then
+    collect: their code leaves the heap. The names they interned stay
+    (MicroPython never frees one), so the next import costs only the code.
+    Returns how many went."""
     try:
         gc.collect()
-        if gc.mem_free() >= (RELEASE_BELOW if below is None else below):
-            return 0
+        free = gc.mem_free()
     except AttributeError:  # CPython: no gc.mem_free, and nothing to gain
         return 0
+    if below != 0 and free >= (RELEASE_BELOW if below is None else below):
+        return 0
     gone = 0
-    for name in RELEASABLE:
+    for name in names:
         if sys.modules.pop(name, None) is not None:
             gone += 1
             package, _, leaf = name.rpartition(".")

@@ -3,7 +3,7 @@ and runs at power-on; in the simulator:
 
     micropython firmware/entry/main.py --board sim --dir FLASHDIR --id NAME [--seed N]
 
-It only finds the code and hands over to start.py (the config, the board,
+It only finds the code and hands over to start.py (power_on.py: the config, the board,
 play mode): MicroPython compiles this file into RAM at every boot, while
 start.py is compiled with the rest of the device code (in ROMFS on an
 RP2040 board, where bytecode stays in flash). CircuitPython boards start

@@ -2,20 +2,20 @@
 
 from tests.device import support  # puts firmware/ on the path
 from tests import fakes
-import start  # noqa: E402
+import power_on  # noqa: E402
 
 
 def test_config_names_the_board():
     path = support.fresh_dir() + "/deckahedron.cfg"
     with open(path, "w") as f:
         f.write("# written by deckahedron flash\nboard=pico-epaper29\n")
-    assert start.configured(path) == "pico-epaper29"
-    assert start.configured(path + ".missing") is None
+    assert power_on.configured(path) == "pico-epaper29"
+    assert power_on.configured(path + ".missing") is None
 
 
 def test_detection_on_this_runtime():
     """Not an rp2: the unix port is the simulator."""
-    assert start.detect() == "sim"
+    assert power_on.detect() == "sim"
 
 
 RP2 = "Raspberry Pi Pico with RP2040"  # sys.implementation._machine of the base image
@@ -28,7 +28,7 @@ def test_the_probe_sees_the_pico_epapers_ssd1680(fx):
     import machine
 
     machine.set_input(13, 0)
-    assert start._probe(RP2) == "pico-epaper29"
+    assert power_on._probe(RP2) == "pico-epaper29"
     assert machine.pin_state(21).writes == []
 
 
@@ -46,7 +46,7 @@ def test_the_probe_sees_the_badgers_uc8151(fx):
         return reads[0] > 3  # busy for a few reads after reset
 
     machine.drive(26, ready)
-    assert start._probe(RP2) == "badger2040"
+    assert power_on._probe(RP2) == "badger2040"
     assert machine.pin_state(21).level() == 1
 
 
@@ -55,9 +55,9 @@ def test_the_probe_tells_the_badger_2040_w_by_its_rtc_or_its_build(fx):
     import machine
 
     machine.set_input(26, 1)
-    assert start._probe("Raspberry Pi Pico W with RP2040") == "badger2040w"
+    assert power_on._probe("Raspberry Pi Pico W with RP2040") == "badger2040w"
     machine.attach_i2c(0, 0x51, fx.rtc())
-    assert start._probe(RP2) == "badger2040w"
+    assert power_on._probe(RP2) == "badger2040w"
 
 
 @fakes.faked
@@ -66,7 +66,7 @@ def test_the_probe_defaults_to_the_pico_when_it_sees_neither_panel(fx):
     Pico-ePaper-2.9, as before the probe, and GP21 is an input again."""
     import machine
 
-    assert start._probe(RP2) == "pico-epaper29"
+    assert power_on._probe(RP2) == "pico-epaper29"
     assert machine.pin_state(21).mode == machine.Pin.IN
 
 
@@ -77,7 +77,7 @@ def test_the_probes_pins_are_the_registrys():
         boards = json.load(f)["boards"]
     pico, badger = boards["pico-epaper29"]["pins"], boards["badger2040"]["pins"]
     rtc = boards["badger2040w"]["pins"]["rtc"]
-    assert start.PROBE_PINS == (pico["panel"]["busy"], badger["panel"]["rst"], badger["panel"]["busy"],
+    assert power_on.PROBE_PINS == (pico["panel"]["busy"], badger["panel"]["rst"], badger["panel"]["busy"],
                                 (rtc["i2c"], rtc["sda"], rtc["scl"], 0x51))
     assert badger["panel"]["rst"] not in [b[1] for b in pico["buttons"]] + list(pico["panel"].values())
     assert badger["panel"]["busy"] not in [b[1] for b in pico["buttons"]] + list(pico["panel"].values())
@@ -91,23 +91,23 @@ def test_a_hold_line_drives_the_power_latch_high_first(fx):
     before reading the registry or importing the app."""
     import machine
 
-    start._hold("10")
+    power_on._hold("10")
     assert machine.pin_state(10).level() == 1
-    start._hold(None)  # boards without a latch
-    start._hold("GP10")  # not a pin number: ignored, no crash
+    power_on._hold(None)  # boards without a latch
+    power_on._hold("GP10")  # not a pin number: ignored, no crash
 
 
 def test_the_config_gives_every_key_line():
     path = support.fresh_dir() + "/deckahedron.cfg"
     with open(path, "w") as f:
         f.write("hold=10\nboard=badger2040\nseed=7\n")
-    cfg = start.config(path)
+    cfg = power_on.config(path)
     assert cfg["hold"] == "10" and cfg["board"] == "badger2040" and cfg["seed"] == "7"
 
 
 def test_unknown_board_is_a_clear_error():
     try:
-        start.make_board("abacus")
+        power_on.make_board("abacus")
     except SystemExit as e:
         assert "unknown board 'abacus'" in str(e) and "sim" in str(e)
     else:
@@ -146,7 +146,7 @@ def test_the_device_keeps_only_its_own_boards_pins_and_module():
 def _run_main(micropython, start_module, argv):
     """firmware/entry/main.py run as a module (not __main__), then its _start(argv),
     with these stand-ins for MicroPython's micropython module and for
-    start.py."""
+    power_on.py."""
     import sys
 
     saved = dict((k, sys.modules.get(k)) for k in ("micropython", "start"))

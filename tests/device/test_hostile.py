@@ -463,14 +463,14 @@ def test_play_mode_logs_a_crash_restarts_from_the_save_and_leaves_for_the_repl()
 
 
 def test_a_and_c_held_at_power_on_start_no_app():
-    import start
+    import power_on
 
     class Board(FakeBoard):
         def held(self, name):
             return name in ("A", "C")
 
-    assert start._escape_held(Board())
-    assert not start._escape_held(FakeBoard())
+    assert power_on._escape_held(Board())
+    assert not power_on._escape_held(FakeBoard())
 
 
 def test_play_mode_turns_ctrl_c_off_and_goes_on_after_a_keyboard_interrupt():

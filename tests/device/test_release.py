@@ -41,3 +41,17 @@ def test_nothing_is_released_while_a_menu_is_open():
         assert a.ui.view()["selected"] == 0
     finally:
         A.RELEASE_BELOW = saved
+
+
+def test_the_save_reader_leaves_the_heap_once_the_game_is_up():
+    """Reading the save back is power-on's (and a restore's) work: on a board
+    its module is dropped after boot, and a restore loads it again."""
+    import app as A
+
+    first = make_app()
+    a = make_app(first.board)  # powered on again: the save is read back
+    assert a.game.digest() == first.game.digest()
+    if hasattr(__import__("gc"), "mem_free"):
+        assert [n for n in A.BOOT_ONLY if n in sys.modules] == []
+    text = a.game.dump()
+    assert type(a.game).load(text).dump() == text  # and back when wanted

@@ -58,7 +58,7 @@ def test_bytes_during_boot_never_stop_the_board(board, case):
 
 def test_a_and_c_held_at_power_on_leave_the_repl_to_mpremote(board):
     """The way in when no game answers the link's repl op: A and C held at
-    power-on (start._escape_held); Ctrl-C off from main.py's first line
+    power-on (power_on._escape_held); Ctrl-C off from main.py's first line
     does not keep mpremote out."""
     import os
     import subprocess
@@ -69,7 +69,7 @@ def test_a_and_c_held_at_power_on_leave_the_repl_to_mpremote(board):
     board.hold("A")
     board.hold("C")
     end = time.monotonic() + BOOT_WALL
-    while board.time() < 1.0 and time.monotonic() < end:  # past the boot: start.py saw them held
+    while board.time() < 1.0 and time.monotonic() < end:  # past the boot: power_on.py saw them held
         time.sleep(0.05)
     board.release("A")
     board.release("C")

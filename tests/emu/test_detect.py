@@ -1,5 +1,5 @@
 """A board with no deckahedron.cfg (a plain install, a deleted config)
-tells which board it is by its panel's wiring (start.detect): the
+tells which board it is by its panel's wiring (power_on.detect): the
 emulated Pico + Pico-ePaper-2.9 and the emulated Badger 2040 boot to their
 home screens as themselves. (The emulator has no model of the Badger 2040
 W's RTC, the probe's sign of a W: an emulated W without a config plays

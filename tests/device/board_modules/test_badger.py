@@ -363,10 +363,10 @@ def test_the_press_that_powered_the_board_up_acts_once(fx):
 def test_a_press_let_go_before_the_module_started_acts_from_mains_latch(fx):
     """main.py reads every GPIO right after taking the latch (Pimoroni's
     pressed_to_wake); the board module starts later, the button already up."""
-    import start
+    import power_on
 
     fx.machine.set_input(BTN["UP"], 1)
-    levels = start._hold(LATCH)
+    levels = power_on._hold(LATCH)
     fx.machine.set_input(BTN["UP"], 0)
     board, panel = make(fx)
     assert board.woke is None and levels >> BTN["UP"] & 1

@@ -607,14 +607,14 @@ def test_the_app_flips_by_buttons_end_to_end(fx):
 def test_a_and_c_held_at_power_on_keep_the_app_from_starting(fx):
     """The way in for mpremote on a board whose app does not answer:
     main.py starts no app while A and C are both held."""
-    import start
+    import power_on
 
     board, _ = make(fx)
-    assert not start._escape_held(board)
+    assert not power_on._escape_held(board)
     fx.machine.set_input(BTN["A"], 0)  # pressed: pulled to GND
-    assert not start._escape_held(board)
+    assert not power_on._escape_held(board)
     fx.machine.set_input(BTN["C"], 0)
-    assert start._escape_held(board) and board.held("C") and not board.held("B")
+    assert power_on._escape_held(board) and board.held("C") and not board.held("B")
 
 
 @faked
