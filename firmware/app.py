@@ -117,7 +117,7 @@ class App:
         self.heap_due = False  # a command ran since heap_low was last sampled
         self.battery_said = False  # the low-battery notice, once per power-up
         self.asked = None  # the GM's ask (op ask) the open button flip answers: its events carry it
-        self._rest_kept = None  # the Ui's resting state as last written (keep_rest)
+        self._rest_kept = None  # the Ui's resting state as last written (sleep_ops.keep_rest)
 
     # -- boot and save -------------------------------------------------
     def boot(self):
@@ -486,15 +486,6 @@ class App:
                 out[k] = v
         return out
 
-    def keep_rest(self):
-        rest = self._rest()
-        if rest == self._rest_kept:
-            return
-        path = self.board.flash_dir + "/" + self.REST_FILE
-        with open(path, "w") as f:
-            f.write(json.dumps(rest))
-        self._rest_kept = rest
-
     def restore_rest(self):
         """At a boot a press made: the resting state kept before the sleep
         (only fields this Ui has, of the same type; anything else is
@@ -535,39 +526,11 @@ class App:
         return used, free
 
     def sleep(self):
-        """Sleep until the next press, the state saved. The panel keeps the
-        last screen (e-ink needs no power for that) and the press that
-        wakes the board acts on it: the board reports it from buttons(),
-        and its refresh policy goes on where it was (the panel's image was
-        not lost). Where the sleep loses the RAM (a Badger switched off, a
-        MagTag), an open menu is closed first (redrawn) and the home
-        screen's choices are kept in a file (keep_rest). A low battery is
-        said on the panel first, once; an empty one stays on the panel,
-        with no play, until it is charged."""
-        self.commit()
-        if self.board.sleep_loses_ram():
-            if self.ui.stack and self.game is not None:  # the panel shows what the waking press acts on
-                self.ui.home()
-                self.show()
-            self.keep_rest()
-        volts = self._volts()
-        if volts is not None and self.BATTERY_EMPTY_V <= volts < self.BATTERY_LOW_V and not self.battery_said:
-            self.battery_said = True
-            self.ui.notice("Battery low", ["%.2f V: charge it soon." % volts, "Your game is saved", "after every press."])
-            self.show()
-        if volts is not None and volts < self.BATTERY_EMPTY_V:
-            self.ui.notice("Battery empty", ["%.2f V. Charge it:" % volts, "your game is saved", "and waits for you."],
-                           sticky=True)
-            self.show()
-            while volts is not None and volts < self.BATTERY_EMPTY_V:
-                self.board.power_off()  # on battery a Badger is off here; others wake to look again
-                self.board.buttons()  # no play on an empty cell
-                volts = self._volts()
-            self.ui.pop()
-            self.dirty = True
-        else:
-            self.board.power_off()  # on battery: power is cut (Badger "off"); else returns at the next press
-        self.last_input = _ticks()
+        """Sleep until the next press, the state saved (sleep_ops.py, loaded
+        when the board first sleeps)."""
+        from sleep_ops import sleep
+
+        sleep(self)
 
     def _volts(self):
         v = self.board.battery()

@@ -23,7 +23,7 @@ give the sources. What the code relies on:
   main.py reads every GPIO right after it takes the latch again
   (woken_by), so the press that powered the board up acts, as Pimoroni's
   pressed_to_wake latch does. "dormant" keeps the power and RAM and stops
-  the RP2040's crystal until a press edge (BoardBase.dormant): no boot,
+  the RP2040's crystal until a press edge (boards/rp2_sleep.py): no boot,
   a quicker answer, more current asleep. The 2040 W's RTC alarm
   (set_wake_alarm) can power it up or end a sleep too.
 * The activity LED is lit while the panel refreshes.

@@ -37,7 +37,7 @@ def main_menu(u):
 
 class Ui(Screens):
     SYSTEM = "deck"
-    # what a sleep that loses the RAM must keep for the next press (App.keep_rest)
+    # what a sleep that loses the RAM must keep for the next press (sleep_ops.keep_rest)
     REST = ("attr", "net", "flipped_with", "pursuit_flip")
 
     def main_menu(self):

@@ -23,7 +23,8 @@ CONFIG = "deckahedron.cfg"
 SAVE_FILES = ("deck.sav", "deck.tmp", "deck.bad")
 ENTRY_FILES = ("main.py", "code.py", "boot.py")  # run by the runtime at boot, from the filesystem
 LEFT_OUT = ("shared_rules/deck/walk.py",)
-COMMON_BOARD_FILES = ("boards/__init__.py", "boards/usbserial.py", "boards/boards.json")
+COMMON_BOARD_FILES = ("boards/__init__.py", "boards/usbserial.py", "boards/rp2_sleep.py", "boards/boards.json")
+RP2_ONLY = ("boards/usbserial.py", "boards/rp2_sleep.py")  # not on a CircuitPython board
 SYSTEM_FOLDERS = ("deck", "facets", "save2d6")  # each system's screens: firmware/<folder>/ (render.system_module)
 
 
@@ -104,7 +105,7 @@ def device_files(board, root=ROOT):
     fw = root / "firmware"
     circuitpython = entry["runtime"] == "circuitpython"
     wanted = [f.relative_to(fw).as_posix() for d in (fw,) + SYSTEM_FOLDERS for f in sorted((fw / d).glob("*.py"))]
-    wanted += [p for p in COMMON_BOARD_FILES if not (circuitpython and p == "boards/usbserial.py")]
+    wanted += [p for p in COMMON_BOARD_FILES if not (circuitpython and p in RP2_ONLY)]
     wanted.append(_module_path(entry["module"]))
     if "extends" in entry:  # the module its board class builds on
         wanted.append(_module_path(entry["extends"]))
