@@ -117,12 +117,35 @@ def main():
             return
         except KeyboardInterrupt:
             continue  # a 0x03 on the console port: go on from the save
-        except Exception as e:  # show it on the panel, then let CircuitPython report it
-            try:
-                notice(board, renderer, "Firmware error", [type(e).__name__, str(e)[:34], "", "Press reset."])
-            except Exception:  # noqa: BLE001
-                pass
-            raise
+        except Exception as e:
+            _crashed(board, renderer, e)
+
+
+def _crashed(board, renderer, e):
+    """As a MicroPython board does (start._crashed): the error into crash.log
+    on the drive, then a soft reload, which starts the game again from its
+    save with a whole heap (the USB link stays up). Where even that fails
+    (no room left to log), the error on the panel, and CircuitPython's own
+    report on its console."""
+    try:
+        import traceback
+
+        from saves import log_crash
+
+        log_crash(board.flash_dir, "".join(traceback.format_exception(e)))
+    except Exception:  # noqa: BLE001 - out of memory or of drive: the reload matters more
+        pass
+    try:
+        import supervisor
+    except ImportError:  # CPython's tests
+        supervisor = None
+    if supervisor is not None and hasattr(supervisor, "reload"):
+        supervisor.reload()  # ends code.py (a ReloadException), then runs it again
+    try:
+        notice(board, renderer, "Firmware error", [type(e).__name__, str(e)[:34], "", "Press reset."])
+    except Exception:  # noqa: BLE001
+        pass
+    raise e
 
 
 if __name__ == "__main__":

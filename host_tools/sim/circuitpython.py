@@ -116,10 +116,15 @@ def put_files(path, files):
 
 
 def read_file(path, name):
-    """A file's bytes from the FAT image at `path` (None when absent)."""
+    """A file's bytes from the FAT image at `path` (None when absent). FAT
+    names are case-blind: CircuitPython writes deck.sav as the short name
+    DECK.SAV, which pyfatfs lists in capitals."""
     with _opened(path) as fs:
-        name = "/" + name.lstrip("/")
-        return fs.readbytes(name) if fs.exists(name) else None
+        wanted = "/" + name.lstrip("/").lower()
+        for found in fs.walk.files("/"):
+            if found.lower() == wanted:
+                return fs.readbytes(found)
+        return None
 
 
 def listing(path):

@@ -305,7 +305,18 @@ export function runChip(sim, dormancy) {
         wallBase = null;
       }
       const cycleNanos = 1e9 / mcu.clkSys;
-      if (mcu.core.waiting) {
+      const core = mcu.core;
+      if (core.waiting && (core.pendingInterrupts & core.enabledInterrupts || core.pendingSystick || core.pendingPendSV)) {
+        // WFI with an interrupt already pending returns at once on the chip,
+        // PRIMASK set or not (ARMv6-M B1.5.19). rp2040js leaves WFI only when
+        // an interrupt is newly raised, so one that came between a firmware's
+        // "interrupts off, nothing to do?" and its WFI (CircuitPython's idle
+        // loop: its tick alarm) left the core asleep until the next USB frame
+        // or press, minutes of emulated time later.
+        core.waiting = false;
+        core.interruptsUpdated = true;
+      }
+      if (core.waiting) {
         const next = clock.nanosToNextAlarm;
         clock.tick(next);
         i += next / cycleNanos;
