@@ -154,10 +154,15 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
 
     def onecmd(self, line):
         """One line; errors are said in a sentence, never raised."""
+        return self.attempt(lambda: cmd.Cmd.onecmd(self, self.precmd(line)))
+
+    def attempt(self, act):
+        """``act()``, a command read from its line or one of the actions called with its arguments
+        (the page's structured calls): errors are said in a sentence, never raised."""
         self.failed = False
         self.shown = {}
         try:
-            return cmd.Cmd.onecmd(self, self.precmd(line))
+            return act()
         except DeviceError as e:
             self.failed = True
             self.warn("the device says no: %s" % (e.message or e.code))
@@ -172,15 +177,14 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
             self.warn("that failed: %s: %s" % (type(e).__name__, e))
         return False
 
-    def capture(self, line):
-        """Run ``line`` as if typed, its words kept instead of printed: (refused, lines).
-        For the live page (host_tools/web), on the hub's thread."""
-        import io
-
+    def capture(self, act):
+        """Run ``act``, a line as if typed or a function of no arguments calling one of the actions,
+        its words kept instead of printed: (refused, lines). For the live page (host_tools/web), on
+        the hub's thread."""
         saved, text = self.out, io.StringIO()
         self.out = make_console(file=text, width=saved.width)
         try:
-            self.onecmd(line)
+            self.onecmd(act) if isinstance(act, str) else self.attempt(act)
         finally:
             self.out = saved
         return self.failed, text.getvalue().rstrip("\n").split("\n") if text.getvalue().strip() else []
@@ -311,7 +315,8 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
 
     def words_and_reason(self, arg, least, syntax):
         """The line's words, and the one quoted as the reason (why a flip is
-        made: flip Ann dex +1 "climb the wall"), "" when none is."""
+        made: flip Ann dex +1 "climb the wall"), "" when none is. The first
+        word is the player's name, quoted or not (flip "Kresk the Bold" str)."""
         src = io.StringIO(arg)
         lex = shlex.shlex(src, posix=True)
         lex.whitespace_split, lex.commenters = True, ""
@@ -321,7 +326,7 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
             word = lex.get_token()
             if word is None:
                 break
-            (reasons if arg[at:].lstrip()[:1] in "'\"" else words).append(word)
+            (reasons if words and arg[at:].lstrip()[:1] in "'\"" else words).append(word)
         if len(reasons) > 1:
             raise Usage("say one reason, in quotes: %s" % " ".join(shlex.quote(r) for r in reasons))
         if len(words) < least:
@@ -387,9 +392,14 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         Press a button on NAME's device, as the player would; says what it did.
           A|B|C|UP|DOWN   the button, e.g. press Bo B (on the home screen: flip)"""
         words = self.words(arg, 2, "press NAME A|B|C|UP|DOWN")
-        who, button = self.who(words[0]), words[1].upper()
-        if button not in BUTTONS:
-            raise Usage("a button is A, B, C, UP or DOWN, not %r" % words[1])
+        self.press(words[0], words[1])
+
+    def press(self, player, button):
+        """Press ``button`` (any case) on ``player``'s device: the page's board buttons too."""
+        who = self.who(player)
+        if button.upper() not in BUTTONS:
+            raise Usage("a button is A, B, C, UP or DOWN, not %r" % button)
+        button = button.upper()
         p = self.hub.player(who)
         before, last = dict(p.state or {}), p.last_flip
         r = self.hub.command(who, "press", button=button)
@@ -464,10 +474,14 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         The GM's Shadow points: earned, spent, left; or spend some.
           spend N   spend N points, e.g. shadow spend 1"""
         words = self.words(arg, 0, "shadow [spend N]")
-        if words:
-            if words[0] != "spend" or len(words) != 2:
-                raise Usage("shadow, or shadow spend N (e.g. shadow spend 1)")
-            self.hub.spend_shadow(number(words[1], "Shadow points to spend", "shadow spend 1"))
+        if words and (words[0] != "spend" or len(words) != 2):
+            raise Usage("shadow, or shadow spend N (e.g. shadow spend 1)")
+        self.shadow(number(words[1], "Shadow points to spend", "shadow spend 1") if words else None)
+
+    def shadow(self, spend=None):
+        """The GM's Shadow points, once ``spend`` of them are spent (the page's Spend)."""
+        if spend is not None:
+            self.hub.spend_shadow(spend)
         earned, spent, left = self.hub.shadow()
         self.say("Shadow: %d earned, %d spent, %d left" % (earned, spent, left))
 
@@ -523,8 +537,13 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
             words = None
         if words is None or (len(words) > 1 and words[1] != "yes"):
             raise Usage("undo NAME, then undo NAME yes to do it (e.g. undo Ann yes)")
-        who = self.who(words[0])
-        if len(words) == 1:
+        self.undo(words[0], confirm=len(words) > 1, entry=entry)
+
+    def undo(self, player, confirm=False, entry=None):
+        """Say what undoing ``player``'s last action would put back; ``confirm``: do it, only the
+        undo shown (``entry``, the page's; else the one undo NAME showed last)."""
+        who = self.who(player)
+        if not confirm:
             plan = self.hub.undo(who)
             self.shown["undo"] = {"player": who, "entry": plan["players"][who], "text": plan["text"]}
             self.undo_asked[who] = plan["players"][who]

@@ -21,6 +21,7 @@ from host_tools.table.errors import TableError
 CRITS = ("blessing", "levelup", "bonus_move")
 MINIGAMES = ("pick_locks", "magic")
 REVEALS = ("d4", "d6", "d10")
+ASK_FOR = "ask for str, dex or int and an advantage, e.g. ask Ann dex +1 \"climb the wall\""
 
 
 def breather_pick(state, want):
@@ -91,11 +92,19 @@ class Commands:
           crit=blessing|levelup|bonus_move   the Critical Success reward chosen ahead (crit=none: none), else asked once the card is seen, e.g. flip Ann str crit=blessing
           levels=N             with crit=levelup: how many levels, e.g. flip Ann str crit=levelup levels=2"""
         words, reason = self.words_and_reason(arg, 1, "flip NAME [str|dex|int|SUIT] [+N|-N] ...")
-        who = self.who(words[0])
         args = self.options(words[1:], ("fast", "pvp", "open"), self.flip_words)
-        keep_open = args.pop("open", False)
-        end = {k: args.pop(k) for k in ("crit", "levels") if k in args}
-        self.flip_and_end(who, args, end, keep_open, reason)
+        self.flip(words[0], keep_open=args.pop("open", False), reason=reason, **args)
+
+    def flip(self, player, attr=None, suit=None, net=0, fast=False, pvp=False, keep_open=False, crit=None,
+             levels=None, reason="", **rules):
+        """Flip on ``player``'s device and resolve it (the page's Flip too): ``attr`` or ``suit`` (neither:
+        the device's selected attribute), ``net`` advantage; ``keep_open`` leaves it for choose, flashback,
+        bump or end; ``crit`` (and ``levels``) a Critical Success's reward named ahead; ``rules`` the
+        rules' other flip arguments (move=, item=, ...). Only what is given is sent to the device."""
+        given = dict(rules, attr=attr, suit=suit, net=net or None, fast=fast or None, pvp=pvp or None)
+        args = {k: v for k, v in given.items() if v is not None}
+        end = {k: v for k, v in (("crit", crit), ("levels", levels)) if v is not None}
+        self.flip_and_end(self.who(player), args, end, keep_open, reason)
 
     def do_ask(self, arg):
         """ask NAME|all str|dex|int [+N|-N] ["REASON"]
@@ -106,19 +115,26 @@ class Commands:
           "REASON"             why, in quotes, e.g. ask Ann dex +1 "climb the wall"
         """
         words, reason = self.words_and_reason(arg, 2, "ask NAME|all str|dex|int [+N|-N] [\"REASON\"]")
-        names = list(self.hub.players) if words[0] == "all" else [self.who(words[0])]
         args = self.options(words[1:], (), self.flip_words)
-        if args.get("attr") not in ATTRS or set(args) - {"attr", "net"}:
-            raise Usage("ask for str, dex or int and an advantage, e.g. ask Ann dex +1 \"climb the wall\"")
+        if set(args) - {"attr", "net"}:
+            raise Usage(ASK_FOR)
+        self.ask(words[0], args.get("attr"), args.get("net", 0), reason)
+
+    def ask(self, player, attr, net=0, reason=""):
+        """Ask ``player``'s device for a flip of ``attr`` (str, dex or int) at ``net``, for ``reason``;
+        player "all": everyone at the table (the page's Ask and Ask everyone too)."""
+        if attr not in ATTRS:
+            raise Usage(ASK_FOR)
+        names = list(self.hub.players) if player == "all" else [self.who(player)]
         refused = []
         for name in names:
             try:
-                self.hub.ask(name, args["attr"], args.get("net", 0), reason)
+                self.hub.ask(name, attr, net, reason)
             except (DeviceError, LinkError, TableError) as e:
                 refused.append("%s: %s" % (name, e))
                 continue
             self.say("asked %s to flip %s %+d%s (on their device: B flips, C declines)"
-                     % (name, replies.title(args["attr"]), args.get("net", 0), record.reason_words(reason)))
+                     % (name, replies.title(attr), net, record.reason_words(reason)))
         if refused:
             self.failed = True
             for line in refused:
@@ -216,12 +232,15 @@ class Commands:
             (names if kind[0] == "_player" else rest).append(w)
         if len(names) < 2:
             raise Usage("a teamwork flip needs a lead and at least one supporter, e.g. team Cy Ann Bo dex")
-        names = [self.who(n) for n in names]
-        args = self.options(rest, (), self.team_words)
-        for key in ("pick",):
-            if key in args:
-                args[key] = self.who(args[key])
-        r = self.hub.teamwork(names[0], names[1:], **args)
+        self.team(names[0], names[1:], **self.options(rest, (), self.team_words))
+
+    def team(self, lead, supporters, attr=None, suit=None, net=0, pick=None, **rules):
+        """A teamwork flip led by ``lead`` with ``supporters`` (the page's Teamwork flip too): the lead's
+        ``attr`` or ``suit`` and ``net``, ``pick`` whose card resolves a tie for best, ``rules`` the
+        other arguments of hub.teamwork (crit=, move=, ...). Only what is given is sent."""
+        names = [self.who(n) for n in [lead] + list(supporters)]
+        given = dict(rules, attr=attr, suit=suit, net=net or None, pick=None if pick is None else self.who(pick))
+        r = self.hub.teamwork(names[0], names[1:], **{k: v for k, v in given.items() if v is not None})
         self.say("teamwork led by %s: %s's card %s resolves it: %s" % (
             names[0], r["resolved_by"], r["card"], level_words(r["level"])))
         for entry in r["entries"]:
@@ -293,16 +312,21 @@ class Commands:
           cardio=N    points as tokens in Good Cardio's slots, e.g. damage Di 5 cardio=1
           reshuffle   reshuffle before losing Stamina, e.g. damage Di 4 reshuffle"""
         words = self.words(arg, 2, "damage NAME POWER [wounds=N] [harm=N] [armour] [absorb=N]")
-        who = self.who(words[0])
-        power = number(words[1], "attack power", "damage %s 9" % who)
-        args = self.options(words[2:], ("reshuffle", "armour"))
-        if args.pop("reshuffle", False):
+        power = number(words[1], "attack power", "damage %s 9" % words[0])
+        self.damage(words[0], power, **self.options(words[2:], ("reshuffle", "armour")))
+
+    def damage(self, player, power, armour=False, reshuffle=False, **taken):
+        """Deal ``power`` to ``player`` (the page's Damage too), ``taken`` as the player chooses (wounds=,
+        harm=, absorb=, cardio=: whole numbers), on the armour if ``armour``, after a reshuffle if
+        ``reshuffle``."""
+        args = dict(taken)
+        if reshuffle:
             args["reshuffle_first"] = True
-        if args.pop("armour", False):
+        if armour:
             for key in ("wounds", "harm"):
                 if args.get(key):
                     args["armour_" + key] = args[key]
-        self.run(who, "damage", power=power, **args)
+        self.run(self.who(player), "damage", power=power, **args)
 
     def do_reveal(self, arg):
         """reveal NAME [d4|d6|d10]
@@ -334,16 +358,22 @@ class Commands:
         NAME takes a Wound (a Wound token and a wound card from the shared supply), e.g. wound Bo
           armour      the armour takes the Wound instead, e.g. wound Bo armour"""
         words = self.words(arg, 1, "wound NAME [armour]")
-        args = self.options(words[1:], ("armour",))
-        self.run(self.who(words[0]), "take_wound", **args)
+        self.wound(words[0], **self.options(words[1:], ("armour",)))
+
+    def wound(self, player, armour=False):
+        """``player`` takes a Wound, on the armour if ``armour`` (the page's Wound too)."""
+        self.run(self.who(player), "take_wound", **({"armour": True} if armour else {}))
 
     def do_harm(self, arg):
         """harm NAME [armour]
         NAME takes a Harm token (9-hour and 30-hour campaigns), e.g. harm Bo
           armour      the armour takes the Harm token instead, e.g. harm Bo armour"""
         words = self.words(arg, 1, "harm NAME [armour]")
-        args = self.options(words[1:], ("armour",))
-        self.run(self.who(words[0]), "take_harm", **args)
+        self.harm(words[0], **self.options(words[1:], ("armour",)))
+
+    def harm(self, player, armour=False):
+        """``player`` takes a Harm token, on the armour if ``armour`` (the page's Harm too)."""
+        self.run(self.who(player), "take_harm", **({"armour": True} if armour else {}))
 
     def do_gear(self, arg):
         """gear NAME add ITEM [kind=KIND] [slots=LETTERS] [capacity=N] [weight=N] | gear NAME drop ITEM | gear NAME damage ITEM
@@ -373,8 +403,11 @@ class Commands:
     def do_blessing(self, arg):
         """blessing NAME
         NAME takes a random Blessing from the shared supply, e.g. blessing Ann"""
-        words = self.words(arg, 1, "blessing NAME")
-        self.run(self.who(words[0]), "take_blessing")
+        self.blessing(self.words(arg, 1, "blessing NAME")[0])
+
+    def blessing(self, player):
+        """``player`` takes a random Blessing from the shared supply (the page's Blessing too)."""
+        self.run(self.who(player), "take_blessing")
 
     def do_revive(self, arg):
         """revive NAME

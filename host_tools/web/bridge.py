@@ -4,7 +4,7 @@ The hub is not thread-safe, so everything that touches it runs on the one
 thread that owns it (the console's loop, or ``Bridge.run`` without a
 console). The web server only ever:
 
-- puts a job on ``jobs`` (a console line from the page) and waits on the
+- puts a job on ``jobs`` (an action from the page) and waits on the
   job's Future, which the hub's thread completes with the words;
 - reads ``latest()`` and ``screen(name)``, set under a lock;
 - is told of each new table view through ``listeners`` (called on the hub's
@@ -24,6 +24,7 @@ import time
 from host_tools.link import DeviceError, LinkError
 from host_tools.screens.core import png_bytes
 from host_tools.table.errors import TableError
+from host_tools.web.actions import Action
 from host_tools.web.guard import printable
 from host_tools.web.view import table_view
 
@@ -47,10 +48,11 @@ class Bridge:
 
     # -- any thread ------------------------------------------------------------
     def submit(self, job):
-        """Run ``job`` on the hub's thread; returns a Future. A console line
-        (str) gives {"ok": bool, "lines": [the console's words]} and what the
-        line showed (``TableConsole.shown``, e.g. "undo"); a function
-        of no arguments gives what it returns (tests, benches)."""
+        """Run ``job`` on the hub's thread; returns a Future. A page's Action
+        (actions.py) gives {"ok": bool, "line": its console line, "lines":
+        [the console's words]} and what it showed (``TableConsole.shown``,
+        e.g. "undo"); a function of no arguments gives what it returns
+        (tests, benches)."""
         future = concurrent.futures.Future()
         self.jobs.put((job, future))
         return future
@@ -79,11 +81,11 @@ class Bridge:
             if not future.set_running_or_notify_cancel():
                 continue
             try:
-                if isinstance(job, str):  # a console line from the page
-                    refused, lines = self.console.capture(job)
-                    # with what the line showed (undo: the plan it asks about, for the page's confirm)
-                    done.append((future, dict(self.console.shown, ok=not refused, lines=lines), None))
-                    said += [printable(text) for text in ["(page) %s" % job] + lines]  # no raw ESC, \n, surrogate
+                if isinstance(job, Action):
+                    refused, lines = job.run(self.console)
+                    # with what it showed (undo: the plan it asks about, for the page's confirm)
+                    done.append((future, dict(self.console.shown, ok=not refused, line=job.line, lines=lines), None))
+                    said += [printable(text) for text in ["(page) %s" % job.line] + lines]  # no raw ESC, \n, surrogate
                 else:
                     done.append((future, job(), None))
             except Exception as e:  # capture says errors in words: this is a bug, told to the caller too

@@ -6,7 +6,8 @@
     GET  /screen/NAME.png   NAME's device screen, the panel's pixels (2x)
     GET  /api/history       the session record's newest entries (JSON); ?player=NAME for one player's
     GET  /record.md|csv|json  the session record to download (as `deckahedron replay --export`); ?player=NAME
-    POST /api/action        a GM action as JSON, run as a console line on the hub's thread:
+    POST /api/action        a GM action as JSON (actions.py), on the hub's thread: a call of the console's
+                            action, or a console line read as typed:
                             {"action": "flip", "player": "Ann", "attr": "str", "net": 1}
                             {"action": "line", "line": "damage Di 9 wounds=1"}
                             {"action": "undo", "player": "Ann"}: what would be undone ("undo": the plan),
@@ -29,7 +30,6 @@ import logging
 import os
 import re
 import secrets
-import shlex
 import socket
 import threading
 import time
@@ -37,7 +37,7 @@ import time
 from aiohttp import web
 
 from host_tools.table import record
-from host_tools.console.core import ALIASES
+from host_tools.web.actions import Ask, BadAction, page_action
 from host_tools.web.guard import (LOOPBACK, WILDCARD, Access, Gate, Limits, PathLog, add_headers, check_text,
                                   log_to, plain, unlog)
 from host_tools.web.view import history_view, record_names
@@ -47,146 +47,6 @@ DEFAULT_PORT = 8765
 ANSWER_WITHIN = 60.0  # seconds the page waits for the hub's thread (a teamwork flip of 16 boards is slow)
 KEEPALIVE = 15.0  # seconds between SSE comments, so proxies and browsers keep the stream
 MEDIA = {"md": "text/markdown", "csv": "text/csv", "json": "application/json"}
-
-
-# The console's commands a page line may run: the game's actions and what reads the table.
-# CONSOLE_ONLY are the GM's at the keyboard, with why; a command in neither is refused too, so a new
-# console command stays off the page until it is listed here.
-PAGE_COMMANDS = ("ask", "attr", "backup", "backups", "blessing", "breather", "bump", "choose", "damage",
-                 "edition", "end", "facets", "flashback", "flip", "gear", "harm",
-                 "help", "leave_out", "log", "lose", "mercy", "minigame", "move", "name", "newgame",
-                 "odds", "press", "pursuit", "reshuffle", "rest", "reveal", "revive", "save", "seek_help",
-                 "shadow", "spotlight", "status", "study", "take_as_new", "team", "undo", "wound", "xp")
-CONSOLE_ONLY = {
-    "do": "it sends any device command, the REPL too",
-    "restore": "it opens any path as a device's port",
-    "screen": "it writes a file",
-    "quit": "the table is closed at the console, not from the page",
-}
-# Page lines that lose a game or a seat: run only once the GM confirms them on the page (an undo
-# asks the hub what it would undo, see the undo action).
-CONFIRM = {
-    "newgame": "starts a new character on the device: the old one is lost (its backups stay)",
-    "leave_out": "leaves the device out of the table until a restore at the console",
-    "take_as_new": "seats the device now on that port as another player",
-}
-
-
-class BadAction(ValueError):
-    """A request that is not an action; the message says what one looks like."""
-
-
-class Ask(Exception):
-    """A page line that runs only once confirmed; the message is the question."""
-
-    def __init__(self, line, command):
-        Exception.__init__(self, "this would run %s: it %s; confirm to do it" % (line, CONFIRM[command]))
-        self.line = line
-
-
-def _word(body, key, required=True):
-    value = body.get(key)
-    if value is None or value == "":
-        if required:
-            raise BadAction("%s: say %s" % (body.get("action"), key))
-        return None
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise BadAction("%s must be a word or a whole number, not %s" % (key, json.dumps(value)))
-    return str(value)
-
-
-def _net(body):
-    value = _word(body, "net", required=False)
-    if value is None or value in ("0", "+0", "-0"):
-        return []
-    return [value if value[0] in "+-" else "+" + value]
-
-
-def _reason(body):
-    """A flip's reason as the console reads it: always in quotes (a quoted
-    word is the reason, a bare one an attribute), "" when none is given."""
-    reason = body.get("reason") or ""
-    if not isinstance(reason, str):
-        raise BadAction("reason must be text, not %s" % json.dumps(reason))
-    return " '%s'" % reason.replace("'", "'\"'\"'") if reason.strip() else ""
-
-
-def action_line(body):
-    """The console line for a page action (each word quoted as the console reads it)."""
-    if not isinstance(body, dict):
-        raise BadAction('send a JSON object, e.g. {"action": "flip", "player": "Ann", "attr": "str"}')
-    action = body.get("action")
-    if action == "line":
-        return page_line(body)
-    player = lambda: _word(body, "player")  # noqa: E731
-    if action == "flip":
-        words = ["flip", player()]
-        how = _word(body, "attr", required=False)
-        words += [how] if how else []
-        words += _net(body)
-        words += ["fast"] if body.get("fast") is True else []
-        return " ".join(shlex.quote(w) for w in words) + _reason(body)
-    elif action == "ask":  # the GM asks a player's device for a flip; player "all": everyone at the table
-        words = ["ask", player(), _word(body, "attr")] + _net(body)
-        return " ".join(shlex.quote(w) for w in words) + _reason(body)
-    elif action == "damage":
-        words = ["damage", player(), _word(body, "power")]
-        for key in ("wounds", "harm", "absorb"):
-            value = _word(body, key, required=False)
-            if value not in (None, "0"):
-                words.append("%s=%s" % (key, value))
-    elif action in ("blessing", "wound", "harm"):
-        words = [action, player()]
-    elif action == "press":
-        words = ["press", player(), _word(body, "button")]
-    elif action == "shadow_spend":
-        words = ["shadow", "spend", _word(body, "points")]
-    elif action == "undo":  # asks first; does it only when confirmed with the entry it showed
-        words = ["undo", player()]
-        confirm = body.get("confirm", False)
-        if confirm is True:
-            entry = _word(body, "entry", required=False)
-            if entry is None or not entry.isdigit():
-                raise BadAction("undo: confirm with the entry that was shown, e.g. "
-                                '{"action": "undo", "player": "Ann", "confirm": true, "entry": 12}')
-            words += ["yes", "entry=" + entry]
-        elif confirm is not False:
-            raise BadAction("undo: confirm is true or false, not %s" % json.dumps(confirm))
-    elif action == "team":
-        supporters = body.get("supporters")
-        if not isinstance(supporters, list) or not supporters:
-            raise BadAction("team: say the supporters, a list of players, e.g. [\"Ann\", \"Bo\"]")
-        words = ["team", _word(body, "lead")] + [_word({"supporter": s}, "supporter") for s in supporters]
-        how = _word(body, "attr", required=False)
-        words += [how] if how else []
-        words += _net(body)
-    else:
-        raise BadAction("unknown action %s (flip, ask, damage, blessing, wound, harm, press, shadow_spend, team, undo, "
-                        "line)"
-                        % json.dumps(action))
-    return " ".join(shlex.quote(w) for w in words)
-
-
-def page_line(body):
-    """The console line of a line action if the page may run it: BadAction if not, Ask until confirmed."""
-    line = body.get("line")
-    if not isinstance(line, str) or not line.strip():
-        raise BadAction('a line action needs the console line, e.g. {"action": "line", "line": "status"}')
-    line = line.strip()
-    word = line.split()[0]
-    # As the console reads it (TableConsole.precmd). The console runs the command its first word's
-    # leading letters name: a first word that is exactly a listed name is that command.
-    command = ALIASES.get(word, word)
-    if command in CONSOLE_ONLY:
-        raise BadAction("%s is for the console only: %s" % (command, CONSOLE_ONLY[command]))
-    if command not in PAGE_COMMANDS:
-        raise BadAction("unknown command %r: type help for the list" % word)
-    confirm = body.get("confirm", False)
-    if not isinstance(confirm, bool):
-        raise BadAction("confirm is true or false, not %s" % json.dumps(confirm))
-    if command in CONFIRM and not confirm:
-        raise Ask(line, command)
-    return line
 
 
 def lan_address():
@@ -387,7 +247,7 @@ class WebServer:
             return web.json_response({"ok": False, "lines": ["send the action as JSON (Content-Type: application/json)"]},
                                      status=415)
         try:
-            line = action_line(await self._body(request))
+            action = page_action(await self._body(request))
         except asyncio.TimeoutError:
             response = web.json_response({"ok": False, "lines": [
                 "the action did not arrive within %g s" % self.limits.body]}, status=408)
@@ -397,16 +257,15 @@ class WebServer:
             return web.json_response({"ok": True, "line": ask.line, "lines": [str(ask)], "confirm": ask.line})
         except BadAction as e:
             return web.json_response({"ok": False, "lines": [str(e)]}, status=400)
-        future = self.bridge.submit(line)
+        future = self.bridge.submit(action)
         try:
             answer = await asyncio.wait_for(asyncio.wrap_future(future), ANSWER_WITHIN)
         except asyncio.TimeoutError:
             future.cancel()
-            return web.json_response({"ok": False, "line": line, "lines": [
+            return web.json_response({"ok": False, "line": action.line, "lines": [
                 "the table did not answer within %d s; the console may be busy" % ANSWER_WITHIN]}, status=503)
         except Exception as e:
-            return web.json_response({"ok": False, "line": line, "lines": ["that failed: %s" % e]}, status=500)
-        answer["line"] = line
+            return web.json_response({"ok": False, "line": action.line, "lines": ["that failed: %s" % e]}, status=500)
         return web.json_response(answer, status=200 if answer["ok"] else 422)
 
     async def _body(self, request):

@@ -241,8 +241,8 @@ function announce(name, f) {
   }
 }
 
-// A link to each player's card at the top: on a phone the players come after Shadow, Supply, Teamwork
-// and Ask everyone, one tap away instead of a long scroll (the page keeps one order for the keyboard).
+// A link to each player's card at the top: on a phone the cards stack in one long column, each one tap
+// away instead of a scroll past the others (the page keeps one order for the keyboard).
 function jumpList(players) {
   const nav = document.getElementById("jump");
   const names = players.map(p => p.name);

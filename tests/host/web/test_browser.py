@@ -399,7 +399,7 @@ def test_screenshots_at_laptop_and_phone_widths(browser, table, tmp_path):
         browser.set_window_size(w, h)
         time.sleep(0.5)
         width = browser.execute_script("return document.documentElement.scrollWidth")
-        assert width <= browser.execute_script("return window.innerWidth"), \
+        assert width <= browser.execute_script("return document.documentElement.clientWidth"), \
             "the page is wider than a %s screen (%d px): it scrolls sideways" % (label, width)
         if label == "laptop":  # the whole table in one picture; a phone's first screen as it is
             tall = browser.execute_script("return document.documentElement.scrollHeight")
@@ -482,6 +482,51 @@ def test_the_keyboard_reaches_every_control_with_a_visible_focus(browser):
     missed = [c.get_attribute("outerHTML")[:80] for c in controls if not any(c == r for r in reached)]
     assert not missed, "Tab never reaches: %s" % missed[:5]
     assert not unmarked, "focused without a visible outline: %s" % unmarked[:5]
+
+
+# Each player's action controls, and where each is against the first screen: down to the console
+# line, which stays at the foot of the window over the page.
+ACTIONS_JS = """
+const fold = document.querySelector('.console').getBoundingClientRect().top;
+const width = document.documentElement.clientWidth;
+return [...document.querySelectorAll('article.player')].map(card => [card.dataset.player, fold, width,
+  [...card.querySelectorAll('.actions button, .actions input, .actions select')]
+    .filter(e => e.offsetParent !== null)
+    .map(e => { const r = e.getBoundingClientRect();
+                return [e.textContent.trim() || e.name || e.tagName, r.top, r.bottom, r.left, r.right]; })]);
+"""
+
+
+def _actions_out_of_view(browser):
+    """{player: [the action controls not wholly on the screen, with where they are]}, and the fold."""
+    out, fold = {}, None
+    for name, fold, width, controls in browser.execute_script(ACTIONS_JS):
+        assert len(controls) >= 12, (name, controls)  # press A-▼, flip form, damage form, Blessing, Wound, Undo
+        far = [c for c in controls if c[1] < 0 or c[2] > fold or c[3] < 0 or c[4] > width]
+        if far:
+            out[name] = far
+    return out, fold
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1280, 720)])
+def test_on_a_laptop_each_players_actions_are_above_the_fold(browser, size):
+    """Issue 27, the laptop: with four players, each player's actions (the board's buttons, Flip and Ask
+    with their attribute, net and why, Damage, Blessing, Wound, Undo) are on the first screen as the page
+    opens, above the console line at its foot: the players come before Shadow, Supply and Teamwork, and a
+    card's actions before its state and last flips. A jump to a player keeps them there."""
+    browser.set_window_size(*size)
+    try:
+        browser.execute_script("window.scrollTo(0, 0)")
+        time.sleep(0.5)
+        out, fold = _actions_out_of_view(browser)
+        assert not out, "below the fold at %dx%d (the console line from %d px): %s" % (size + (fold, out))
+        for link in browser.find_elements(By.CSS_SELECTOR, "#jump a"):
+            link.click()
+            time.sleep(0.3)
+            out, fold = _actions_out_of_view(browser)
+            assert link.text not in out, "after the jump to %s: %s" % (link.text, out[link.text])
+    finally:
+        browser.set_window_size(*LAPTOP)
 
 
 def test_on_a_phone_each_player_is_one_tap_from_the_top(browser):

@@ -161,7 +161,7 @@ def test_a_line_that_loses_a_game_runs_only_once_confirmed(table, text):
 
 def test_every_console_command_is_either_the_pages_or_the_consoles_only():
     from host_tools.console.core import TableConsole
-    from host_tools.web.server import CONFIRM, CONSOLE_ONLY, PAGE_COMMANDS
+    from host_tools.web.actions import CONFIRM, CONSOLE_ONLY, PAGE_COMMANDS
 
     commands = set(TableConsole(hub=None).commands())
     assert set(PAGE_COMMANDS) | set(CONSOLE_ONLY) == commands
@@ -188,11 +188,12 @@ def test_what_the_terminal_shows_of_a_page_line_is_escaped(tmp_path):
     from host_tools.console.core import TableConsole, make_console
     from host_tools.table.hub import TableHub
     from host_tools.web import Bridge
+    from host_tools.web.actions import Action
 
     hub = TableHub(str(tmp_path / "s.db"))
     try:
         bridge = Bridge(TableConsole(hub, make_console(file=open(str(tmp_path / "c.txt"), "w")), str(tmp_path)))
-        future = bridge.submit("status \x1b[2J\ud800\nflip Ann")
+        future = bridge.submit(Action("status \x1b[2J\ud800\nflip Ann"))
         said = bridge.tick()
         assert future.result(0)["ok"]
     finally:
