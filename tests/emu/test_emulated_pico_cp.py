@@ -11,6 +11,7 @@ import pytest
 import serial
 
 from host_tools.link import DeviceLink, LinkError
+from host_tools.sim.emulated import random_walk
 from tests.host.conftest import wait_hello
 from tests.emu.conftest import (PRESS_WALL, booted, hello, is_update, press_and_settle, press_and_wait,
                                 same_as_twin, settle_flash, twin_of)
@@ -26,6 +27,7 @@ BOARD = "pico-epaper29-cp"
 # (issue 24) it boots with ~20 KB free. And presses after the first did not reliably reach the panel:
 # not the game but the emulator, whose WFI missed an interrupt already pending (host_tools/sim/emu/
 # dormant.mjs), so CircuitPython's idle loop slept until the next USB frame, minutes later.
+WALK_PRESSES = 16
 QUICK = 20.0  # wall s for a hello after a press: a crashed board never answers, no need to wait 90
 
 
@@ -121,3 +123,20 @@ def test_the_panel_never_got_a_command_it_would_refuse(cp):
     panel = cp.panel()
     assert panel["full"] + panel["fast"] >= 1
     assert cp.violations() == []
+
+
+@pytest.mark.slow  # about a minute: CircuitPython's emulated presses are slow
+def test_a_walk_over_every_button_and_menu_never_crashes(cp):
+    """Menus, odds, gear, the sheet: every screen's code runs on
+    CircuitPython's heap (a crash would leave crash.log and reload)."""
+    random_walk(cp, WALK_PRESSES, seed=3)
+    crashes = cp.read_file("deckahedron/crash.log")
+    assert crashes is None, crashes.decode("utf-8", "replace")[-800:]
+    info = answer(cp)  # still playing, and answering the link
+    print("CircuitPython heap after a %d-press walk: %d used, %d free, lowest %s"
+          % (WALK_PRESSES, info["heap_used"], info["heap_free"], info["heap_low"]))
+    press_and_settle(cp, "A")
+    # Not asserted here (test_the_panel_never_got_... holds for the play before the walk): on some
+    # flips of a walk the panel model sees bytes without their command (DC low too late or too early)
+    # under CircuitPython's displayio, never under MicroPython's driver; undiagnosed (issue 28's note).
+    print("panel violations during the walk: %d" % len(cp.violations()))
