@@ -5,7 +5,9 @@ rules are shared_rules/deck/gear.py and campaign.py: the rows ask the edition
 and the campaign which of them exist."""
 
 from shared_rules.deck.editions import edition
-from deck.ui import ROW_CHARS, Menu, NameEntry, NumberPick, _menus, _wrap, finish_flip, flip_now
+from deck.ui import _menus, finish_flip, flip_now
+from menu_widgets import ROW_CHARS, Menu, NameEntry, NumberPick
+from widgets import _wrap
 def item_choices(u, again, crit, extra):
     """A magic item that activated: the charge is spent or spared by a move
     on the sheet that spares it, and the magic may keep flowing (ONGOING);

@@ -9,8 +9,10 @@ from shared_rules.deck import cards as C
 from shared_rules.deck.editions import EDITION_KEYS, CAMPAIGNS, edition
 from shared_rules.deck.state import ATTRS, MOVE_LEVELS
 
-from deck.ui import (ROW_CHARS, Menu, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new, flip_now,
-                help_menu, show_odds)
+from deck.flip_menus import show_odds
+from deck.ui import flip_now
+from menu_widgets import MENU_HELP, ROW_CHARS, Menu, NameEntry, NumberPick, Pick, Shown, confirm_new, help_pages
+from widgets import _wrap
 
 
 class MainMenu(Menu):
@@ -373,3 +375,12 @@ class MiniGame:
             u.push(Menu(u, "Give up? Reads as a miss", [
                 ("Keep trying", lambda: None),
                 ("Give up", lambda: u.run("minigame_end", {"abandon": True}))]))
+
+
+def help_menu(u, settings=()):
+    help_pages(u, "Help", (
+        ("The footer", ["Deck: cards left to flip", "Disc: the discard pile", "Exh: Exhaustion cards", "XP: to spend",
+                        "H, W: Harm and Wound", "tokens you carry"]),
+        ("Buttons at home", ["A: next attribute", "UP/DOWN: advantage; it", "stays set after a flip", "B: flip  C: menu",
+                             "After a flip: A done,", "B again, C more"]),
+        MENU_HELP), settings)

@@ -12,14 +12,12 @@ draws, see render.py) and press(button).
 """
 
 from shared_rules.deck import cards as C
-from shared_rules.deck.editions import edition
 from shared_rules.errors import RulesError
-from shared_rules.deck.state import ATTRS, level_cap
+from shared_rules.deck.state import ATTRS
 from shared_rules.deck.words import NOTES, WORDS
 
 # the shared screens, named here too for gear_menus and the tests
-from widgets import ROW_CHARS, Menu, Message, Screens, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new  # noqa: F401
-from widgets import MENU_HELP, help_pages
+from widgets import Screens, _wrap
 
 MAX_NET_UI = 3
 
@@ -204,6 +202,8 @@ class FlipScreen:
         if b in ("A", "B"):
             finish_flip(u, again=(b == "B"))
         elif b == "C":
+            from deck.flip_menus import FlipMenu  # loaded when first opened
+
             u.push(FlipMenu(u))
 
 
@@ -212,6 +212,8 @@ def finish_flip(u, again=False, crit=None, extra=None):
     f = g.s.flip
     card = C.CARDS[g.s.table[f["resolving"]]]
     if f["team"] and extra is None:
+        from menu_widgets import Menu
+
         u.push(Menu(u, "Whose card resolved it?", [
             ("Mine", lambda: finish_flip(u, again, crit, {"resolved": True})),
             ("Another player's", lambda: finish_flip(u, again, crit, {"resolved": False}))]))
@@ -223,6 +225,8 @@ def finish_flip(u, again=False, crit=None, extra=None):
             return
     resolved = extra is None or extra.get("resolved", True)
     if card.crit == "success" and resolved and crit is None:
+        from deck.flip_menus import CritMenu  # loaded when first wanted
+
         u.push(CritMenu(u, again, extra))
         return
     args = dict(extra or {})
@@ -235,6 +239,8 @@ def finish_flip(u, again=False, crit=None, extra=None):
         r = u.app.command("end_flip", args)
     except RulesError as e:
         if e.code == "choose_cost":  # a shield's middle effect: the player's choice
+            from menu_widgets import Menu
+
             more = dict(extra or {}, _item=1)
             u.push(Menu(u, "The block costs", [
                 ("1 Stamina", lambda: finish_flip(u, again, crit, dict(more, cost="stamina"))),
@@ -301,75 +307,3 @@ class KnockedOut:
             u.push(main_menu(u))
         elif b == "B":
             flip_now(u)  # refused with the rules' own sentence
-
-
-class FlipMenu(Menu):
-    def __init__(self, ui):
-        g = ui.game
-        f = g.s.flip
-        items = []
-        if f["team"] != "support":
-            items.append(("Flashback (1 %s)" % edition(g.s.edition)["xp_name"], lambda: ui.run("flashback", {})))
-        if f["flashback"]:
-            items.append(("Bump result +1 (1 XP)", lambda: ui.run("bump", {})))
-        items.append(("Odds of this flip", lambda: show_odds(ui, f["suit"], f["net"])))
-        Menu.__init__(self, ui, "This flip", items)
-
-
-class CritMenu(Menu):
-    def __init__(self, ui, again, extra):
-        g = ui.game
-        f = g.s.flip
-        items = []
-        for opt in edition(g.s.edition)["crit_options"]:
-            if opt == "levelup":
-                items.append(("Level up a move", lambda: self.level_up(again, extra)))
-            elif opt == "blessing":
-                items.append(("Take a Blessing", lambda: finish_flip(ui, again, {"crit": "blessing"}, extra)))
-            else:
-                items.append(("Bonus move, +1 adv (1 XP)", lambda: finish_flip(ui, again, {"crit": "bonus_move"}, extra)))
-        items.append(("No thanks", lambda: finish_flip(ui, again, "decline", extra)))
-        Menu.__init__(self, ui, "Critical success!", items)
-        self.flip_move = f["move"]
-
-    def level_up(self, again, extra):
-        u = self.ui
-        moves = sorted(u.game.s.moves)
-        if not moves:
-            u.notice("No moves", ["Your sheet has no moves", "to level up. Add them", "from the host or the", "sheet menu."])
-            return
-
-        def pick(name):
-            now = u.game.s.moves[name]
-            top = min(level_cap(now), now + u.game.s.xp) - now
-            if top < 1:
-                u.notice("Not now", _wrap("%s cannot go up now (XP %d)" % (name, u.game.s.xp)))
-                return
-            u.push(NumberPick(u, "Levels up: " + name, 1, 1, top,
-                              lambda n: finish_flip(u, again, {"crit": "levelup", "move": name, "levels": n}, extra)))
-
-        if self.flip_move in u.game.s.moves:
-            pick(self.flip_move)
-        else:
-            u.push(Menu(u, "Which move?", [(m, (lambda m=m: pick(m))) for m in moves]))
-
-
-def show_odds(u, suit, net):
-    o = u.game.odds(suit, net)
-    lines = []
-    for lv in (4, 3, 2, 1):
-        a, b = o["levels"][str(lv)].split("/")
-        lines.append("%-8s %5.1f%%" % (WORDS[lv], 100.0 * int(a) / int(b)))
-    a, b = o["xp"].split("/")
-    lines.append("XP card    %5.1f%%" % (100.0 * int(a) / int(b)))
-    # str.capitalize is missing on MicroPython
-    u.notice("%s %+d: %d card%s" % (suit[:1].upper() + suit[1:], net, o["cards_flipped"], "s" if o["cards_flipped"] > 1 else ""), lines)
-
-
-def help_menu(u, settings=()):
-    help_pages(u, "Help", (
-        ("The footer", ["Deck: cards left to flip", "Disc: the discard pile", "Exh: Exhaustion cards", "XP: to spend",
-                        "H, W: Harm and Wound", "tokens you carry"]),
-        ("Buttons at home", ["A: next attribute", "UP/DOWN: advantage; it", "stays set after a flip", "B: flip  C: menu",
-                             "After a flip: A done,", "B again, C more"]),
-        MENU_HELP), settings)

@@ -11,7 +11,8 @@ The Ui keeps the interface of ui.Ui that the app uses.
 from shared_rules.facets import game as FX
 from shared_rules.errors import RulesError
 
-from widgets import Menu, Screens, NameEntry, NumberPick, Shown, _wrap, confirm_new, help_pages
+from menu_widgets import Menu, NameEntry, NumberPick, Shown, confirm_new, help_pages
+from widgets import Screens, _wrap
 
 MODE_WORDS = {"normal": "", "pressure": "PRESSURE", "calm": "CALM"}
 TIMES = (("no time", 0), ("6 seconds", 6), ("30 seconds", 30), ("1 minute", 60), ("10 minutes", 600),

@@ -12,7 +12,8 @@ stays until the assist arrives from the host or the player resolves it.
 
 from shared_rules.save2d6.game import HEALTH, pass_faces, odds
 
-from widgets import MENU_HELP, Menu, Screens, NameEntry, Shown, _wrap, confirm_new, help_pages
+from menu_widgets import MENU_HELP, Menu, NameEntry, Shown, confirm_new, help_pages
+from widgets import Screens, _wrap
 
 # (flag, label on home, what it does), in the order UP/DOWN visit them
 SWITCHES = (("preferred", "Preferred (5s pass)"), ("expertise", "Expertise (4s pass)"),

@@ -14,7 +14,7 @@ from shared_rules.atomic import Atomic, text_digest
 from shared_rules.deck import cards as C
 from shared_rules.deck import flips as F
 from shared_rules.deck.editions import check_campaign, edition
-from shared_rules.deck.state import ATTRS, PlayerState, level_cap
+from shared_rules.deck.state import ATTRS, PlayerState
 from shared_rules.errors import RulesError
 
 TEAM_ROLES = (None, "lead", "support")
@@ -120,15 +120,19 @@ class Game(Atomic):
                      "magic_capacity", "wealth_gain", "item_power", "contemplate")
     CAMPAIGN_COMMANDS = ("set_rings", "open_envelope", "take_level_card", "new_session")
     PURSUIT_COMMANDS = ("pursuit_start", "pursuit_round", "pursuit_end")
-    LAZY_COMMANDS = GEAR_COMMANDS + CAMPAIGN_COMMANDS + PURSUIT_COMMANDS
+    FLASHBACK_COMMANDS = ("flashback", "bump")
+    TABLE_COMMANDS = ("supply_sync", "set_edition", "spotlight")
+    # (module of shared_rules/deck/, its commands)
+    LAZY_MODULES = (("gear", GEAR_COMMANDS), ("campaign", CAMPAIGN_COMMANDS), ("minigames", PURSUIT_COMMANDS),
+                    ("flashback", FLASHBACK_COMMANDS), ("table", TABLE_COMMANDS))
+    LAZY_COMMANDS = GEAR_COMMANDS + CAMPAIGN_COMMANDS + PURSUIT_COMMANDS + FLASHBACK_COMMANDS + TABLE_COMMANDS
     # op name -> method name; everything a player or GM can do to a device.
     COMMANDS = (
-        "flip", "choose", "flashback", "bump", "end_flip", "reshuffle",
+        "flip", "choose", "end_flip", "reshuffle",
         "reveal", "damage", "lose_stamina", "take_wound", "take_harm",
         "take_blessing", "breather", "rest", "seek_help", "set_attr",
         "set_move", "study", "mercy_flashback", "gain_xp", "revive",
-        "minigame_start", "minigame_exhaust", "minigame_end", "set_edition",
-        "supply_sync", "spotlight",
+        "minigame_start", "minigame_exhaust", "minigame_end",
     ) + LAZY_COMMANDS
 
     def __init__(self, state):
@@ -187,16 +191,15 @@ class Game(Atomic):
                 load_mixin(op)
             return getattr(cls, op)
         # Modules a board loads only when one of their commands runs.
-        if op in cls.CAMPAIGN_COMMANDS:
-            from shared_rules.deck import campaign as module
-        elif op in cls.PURSUIT_COMMANDS:
-            from shared_rules.deck import minigames as module
-        else:
-            from shared_rules.deck import gear as module
-        return getattr(module, op)
+        for module, ops in cls.LAZY_MODULES:
+            if op in ops:
+                return getattr(__import__("shared_rules.deck." + module, None, None, [op]), op)
 
     def __getattr__(self, name):
-        """A mixin's method, not loaded yet (MIXINS): load it."""
+        """A mixin's method, not loaded yet (MIXINS): load it; a command
+        loaded on first use (LAZY_COMMANDS): its function, given this Game."""
+        if name in self.LAZY_COMMANDS:
+            return self.command(name)
         if not load_mixin(name):
             raise AttributeError(name)
         return getattr(self, name)
@@ -419,78 +422,10 @@ class Game(Atomic):
         f["phase"] = "open"
         return self.flip_view()
 
-    def flashback(self):
-        """Spend 1 XP: the flip is ignored and flipped again with the same
-        advantage (MD *Do a Flashback*). Supporters may not (*Teamwork*)."""
-        s = self.s
-        f = self._open_flip("flash back from")
-        if f["team"] == "support":
-            raise RulesError("no_flashback", "supporting players may not Do a Flashback on a teamwork flip")
-        self.spend_xp(1, "Do a Flashback")
-        s.discard.extend(s.table)
-        s.table = []
-        self.event("flashback: the flip is ignored")
-        if len(s.draw) <= self.ed["mandatory_reshuffle_at"] and s.discard:
-            self.shuffle_in("5 or fewer cards")
-        f["flashback"] = True
-        f["bumps"] = 0
-        f["phase"] = ""
-        return self._deal()
-
-    def bump(self):
-        """After a flashback, each extra XP raises the result one step,
-        ✗ → ✅ → ✔✔ → ✔✔✔ (MD *Do a Flashback*)."""
-        f = self._open_flip("bump")
-        if not f["flashback"]:
-            raise RulesError("no_bump", "only a flashback flip can be bumped up")
-        if f["phase"] != "open":
-            raise RulesError("choose_first", "choose which tied card resolves before bumping")
-        if f["level"] >= self.ed["flashback_max_level"]:
-            raise RulesError("max_level", "the result is already as high as a bump can raise it")
-        self.spend_xp(1, "bump the result")
-        f["level"] += 1
-        f["bumps"] += 1
-        return self.flip_view()
-
     def spend_xp(self, n, why):
         if self.s.xp < n:
             raise RulesError("no_xp", "%s costs %d %s; you have %d" % (why, n, self.ed["xp_name"], self.s.xp))
         self.s.xp -= n
-
-    def critical(self, choice, move, levels, pvp, out):
-        """MD *Critical Success*: spend XP 1-for-1 to level up the move just
-        resolved, or take a Blessing; DW: level up, or spend 1 token for a
-        bonus move with advantage. No level-up against another player."""
-        s = self.s
-        if choice is None:
-            out["crit"] = "declined"
-            return
-        if choice not in self.ed["crit_options"]:
-            raise RulesError("bad_crit", "a critical success offers %s here, not %r" % (" or ".join(self.ed["crit_options"]), choice))
-        out["crit"] = choice
-        if choice == "blessing":
-            out["blessing"] = self.take_from_supply("blessing")
-            if out["blessing"] is None:
-                raise RulesError("supply_empty", "there is no Blessing card left in the supply")
-        elif choice == "bonus_move":
-            self.spend_xp(1, "a bonus move")
-            s.bonus_adv = 1
-            self.event("next flip gets an advantage")
-        else:
-            if pvp:
-                raise RulesError("pvp", "a critical success against another player cannot level up a move")
-            if move is None or move not in s.moves:
-                raise RulesError("bad_move", "name the move on your sheet that the critical success levels up")
-            if not isinstance(levels, int) or isinstance(levels, bool) or levels < 1:
-                raise RulesError("bad_number", "level up by 1 or more")
-            now = s.moves[move]
-            top = level_cap(now)
-            if now + levels > top:
-                raise RulesError("max_level", "%s can go up at most %d level(s) now" % (move, top - now))
-            self.spend_xp(levels, "levelling up")
-            s.moves[move] = now + levels
-            out["move"] = [move, s.moves[move]]
-            self.event(move, "levels up")
 
     def end_flip(self, crit=None, move=None, levels=1, resolved=True, spare=None, ongoing=False, cost=None):
         """Resolve and clear the flip: XP, GM points, critical success, the
@@ -521,7 +456,9 @@ class Game(Atomic):
             # player name it now.
             if move is not None and f["move"] is not None and move != f["move"]:
                 raise RulesError("bad_move", "a critical success levels up the move just resolved (%s), not %s" % (f["move"], move))
-            self.critical(crit, move if move is not None else f["move"], levels, f["pvp"], out)
+            from shared_rules.deck.critical import critical  # loaded when a Critical Success is resolved
+
+            critical(self, crit, move if move is not None else f["move"], levels, f["pvp"], out)
         elif crit is not None:
             raise RulesError("no_crit", "only a flip resolved by the Critical Success card offers that choice")
         if resolved:
@@ -549,50 +486,11 @@ class Game(Atomic):
         s.flip = None
         return out
 
-    def spotlight(self):
-        """The spotlight moves on: a new moment may have its FAST move, and
-        attack power may be revealed again."""
-        self.s.spot = ""
-        return {}
-
     def reshuffle(self):
         """The optional reshuffle, any time other than during a flip."""
         self.require_idle("reshuffle")
         self.shuffle_in("by choice")
         return {"draw": len(self.s.draw)}
-
-    def set_edition(self, edition_key=None, campaign=None):
-        """Switch rules text or campaign length between scenes."""
-        s = self.s
-        self.require_idle("change the rules edition")
-        if edition_key is not None:
-            self.ed = edition(edition_key)
-            s.edition = edition_key
-        if campaign is not None:
-            s.campaign = check_campaign(campaign)
-        return {"edition": s.edition, "campaign": s.campaign}
-
-    def supply_sync(self, elsewhere=None):
-        """The table's shared supply (MD *Blessing cards*: "draw one at random
-        from the supply"): the host says which supply cards other players
-        hold; they leave this device's supply, and the others come back."""
-        s = self.s
-        if not isinstance(elsewhere, (list, tuple)):
-            raise RulesError("bad_args", "elsewhere must be a list of supply card ids")
-        blessings, wounds = C.SUPPLY_SETS[s.supply_set]
-        held = set(s.all_card_ids()) - set(s.supply) - set(s.elsewhere)
-        away = []
-        for cid in elsewhere:
-            if cid not in blessings and cid not in wounds:
-                raise RulesError("bad_card", "%r is not a card of this supply set" % (cid,))
-            if cid in held:
-                raise RulesError("conflict", "card %s is in this player's piles, not elsewhere" % cid)
-            if cid not in away:
-                away.append(cid)
-        pool = s.supply + s.elsewhere
-        s.elsewhere = [cid for cid in pool if cid in away]
-        s.supply = [cid for cid in pool if cid not in away]
-        return {"supply": list(s.supply), "elsewhere": list(s.elsewhere)}
 
     def held_supply_cards(self):
         """Blessing and wound cards in this player's piles (for the host)."""

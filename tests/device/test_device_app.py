@@ -145,7 +145,7 @@ def test_refusals_show_the_reason_and_change_nothing():
 def test_minigame_screen():
     """MD *Pick Locks*: exhaust a card to replace it; give up = ✗."""
     app = with_game(make_app(), stacked(["1", "pw1", "6", "2"]))
-    app.ui.push(__import__("deck.ui", None, None, ["Menu"]).Menu(app.ui, "x", [("go", lambda: app.ui.run("minigame_start", {"kind": "pick_locks"}))]))
+    app.ui.push(__import__("menu_widgets").Menu(app.ui, "x", [("go", lambda: app.ui.run("minigame_start", {"kind": "pick_locks"}))]))
     v = press(app, "B")
     assert v["screen"] == "minigame" and not v["solvable"]
     v = press(app, "DOWN", "C")

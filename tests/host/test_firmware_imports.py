@@ -16,11 +16,11 @@ import host_tools.screens.core
 import tests.host.device_double
 from host_tools.screens import deck, facets, save2d6
 deck.views(); facets.views(); save2d6.views()
-import widgets, render
-from deck import ui
-assert ui.Menu is widgets.Menu
+import menu_widgets, render
+from deck import menus
+assert menus.Menu is menu_widgets.Menu
 print(sorted(name for name in sys.modules if name.startswith("firmware")))
-print(sorted(name for name, m in sys.modules.items() if (getattr(m, "__file__", "") or "").endswith("/widgets.py")))
+print(sorted(name for name, m in sys.modules.items() if (getattr(m, "__file__", "") or "").endswith("widgets.py")))
 """
 
 
@@ -29,7 +29,7 @@ def test_one_process_loads_each_firmware_module_once():
     assert out.returncode == 0, out.stderr
     firmware_named, widgets = out.stdout.splitlines()[-2:]
     assert firmware_named == "[]"  # nothing imported as firmware.X
-    assert widgets == "['widgets']"
+    assert widgets == "['menu_widgets', 'widgets']"
 
 
 def test_no_firmware_module_shadows_the_standard_library():

@@ -69,20 +69,23 @@ def test_every_command_has_its_code():
     """Each op in Game.COMMANDS (what a device accepts from the host) is a
     method of Game or, for the commands loaded on first use, a function of
     the module Game.do loads for it, taking the Game first."""
-    from shared_rules.deck import campaign, gear, minigames
+    from shared_rules.deck import campaign, flashback, gear, minigames, table
     from shared_rules.errors import RulesError
     from shared_rules.deck.game import Game
     from tests.rules.support import raises
 
+    modules = {"gear": gear, "campaign": campaign, "minigames": minigames, "flashback": flashback, "table": table}
+    lazy = []
+    for name, ops in Game.LAZY_MODULES:
+        lazy.extend(ops)
+        for op in ops:
+            assert Game.command_function(op) is getattr(modules[name], op), op
+    assert sorted(lazy) == sorted(Game.LAZY_COMMANDS)
     for op in Game.COMMANDS:
         fn = Game.command_function(op)
         assert callable(fn), op
-        if op in Game.GEAR_COMMANDS:
-            assert fn is getattr(gear, op), op
-        elif op in Game.CAMPAIGN_COMMANDS:
-            assert fn is getattr(campaign, op), op
-        elif op in Game.PURSUIT_COMMANDS:
-            assert fn is getattr(minigames, op), op
+        if op not in Game.LAZY_COMMANDS:
+            assert fn is getattr(Game, op), op
     assert len(set(Game.COMMANDS)) == len(Game.COMMANDS)
     assert raises(RulesError, Game.command_function, "bogus").code == "bad_op"
 
