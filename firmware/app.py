@@ -19,7 +19,6 @@ from shared_rules.atomic import text_digest
 from endpoint import MAX_MEMORY, Endpoint
 from refresh import RefreshPolicy
 from saves import Storage
-from widgets import _wrap
 
 FIRMWARE = "0.1.0"
 QUERY_OPS = ("hello", "state", "screen", "backup", "events", "odds", "ping", "stats", "crashlog")
@@ -48,7 +47,7 @@ RELEASABLE = ("deck.menus", "deck.gear_menus", "deck.flip_menus", "deck.ask", "m
 RELEASE_BELOW = 96 * 1024
 # Code only power-on runs (reading the save back, again on a restore): dropped
 # once the game is up.
-BOOT_ONLY = ("shared_rules.deck.load",)
+BOOT_ONLY = ("boot_game", "shared_rules.deck.load")
 
 
 
@@ -121,69 +120,12 @@ class App:
 
     # -- boot and save -------------------------------------------------
     def boot(self):
-        got, status = self.storage.load(self.parse)
-        st = self.storage
-        if got is not None:
-            self.game, self.name = got
-        self.fit_ui()  # the save's system's screens; the Deckahedron's with none
-        if got is not None:
-            if status == "recovered":
-                self.ui.notice("Save recovered", ["The last save was", "finished after a", "power cut."])
-        elif status == "new":
-            self.new_game(self.seed if self.seed is not None else self.board.entropy())
-            self.commit()
-        else:
-            self.problem = "damaged"
-            self.fit_ui()
-            self.ui.notice("Save damaged", ["The saved game could not"] + _wrap("be read: " + st.why)[:3] +
-                           ["Kept as deck.bad. Menu >", "New character: start over."], sticky=True)
-        if self.link.damaged:
-            self.ui.notice("Save partly read", ["The game is kept.", "%d link records (host" % self.link.damaged,
-                                                "replies, events) were", "unreadable: dropped."])
-            self.need_save = True
-        if st.notes:
-            kept = "Your game is kept." if got is not None else "A new game began." if status == "new" else ""
-            self.ui.notice("Flash tidied", _wrap(" ".join(st.notes))[:5] + [kept])
-        if self.board.woke == "button" and self.game is not None:
-            self.refresh.resume(self.game.s.count)  # a press powered it up: the panel kept its image
-            self.restore_rest()
-        else:
-            self.refresh.power_on()
-        self.dirty = True
-        release_modules(0, BOOT_ONLY)
+        """The game from the save, or a new one (boot_game.py: power-up's
+        code, dropped from the heap once done, app.BOOT_ONLY)."""
+        from boot_game import boot
 
-    def parse(self, lines):
-        """(game, name) from a checked save's lines; ValueError if the game
-        cannot be used. Link records that cannot be read are dropped."""
-        rows = []
-        at = 0  # byte offset of the line (saves are ASCII): kept link lines stay in the file
-        for line in lines:
-            rows.append(line)
-            at += len(line)
-            if line.startswith("check "):
-                break
-        game = systems.load("".join(rows))  # RulesError (a ValueError) for a bad game
-        rows = None
-        link = self.link
-        link.clear()
-        name = ""
-        for line in lines:
-            if line.startswith("name "):
-                name = _name(line[5:].rstrip("\n"))
-            elif line.startswith("link "):  # an older save: one JSON record
-                try:
-                    mem = json.loads(line[5:])
-                except ValueError:
-                    mem = None
-                if isinstance(mem, dict):
-                    link.restore(mem)
-                    name = _name(mem.get("name", ""))
-                else:
-                    link.damaged += 1
-            else:
-                link.load_line(line, at)
-            at += len(line)
-        return game, name
+        boot(self)
+        release_modules(0, BOOT_ONLY)
 
     def new_game(self, seed, system="deck", options=None):
         """A new character of ``system`` with that system's options (the
@@ -486,23 +428,6 @@ class App:
                 out[k] = v
         return out
 
-    def restore_rest(self):
-        """At a boot a press made: the resting state kept before the sleep
-        (only fields this Ui has, of the same type; anything else is
-        ignored: the defaults stay)."""
-        try:
-            with open(self.board.flash_dir + "/" + self.REST_FILE) as f:
-                rest = json.loads(f.read())
-        except (OSError, ValueError):
-            return
-        if not isinstance(rest, dict) or rest.get("system", "deck") != self.ui.SYSTEM:
-            return  # damaged, or another system's (a new character since)
-        now = self._rest()
-        for k in now:
-            if k != "system" and k in rest and type(rest[k]) is type(now[k]):
-                setattr(self.ui, k, rest[k])
-        self._rest_kept = self._rest()
-
     def press(self, button):
         """A button, pressed or sent by the host: the rules part of its work is timed (stats)."""
         self.work = {}
@@ -590,16 +515,6 @@ class App:
         self.board.start_watchdog(self.WATCHDOG_MS)  # play mode: a hung board restarts into its save
         while True:
             self.poll()
-
-
-def _name(value):
-    if isinstance(value, str) and len(value) <= 16:
-        try:
-            P.check_ascii(value)
-            return value
-        except P.FrameError:
-            pass
-    return ""
 
 
 def _ticks():

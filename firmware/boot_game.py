@@ -1,0 +1,106 @@
+"""The App's power-up (App.boot): the game read back from its save (or a
+new one), what the player is told about it, and after a wake the home
+screen's choices kept before the sleep. Dropped from the heap once done
+(app.BOOT_ONLY): on the official MicroPython image every module's code
+sits in the heap."""
+
+import json
+
+from shared_rules import protocol as P
+from shared_rules import systems
+
+from widgets import _wrap
+
+
+def boot(app):
+    got, status = app.storage.load(lambda lines: parse(app, lines))
+    st = app.storage
+    if got is not None:
+        app.game, app.name = got
+    app.fit_ui()  # the save's system's screens; the Deckahedron's with none
+    if got is not None:
+        if status == "recovered":
+            app.ui.notice("Save recovered", ["The last save was", "finished after a", "power cut."])
+    elif status == "new":
+        app.new_game(app.seed if app.seed is not None else app.board.entropy())
+        app.commit()
+    else:
+        app.problem = "damaged"
+        app.fit_ui()
+        app.ui.notice("Save damaged", ["The saved game could not"] + _wrap("be read: " + st.why)[:3] +
+                       ["Kept as deck.bad. Menu >", "New character: start over."], sticky=True)
+    if app.link.damaged:
+        app.ui.notice("Save partly read", ["The game is kept.", "%d link records (host" % app.link.damaged,
+                                            "replies, events) were", "unreadable: dropped."])
+        app.need_save = True
+    if st.notes:
+        kept = "Your game is kept." if got is not None else "A new game began." if status == "new" else ""
+        app.ui.notice("Flash tidied", _wrap(" ".join(st.notes))[:5] + [kept])
+    if app.board.woke == "button" and app.game is not None:
+        app.refresh.resume(app.game.s.count)  # a press powered it up: the panel kept its image
+        restore_rest(app)
+    else:
+        app.refresh.power_on()
+    app.dirty = True
+
+
+def parse(app, lines):
+    """(game, name) from a checked save's lines; ValueError if the game
+    cannot be used. Link records that cannot be read are dropped."""
+    rows = []
+    at = 0  # byte offset of the line (saves are ASCII): kept link lines stay in the file
+    for line in lines:
+        rows.append(line)
+        at += len(line)
+        if line.startswith("check "):
+            break
+    game = systems.load("".join(rows))  # RulesError (a ValueError) for a bad game
+    rows = None
+    link = app.link
+    link.clear()
+    name = ""
+    for line in lines:
+        if line.startswith("name "):
+            name = _name(line[5:].rstrip("\n"))
+        elif line.startswith("link "):  # an older save: one JSON record
+            try:
+                mem = json.loads(line[5:])
+            except ValueError:
+                mem = None
+            if isinstance(mem, dict):
+                link.restore(mem)
+                name = _name(mem.get("name", ""))
+            else:
+                link.damaged += 1
+        else:
+            link.load_line(line, at)
+        at += len(line)
+    return game, name
+
+
+def restore_rest(app):
+    """At a boot a press made: the resting state kept before the sleep
+    (only fields this Ui has, of the same type; anything else is
+    ignored: the defaults stay)."""
+    try:
+        with open(app.board.flash_dir + "/" + app.REST_FILE) as f:
+            rest = json.loads(f.read())
+    except (OSError, ValueError):
+        return
+    if not isinstance(rest, dict) or rest.get("system", "deck") != app.ui.SYSTEM:
+        return  # damaged, or another system's (a new character since)
+    now = app._rest()
+    for k in now:
+        if k != "system" and k in rest and type(rest[k]) is type(now[k]):
+            setattr(app.ui, k, rest[k])
+    app._rest_kept = app._rest()
+
+
+def _name(value):
+    if isinstance(value, str) and len(value) <= 16:
+        try:
+            P.check_ascii(value)
+            return value
+        except P.FrameError:
+            pass
+    return ""
