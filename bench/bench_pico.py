@@ -635,6 +635,11 @@ def run(presses=PRESSES, session=SESSION, flips=FLIPS, badger=BADGER_PRESSES, do
 
             extra += [(n, label, v, "", goal) for n, label, v, goal in
                       bench_stock.rows(bench_stock.measure(base, stock), stock)]
+        if unavailable("circuitpython") is None:  # the same Pico and panel on CircuitPython
+            import bench_circuitpython
+
+            extra += [(n, label, v, "", goal) for n, label, v, goal in
+                      bench_circuitpython.rows(bench_circuitpython.measure(base), bench_circuitpython.PRESSES)]
     return rows(pico, unix, session) + extra, None
 
 

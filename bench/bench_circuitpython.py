@@ -1,0 +1,119 @@
+"""CircuitPython's figures on the emulated Pico + Pico-ePaper-2.9: the game
+through code.py on CircuitPython 10.2.1 (board pico-epaper29-cp), beside
+the MicroPython Pico's (bench/bench_pico.py runs this in `make bench`).
+
+    python bench/bench_circuitpython.py [--presses 20]
+
+Heap in use and free after boot and after the presses (the game's .mpy
+files are in CircuitPython's heap, as on the stock MicroPython route),
+power-on to the home screen's update, and a press's edge to its update
+command (B flips, A goes home, alternately; each waited on until the panel
+is idle again, as a player reads the card). Emulated RP2040 time, 125 MHz.
+"""
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+
+from host_tools.link import DeviceLink
+from host_tools.sim.emulated import EmuBoard, unavailable
+
+BOARD = "pico-epaper29-cp"
+PRESSES = 20
+WALL = 120.0
+
+
+def hello(port):
+    end = time.monotonic() + WALL
+    while True:
+        try:
+            with DeviceLink(port, timeout=20.0) as link:
+                return link.hello()
+        except Exception:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.5)
+
+
+def update_after(board, since):
+    return board.wait_event(lambda e: e.get("ev") == "update", timeout=WALL, since=since)
+
+
+def idle(board, until):
+    """Wait until emulated time `until` (s): the panel's BUSY over."""
+    while board.time() < until + 0.05:
+        time.sleep(0.1)
+
+
+def measure(base, presses=PRESSES):
+    board = EmuBoard("c1", base + "/c1", seed=7, board=BOARD)
+    out = {"press": []}
+    try:
+        board.start()
+        first = update_after(board, 0)
+        out["boot_update"] = first["t"] * 1e-9
+        boot = hello(board.port)
+        out["boot_used"], out["boot_free"] = boot["heap_used"], boot["heap_free"]
+        last = first
+        for i in range(presses):
+            idle(board, last["until"] * 1e-9)
+            since = board.event_count()
+            t = board.press("B" if i % 2 == 0 else "A")
+            last = update_after(board, since)
+            out["press"].append(last["t"] * 1e-9 - t)
+        end = hello(board.port)
+        out["end_used"], out["end_free"], out["end_low"] = end["heap_used"], end["heap_free"], end["heap_low"]
+        crashes = board.read_file("deckahedron/crash.log")
+        out["crashes"] = 0 if crashes is None else crashes.count(b"--- crash")
+        out["violations"] = len(board.violations())
+    finally:
+        board.close()
+    return out
+
+
+def kb(n):
+    return "n/a" if n is None else "%.1f KB" % (n / 1024)
+
+
+def rows(m, presses):
+    p = sorted(m["press"])
+    return [
+        ("cp.heap_boot", "CircuitPython Pico: heap in use / free after boot",
+         "%s / %s" % (kb(m["boot_used"]), kb(m["boot_free"])), ""),
+        ("cp.boot_to_update", "CircuitPython Pico: power-on to the home screen's update", "%.2f s" % m["boot_update"],
+         ""),
+        ("cp.edge_to_update", "CircuitPython Pico: press edge to its update command, median / max of %d" % presses,
+         "%.0f / %.0f ms" % (statistics.median(p) * 1e3, p[-1] * 1e3) if p else "n/a", ""),
+        ("cp.heap_end", "CircuitPython Pico: heap in use / free / lowest free after the presses",
+         "%s / %s / %s" % (kb(m["end_used"]), kb(m["end_free"]), kb(m["end_low"])), ""),
+        ("cp.crashes", "CircuitPython Pico: crashes (crash.log) / panel violations",
+         "%d / %d" % (m["crashes"], m["violations"]), "0 / 0"),
+    ]
+
+
+def run(presses=PRESSES):
+    """The rows, or (None, why) when the CircuitPython image cannot run here."""
+    why = unavailable("circuitpython")
+    if why:
+        return None, why
+    with tempfile.TemporaryDirectory(prefix="deckahedron-bench-cp-") as base:
+        return rows(measure(base, presses), presses), None
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=PRESSES, help="presses timed one by one")
+    args = parser.parse_args(argv)
+    table_rows, why = run(args.presses)
+    if why:
+        print("CircuitPython bench skipped: %s" % why)
+        return 0
+    for name, label, value, goal in table_rows:
+        print("%s: %s%s  (%s)" % (name, value, "  (goal %s)" % goal if goal else "", label))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
