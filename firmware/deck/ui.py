@@ -15,7 +15,7 @@ from shared_rules.deck import cards as C
 from shared_rules.deck.editions import edition
 from shared_rules.errors import RulesError
 from shared_rules.deck.state import ATTRS, level_cap
-from shared_rules.deck.words import NOTES, WORDS
+from shared_rules.deck.results import NOTES, WORDS
 
 # the shared screens, named here too for gear_menus and the tests
 from widgets import ROW_CHARS, Menu, Message, Screens, NameEntry, NumberPick, Pick, Shown, _wrap, confirm_new  # noqa: F401

@@ -11,7 +11,8 @@ under its key (``facets NAME WHAT``, ``save NAME WHAT``): help says so.
 from shared_rules.deck import cards as C
 from shared_rules.deck.editions import DEFAULT_EDITION, edition
 from shared_rules.deck.state import ATTRS
-from shared_rules.deck.words import WORDS, level_words
+from shared_rules.deck.results import WORDS
+from shared_rules.deck.words import cap_note, end_gains, level_words, rules_of, title
 
 from host_tools.console.typed import Usage, coerce, number, signed
 from host_tools.link import DeviceError, LinkError
@@ -29,7 +30,7 @@ def breather_pick(state, want):
     latest first), then face-down ones taken blind; ``want`` Stamina
     (default the edition's most, from shared_rules.deck.editions)."""
     state = state or {}
-    most = replies.rules_of(state)["breather_max"]
+    most = rules_of(state)["breather_max"]
     tokens_have = int((state.get("tokens") or {}).get("exhaustion") or 0)
     up = list(state.get("exhaustion_face_up") or [])
     down = max(0, int(state.get("exhaustion") or 0) - len(up))
@@ -118,7 +119,7 @@ class Commands:
                 refused.append("%s: %s" % (name, e))
                 continue
             self.say("asked %s to flip %s %+d%s (on their device: B flips, C declines)"
-                     % (name, replies.title(args["attr"]), args.get("net", 0), record.reason_words(reason)))
+                     % (name, title(args["attr"]), args.get("net", 0), record.reason_words(reason)))
         if refused:
             self.failed = True
             for line in refused:
@@ -130,36 +131,32 @@ class Commands:
             args = dict(args, attr=self.hub.selected_attr(p))  # said as the attribute, not its suit
         before = dict(p.state or {})
         r = self.hub.command(who, "flip", reason=reason, **args)
-        lines = replies.flip_view(p.name, r, p.state, args.get("attr"))
+        said = [replies.say("flip", r, p.state, args)] + list(r.get("events") or [])
         if keep_open:
-            self.say(*lines)
-            self.tell("", p, {"events": r.get("events")}, before,
-                      ["the flip is open: choose, flashback, bump or end %s" % p.name], words=False)
-            return r
-        self.say(*lines[:-1])  # the resolving card is said with the result
-        for event in r.get("events") or []:
-            self.say("  · %s" % event, style="dim")
+            said.append("the flip is open: choose, flashback, bump or end %s" % p.name)
+            return self.said(p, before, said, r)
         if r.get("phase") == "choose":
             first = r["tied"][0]
-            self.say("a tie that matters between %s: the first, %s, resolves it (flip ... open, then choose, "
-                     "to pick another)" % (replies.cards(r["tied"]), first))
-            self.hub.command(who, "choose", card=first)
-        resolving = first if r.get("phase") == "choose" else r.get("resolving")
-        if "crit" not in end and args.get("team") is None and self.critical_success(resolving):
+            said.append("the first, %s, resolves it (flip ... open, then choose, to pick another)" % first)
+            r = self.hub.command(who, "choose", card=first)
+            said.append("card %s resolves it: %s" % (first, level_words(r.get("level"))))
+        if "crit" not in end and args.get("team") is None and self.critical_success(r.get("resolving")):
             # as at a real table: the reward is chosen once the Critical Success card is seen
             options = edition((p.state or {}).get("edition") or DEFAULT_EDITION)["crit_options"]
-            if r.get("phase") != "choose":
-                self.say(lines[-1])  # the result, before the question it raises
-            self.say("a critical success: %s chooses the reward, then end %s crit=%s (levelup: move=MOVE too), "
-                     "or end %s crit=none for none" % (p.name, p.name, "|".join(options), p.name))
-            return r
+            said.append("a critical success: %s chooses the reward, then end %s crit=%s (levelup: move=MOVE too), "
+                        "or end %s crit=none for none" % (p.name, p.name, "|".join(options), p.name))
+            return self.said(p, before, said, r)
         if end.get("crit") == "none":
             end.pop("crit")  # declined, said so by the GM
         if "move" in args and end.get("crit") == "levelup":
             end.setdefault("move", args["move"])
         e = self.hub.command(who, "end_flip", reason=reason, **end)
-        self.tell("end_flip", p, e, before)
-        return e
+        return self.said(p, before, said + end_gains(e, p.state), e)
+
+    def said(self, p, before, parts, r):
+        """A flip and its end in one line, with what they changed; returns ``r``."""
+        self.say(replies.line(p.name, parts, replies.changes(before, p.state)))
+        return r
 
     def do_choose(self, arg):
         """choose NAME CARD
@@ -227,7 +224,7 @@ class Commands:
         for entry in r["entries"]:
             self.say("  %s: card %s, %s" % (entry["player"], entry["card"], WORDS.get(entry["level"])))
         for n, e in r["results"].items():
-            gains = replies.end_flip(n, e)[1:]
+            gains = end_gains(e)
             if gains:
                 self.say("  %s: %s" % (n, "; ".join(gains)))
 
@@ -275,9 +272,9 @@ class Commands:
         except ValueError as e:
             raise Usage(str(e))
         self.say("pursuit round %d: Str %s (%d) + Dex %s (%d) - encumbrance %d = %d: %s %+d%s" % (
-            chase.next_round or 1, replies.title(attrs.get("str")), C.SUITS.index(attrs.get("str")) + 1,
-            replies.title(attrs.get("dex")), C.SUITS.index(attrs.get("dex")) + 1, args.get("encumbrance", 0), row["value"],
-            replies.title(row["suit"]), row["net"], " (beyond the table: the GM rules on it)" if row["beyond_table"] else ""))
+            chase.next_round or 1, title(attrs.get("str")), C.SUITS.index(attrs.get("str")) + 1,
+            title(attrs.get("dex")), C.SUITS.index(attrs.get("dex")) + 1, args.get("encumbrance", 0), row["value"],
+            title(row["suit"]), row["net"], " (beyond the table: the GM rules on it)" if row["beyond_table"] else ""))
         self.flip_and_end(who, {"suit": row["suit"], "net": row["net"]}, {}, args.get("open", False))
 
     # ======================================================================
@@ -493,11 +490,11 @@ class Commands:
         args = self.options(words, (), self.flip_words)
         suit = args.get("suit") or (self.hub.player(who).state.get("attrs") or {}).get(args.get("attr", "str"))
         r = self.hub.command(who, "odds", suit=suit, net=args.get("net", 0))
-        self.say("%s's next flip, %s %+d (%s cards):" % (who, replies.title(suit), args.get("net", 0),
+        self.say("%s's next flip, %s %+d (%s cards):" % (who, title(suit), args.get("net", 0),
                                                           r.get("cards_flipped")))
         for level in (4, 3, 2, 1):
             self.say("  %-8s %s" % (WORDS[level], percent((r.get("levels") or {}).get(str(level)))))
         self.say("  XP card  %s" % percent(r.get("xp")))
-        note = replies.cap_note(args.get("net", 0), self.hub.player(who).state)
+        note = cap_note(args.get("net", 0), self.hub.player(who).state)
         if note:
             self.say(note)

@@ -45,18 +45,12 @@ class Commands:
         return name
 
     def save_run(self, name, op, **args):
-        """One SAVE command on a device, said in SAVE's words with its events
-        and what it changed. Returns the result."""
+        """One SAVE command on a device, said in one line in SAVE's words with
+        its events and what it changed. Returns the result."""
         p = self.hub.player(name)
-        before = W.describe(p.state) if p.state.get("system") == "save" else []
+        before = dict(p.state or {})
         r = self.hub.command(name, op, **args)
-        self.say("%s: %s" % (name, W.say(op, args, r)))
-        for event in r.get("events") or []:
-            self.say("  · %s" % event, style="dim")
-        if p.state.get("system") == "save":
-            for line in W.describe(p.state):
-                if line not in before and not line.startswith("Roll "):  # the roll is said above
-                    self.say("%s: %s" % (name, line))
+        self.tell(op, p, r, before, args, events=True)
         return r
 
     def odds_save(self, name, words):

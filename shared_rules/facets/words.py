@@ -72,8 +72,10 @@ def describe(summary):
     return out
 
 
-def say(op, args, result):
-    """One sentence for the session log and the console."""
+def say(op, args, result, state=None):
+    """One sentence about a command and its result: the console's line and
+    the session log's entry (``state``, the player's summary, is not needed
+    here)."""
     args = args or {}
     result = result or {}
     rolls = result.get("rolls") or ([result["roll"]] if "roll" in result else [])
@@ -117,6 +119,13 @@ def _faces_words(r):
 
 def _count(v, high=None):
     return type(v) is int and v >= 0 and (high is None or v <= high)
+
+
+def changes(before, after):
+    """What a command changed in the state: the lines of ``describe`` that
+    are new (but the count of commands, which every command changes)."""
+    said = describe(before)
+    return [w for w in describe(after)[1:] if w not in said]
 
 
 def summary_problem(summary):

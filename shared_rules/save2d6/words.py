@@ -34,8 +34,10 @@ def describe(summary):
     return lines
 
 
-def say(op, args, result):
-    """One sentence for the session log about a command and its result."""
+def say(op, args, result, state=None):
+    """One sentence about a command and its result: the console's line and
+    the session log's entry (``state``, the player's summary, is not needed
+    here)."""
     args = args or {}
     result = result or {}
     if op in ("roll", "assist", "decline") and "dice" in result:
@@ -74,6 +76,13 @@ def say(op, args, result):
     if op == "set_clocks":
         return "Clocks shown: %d." % len(args.get("clocks", []))
     return "%s done." % op
+
+
+def changes(before, after):
+    """What a command changed in the state: the lines of ``describe`` that
+    are new (but the roll, which ``say`` says)."""
+    said = describe(before)
+    return [w for w in describe(after) if w not in said and not w.startswith("Roll ")]
 
 
 def summary_problem(summary):

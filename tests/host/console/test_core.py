@@ -15,7 +15,7 @@ import pytest
 from host_tools.console.core import TableConsole, make_console
 from host_tools.console.deck import breather_pick
 from host_tools.link import DeviceError
-from shared_rules.deck.words import WORDS
+from shared_rules.deck.results import WORDS
 from host_tools.table.hub import TableHub
 from tests.host.conftest import Terminal, seated_table
 
@@ -161,8 +161,8 @@ def test_completion_of_commands_players_suits_and_buttons(gm):
 def test_flip_says_the_result_in_the_devices_words(gm):
     text = gm("flip Ann str +1")
     assert not gm.failed, text
-    assert "Ann flips Str (" in text and "+1" in text
-    assert any("resolves Ann's flip: %s" % w in text for w in WORDS.values()), text
+    assert "Ann flips Strength (" in text and "+1" in text
+    assert any("resolves it: %s" % w in text for w in WORDS.values()), text
     assert "\u2705" not in text and "\u2714" not in text
     assert gm.hub.player("Ann").state["flip"] is None
 
@@ -171,7 +171,7 @@ def test_log_tells_the_session_in_words_not_rows(gm):
     gm("flip Ann dex -1")
     text = gm("log 4")
     assert not gm.failed, text
-    flips = [ln for ln in text.splitlines() if "Ann" in ln and "flips Dexterity -1: " in ln]
+    flips = [ln for ln in text.splitlines() if "Ann" in ln and "flips Dexterity (" in ln and ") -1: " in ln]
     assert flips, text  # the flip, with its cards, as the session record says it
     assert "{" not in text, text  # no raw JSON arguments or results
     assert len(gm("log 1").strip().splitlines()) == 1
@@ -191,10 +191,10 @@ def test_flip_flags_fast_pvp_open_and_the_steps(gm):
     f = gm.hub.player("Cy").state["flip"]
     assert f is not None
     if f["phase"] == "choose":
-        assert "choose one (choose Cy CARD)" in text
+        assert "a tie that matters between " in text and "choose one" in text
         gm("choose Cy %s" % f["tied"][0])
     text = gm("end Cy")
-    assert "resolves Cy's flip" in text and not gm.failed
+    assert text.startswith("Cy ends the flip, resolved by ") and not gm.failed
     assert gm.hub.player("Cy").state["xp"] == 0  # against another player: no XP
 
 
@@ -245,10 +245,10 @@ def test_rest_keeps_the_worst_by_default(gm):
 def test_damage_says_what_it_did(gm):
     """Reproduction: `damage Di 9 wounds=1` printed nothing."""
     text = gm("damage Di 9 wounds=1")
-    assert "Di takes 9 attack power: 1 Wound" in text
+    assert "Di takes 9 damage: 1 Wound" in text
     assert "Wound tokens 0 -> 1" in text
     text = gm("damage Ann 5 absorb=2")
-    assert "2 absorbed as Exhaustion tokens" in text and "3 as Stamina" in text
+    assert "2 absorbed as Exhaustion tokens" in text and "3 Stamina lost" in text
 
 
 def test_a_wound_is_one_line_in_the_tables_words(gm):
@@ -267,7 +267,7 @@ def test_harm_in_a_longer_campaign(gm):
     text = gm("edition Ann md 9h")
     assert "9h campaign" in text, text
     text = gm("damage Ann 7 harm=2")
-    assert "2 Harm (3 each)" in text and "1 as Stamina" in text
+    assert "2 Harm (3 each)" in text and "1 Stamina lost" in text
     text = gm("harm Ann")
     assert "Harm token" in text
 
@@ -286,7 +286,7 @@ def test_the_armour_takes_the_wound(gm):
     gm("gear Cy add Sword kind=weapon")
     assert "1 red card" in gm("gear Cy damage Sword")
     gm("gear Cy damage Sword")
-    assert "Sword is destroyed" in gm("gear Cy damage Sword")
+    assert "Cy has Sword destroyed" in gm("gear Cy damage Sword")
     assert "add, drop or damage" in gm("gear Cy polish Sword")
 
 
@@ -309,12 +309,12 @@ def test_rest_and_flip_words_for_magic_items():
 
     used = {"resolving": "4", "level": 2, "magic": "activates", "charges": 2,
             "cost": "the GM chooses a further cost, or the weapon is damaged"}
-    assert replies.end_flip("Cy", used)[-1] == ("the item activates (2 charges left): the GM chooses a further cost,"
-                                                " or the weapon is damaged")
+    assert replies.say("end_flip", used).endswith(", the item activates (2 charges left): the GM chooses a further"
+                                                  " cost, or the weapon is damaged")
     rested = {"recovered": [], "kept": ["2", "5"], "no_stamina": ["Cloak"]}
-    assert "no Stamina regained: magic still flows into Cloak" in replies.say("rest", "Cy", rested)
+    assert "no Stamina regained, magic still flows into Cloak" in replies.say("rest", rested)
     entry = {"kind": "command", "op": "rest", "args": {}, "result": rested}
-    assert record.describe(entry) == "rests: no Stamina regained, magic still flows into Cloak"
+    assert record.describe(entry) == replies.say("rest", rested)  # one phrasing for the console and the record
     entry = {"kind": "command", "op": "end_flip", "args": {}, "result": used}
     assert record.describe(entry).endswith(", the item activates (2 charges left): the GM chooses a further cost,"
                                            " or the weapon is damaged")
@@ -334,7 +334,7 @@ def test_incapacitation_is_said(gm):
     gm("wound Di")
     gm("wound Di")
     text = gm("wound Di")
-    assert "Di is now INCAPACITATED (a third Wound)" in text
+    assert text.startswith("Di takes a Wound; ") and "is now INCAPACITATED (a third Wound)" in text
     text = gm("seek_help Di")
     assert "no longer incapacitated" in text
 
@@ -360,7 +360,7 @@ def test_ask_shows_the_request_and_the_flip_comes_back_tagged(gm):
     assert gm.hub.command("Ann", "press", button="UP")["screen"] == "message"  # not an answer: the request stays
     gm("press Ann B")
     text = gm("press Ann A")
-    assert "Ann's flip " in text and 'for "climb the wall" (as the GM asked)' in text, text
+    assert "Ann presses A" in text and 'for "climb the wall" (as the GM asked)' in text, text
     rows = gm.hub.db.execute("SELECT op, reason FROM log WHERE ask = ? ORDER BY id", (ask[0],)).fetchall()
     assert [r[0] for r in rows] == ["flip", "end_flip"] and {r[1] for r in rows} == {"climb the wall"}
 
@@ -388,23 +388,23 @@ def test_ask_all_asks_everyone_and_a_decline_or_a_busy_device_is_said(gm):
 def test_press_says_what_it_did(gm):
     """Reproduction: `press Bo B` printed nothing."""
     text = gm("press Bo B")
-    assert "Bo pressed B: the screen shows flip" in text
-    assert "Bo flips" in text
+    assert "Bo presses B: the screen shows flip" in text
+    assert "; flips " in text
     text = gm("press Bo A")
-    assert "Bo's flip" in text and any(w in text for w in WORDS.values())
+    assert "; flips " in text and "(buttons)" in text and any(w in text for w in WORDS.values())
     assert "a button is A, B, C, UP or DOWN, not 'Q'" in gm("press Bo Q")
 
 
 def test_minigame_pursuit_and_sheet(gm):
     text = gm("minigame Ann pick_locks")
-    assert "Ann's Pick Locks: cards" in text
+    assert "Ann plays Pick Locks: cards" in text
     cards = gm.hub.player("Ann").state["table"]
     text = gm("minigame Ann swap %s" % cards[0])
     assert not gm.failed, text
     assert "abandoned" in gm("minigame Ann abandon")
     text = gm("pursuit Bo encumbrance=1")
     assert not gm.failed, text
-    assert "pursuit round 1: Str" in text and "encumbrance 1" in text and "resolves Bo's flip" in text
+    assert "pursuit round 1: Str" in text and "encumbrance 1" in text and "resolves it: " in text
     assert "rabbit 1, pursuers 0" in gm("pursuit Bo round won")
     assert "the rabbit flips the first round alone" not in gm("pursuit Bo round lost helper=int")
     assert "Int has already helped" in gm("pursuit Bo round won helper=int")
@@ -553,10 +553,10 @@ def test_presses_on_the_board_show_up_while_waiting(gm):
     lines = []
     for _ in range(20):
         lines += gm.console.poll()
-        if any("Bo flipped" in line for line in lines):
+        if any("(buttons)" in line for line in lines):
             break
     text = "\n".join(lines)
-    assert "Bo flipped" in text and any(w in text for w in WORDS.values()), text
+    assert "Bo flips " in text and "(buttons)" in text and any(w in text for w in WORDS.values()), text
 
 
 def test_the_console_at_a_terminal(tmp_path):
@@ -569,7 +569,7 @@ def test_the_console_at_a_terminal(tmp_path):
         gm.until("advantage or disadvantage")
         gm.until("table> ")
         gm.type("flip Ann str +1")
-        gm.until("resolves Ann's flip:")
+        gm.until("resolves it:")
         gm.until("table> ")
         gm.type("damage Bo lots")
         gm.until("attack power must be")
@@ -614,7 +614,7 @@ def test_a_name_in_brackets_is_just_a_name(gm):
     assert "[Kresk]" in gm.hub.players and gm.hub.player("[Kresk]").faulty == ""
     assert "[Kresk]" in text
     text = gm("flip [Kresk] str")
-    assert "resolves [Kresk]'s flip" in text, text
+    assert "[Kresk] flips Strength" in text and "resolves it: " in text, text
     assert gm.hub.player("[Kresk]").faulty == "" and "faulty" not in gm("status")
 
 
