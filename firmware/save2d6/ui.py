@@ -11,17 +11,13 @@ stays until the assist arrives from the host or the player resolves it.
 """
 
 from shared_rules.save2d6.game import HEALTH, pass_faces, odds
+from shared_rules.save2d6.results import NOTES, WORDS
 
 from widgets import MENU_HELP, Menu, Screens, NameEntry, Shown, _wrap, confirm_new, help_pages
 
 # (flag, label on home, what it does), in the order UP/DOWN visit them
 SWITCHES = (("preferred", "Preferred (5s pass)"), ("expertise", "Expertise (4s pass)"),
             ("assisted", "Assisted (2s pass)"), ("injury", "Setback is injury"))
-WORDS = {"complete": "COMPLETE", "mixed": "MIXED", "failure": "FAILURE", "pending": "A TWO!"}
-NOTES = {"complete": "both dice pass: the goal, no setback",
-         "mixed": "one passes: goal and a setback",
-         "failure": "none pass: a setback instead"}
-
 
 def cap(word):
     return word[:1].upper() + word[1:]

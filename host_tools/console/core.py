@@ -126,7 +126,7 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
     # -- printing ---------------------------------------------------------
     def say(self, *lines, style=None):
         for line in lines:
-            self.out.print(line, style=style)
+            self.out.print(line, style=style, soft_wrap=True)  # one action, one line: the terminal wraps it
 
     def warn(self, text):
         self.out.print(text, style="red")

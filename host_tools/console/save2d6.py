@@ -18,7 +18,7 @@ change; ``clock`` alone lists them and tells any device that missed one.
 import shlex
 
 from shared_rules.save2d6 import game as S
-from shared_rules.save2d6 import words as W
+from shared_rules.save2d6.results import RESULT_WORDS
 
 from host_tools.odds import save2d6 as odds_save
 from host_tools.table.save2d6_clocks import ClockError, Clocks, describe_clock
@@ -69,7 +69,7 @@ class Commands:
         self.say("%s: a roll passes on %s:" % (name, " ".join(str(f) for f in r["pass_faces"])))
         for k in S.RESULTS:
             a, b = (int(x) for x in r["results"][k].split("/"))
-            self.say("  %-17s %5.1f%%  %s" % (W.RESULT_WORDS[k], 100.0 * a / b, r["results"][k]))
+            self.say("  %-17s %5.1f%%  %s" % (RESULT_WORDS[k], 100.0 * a / b, r["results"][k]))
         return r
 
     def save_flags(self, words, allowed=ROLL_FLAGS):

@@ -4,7 +4,8 @@ summary a device sent (the hub, the console, the live page, the session log).
 Portable, but only the host and the device's status lines load it.
 """
 
-from shared_rules.facets.game import ATTRS, BANDS, DICE, LADDERS, MAX_POINTS, PENALTIES, TRACKS, attr_name, band_word
+from shared_rules.facets.game import ATTRS, BANDS, DICE, LADDERS, MAX_POINTS, PENALTIES, TRACKS, attr_name
+from shared_rules.facets.results import band_word, band_words
 
 PENALTY_WORDS = {"step": "die -2 steps", "cost": "first success costs", "effort": "no effort"}
 MAX_LINE = 40
@@ -88,7 +89,7 @@ def say(op, args, result, state=None):
                 text += " %+d" % bonus
             text += " = %d" % (r["total"] + bonus)
             if r.get("tn") is not None:
-                text += " against TN %d: %s" % (r["tn"], band_word(r["band"], r.get("advantages", 0)).lower())
+                text += " against TN %d: %s" % (r["tn"], band_words(r["band"], r.get("advantages", 0)))
             parts.append(text)
         sentence = "; ".join(parts)
         if op == "attack":

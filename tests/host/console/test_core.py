@@ -15,7 +15,7 @@ import pytest
 from host_tools.console.core import TableConsole, make_console
 from host_tools.console.deck import breather_pick
 from host_tools.link import DeviceError
-from shared_rules.deck.results import WORDS
+from shared_rules.deck.results import NOTES, WORDS
 from host_tools.table.hub import TableHub
 from tests.host.conftest import Terminal, seated_table
 
@@ -249,6 +249,67 @@ def test_damage_says_what_it_did(gm):
     assert "Wound tokens 0 -> 1" in text
     text = gm("damage Ann 5 absorb=2")
     assert "2 absorbed as Exhaustion tokens" in text and "3 Stamina lost" in text
+
+
+def one_line(text):
+    """What the console printed for one action: exactly one line."""
+    lines = text.strip().splitlines()
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+def result_words(level):
+    return "%s (%s)" % (WORDS[level], NOTES[level])
+
+
+def test_a_flip_is_one_line_with_every_fact(gm):
+    """Issue 27, 'one line per action': who, the attribute and advantage, the
+    cards, the resolving card, the result word and note, what changed."""
+    xp = gm.hub.player("Ann").state["xp"]
+    said = one_line(gm("flip Ann str +1"))
+    f = gm.hub.player("Ann").last_flip
+    assert said.startswith("Ann flips Strength (%s) +1: %s; " % (f["suit"].capitalize(), ", ".join(f["cards"]))), said
+    assert "card %s resolves it: %s" % (f["resolving"], result_words(f["level"])) in said
+    now = gm.hub.player("Ann").state["xp"]
+    assert ("XP %d -> %d" % (xp, now) in said) == (now != xp) and ("+1 XP" in said) == (now != xp), said
+
+
+def test_a_flips_end_is_one_line_with_every_fact(gm):
+    gm("flip Cy dex open")
+    f = gm.hub.player("Cy").state["flip"]
+    if f["phase"] == "choose":
+        gm("choose Cy %s" % f["tied"][0])
+        f = gm.hub.player("Cy").state["flip"]
+    if f["resolving"] == "11":  # the Critical Success card: its reward is the GM's to name
+        said = one_line(gm("end Cy crit=none"))
+    else:
+        said = one_line(gm("end Cy"))
+    assert said.startswith("Cy ends the flip, resolved by %s: %s" % (f["resolving"], result_words(f["level"]))), said
+    xp = gm.hub.player("Cy").state["xp"]
+    assert ("+1 XP" in said) == (xp == 1) and ("; XP 0 -> 1" in said) == (xp == 1), said
+
+
+def test_a_press_is_one_line_and_so_is_what_the_buttons_did(gm):
+    said = one_line(gm("press Bo B"))
+    f = gm.hub.player("Bo").state["flip"]
+    assert said.startswith("Bo presses B: the screen shows flip; flips %s +0: %s; " % (
+        f["suit"].capitalize(), ", ".join(f["cards"]))), said
+    said = one_line(gm("press Bo A"))
+    f = gm.hub.player("Bo").last_flip
+    assert said.startswith("Bo presses A: the screen shows home; flips "), said
+    assert "card %s resolves it: %s (buttons)" % (f["resolving"], result_words(f["level"])) in said
+    link = gm.hub.player("Di").link  # the board's own buttons: the console hears it polling
+    link.request("press", button="B")
+    link.request("press", button="A")
+    lines = []
+    for _ in range(20):
+        lines += gm.console.poll()
+        if any("(buttons)" in line for line in lines):
+            break
+    said = [line for line in lines if "(buttons)" in line]
+    f = gm.hub.player("Di").last_flip
+    assert len(said) == 1 and said[0].startswith("Di flips ") and "\n" not in said[0], lines
+    assert "card %s resolves it: %s (buttons)" % (f["resolving"], result_words(f["level"])) in said[0]
 
 
 def test_a_wound_is_one_line_in_the_tables_words(gm):
