@@ -81,7 +81,7 @@ def status_table(hub):
                                                WORDS.get(f["level"], f["level"]),
                                                glyphs[f["level"] - 1] if f["level"] in (1, 2, 3, 4) else "")
         if s:  # its state in its own system's words
-            state = [systems.name(s.get("system", systems.DEFAULT)) + ("" if p.online else " (offline)")]
+            state = [systems.name(replies.system_of(s)) + ("" if p.online else " (offline)")]
             state += replies.words_of(s).describe(s)
         else:
             state = [p.error or ("offline" if not p.online else "ok")]
@@ -408,7 +408,7 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         A SAVE hero: odds NAME [preferred] [expertise] [assisted] [health=H], e.g. odds Di preferred"""
         words = self.words(arg, 1, "odds NAME [attr|SUIT] [+N]")
         who = self.who(words[0])
-        system = (self.hub.player(who).state or {}).get("system") or systems.DEFAULT
+        system = replies.system_of(self.hub.player(who).state)
         getattr(self, "odds_" + system)(who, words[1:])  # each system's odds, in its words
 
     def do_edition(self, arg):

@@ -29,7 +29,7 @@ from shared_rules.deck.teamwork import best
 from shared_rules.atomic import text_digest
 
 from host_tools.table import check as V
-from host_tools.table import record
+from host_tools.table import record, replies
 from host_tools.table import store
 from host_tools.table.errors import TableError
 from host_tools.link import DeviceError, DeviceLink, LinkError
@@ -1262,7 +1262,7 @@ class TableHub:
 def shares_table(state):
     """Whether a device's summary is of a system that shares the supply,
     Shadow and teamwork (the default's summary names no system)."""
-    return systems.shares_table(state.get("system", systems.DEFAULT))
+    return systems.shares_table(replies.system_of(state))
 
 
 def _flip_view(flip, result, source):

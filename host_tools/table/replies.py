@@ -10,6 +10,11 @@ words; print it with markup off.
 from shared_rules import systems
 
 
+def system_of(state):
+    """The system a summary plays: a Deckahedron's names none (systems.stamp)."""
+    return (state or {}).get("system") or systems.DEFAULT
+
+
 def words(key):
     """The words module of system ``key``; a summary or result names no
     system when it is the default's (and an unknown one is said as it)."""
@@ -18,7 +23,7 @@ def words(key):
 
 def words_of(state):
     """The words module of the system a summary plays."""
-    return words((state or {}).get("system"))
+    return words(system_of(state))
 
 
 def line(name, said, changed=()):
@@ -44,7 +49,7 @@ def say(op, r, state=None, args=None):
         return "presses %s: the screen shows %s" % (args.get("button"), r.get("screen"))
     if op == "set_name":
         return "is now named %s on the device" % r.get("name")
-    return words(r.get("system") or (state or {}).get("system")).say(op, args, r, state)
+    return words(r.get("system") or system_of(state)).say(op, args, r, state)
 
 
 def plain(r, indent=""):
@@ -69,7 +74,7 @@ def changes(before, after):
     a new character of another system says so first."""
     if not before or not after:
         return []
-    system = after.get("system", systems.DEFAULT)
-    if before.get("system", systems.DEFAULT) != system:  # a new character of another system
+    system = system_of(after)
+    if system_of(before) != system:  # a new character of another system
         return ["now plays %s" % systems.name(system)] + words_of(after).describe(after)
     return words_of(after).changes(before, after)

@@ -96,7 +96,7 @@ def player_view(p, flips, screen):
     held = list(s.get("held") or [])
     word, text = connection(p)
     open_flip = s.get("flip")
-    system = s.get("system") or systems.DEFAULT
+    system = replies.system_of(s)
     return {
         "system": system, "system_name": systems.name(system),
         "words": replies.words_of(s).describe(s) if s else [],

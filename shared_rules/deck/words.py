@@ -334,20 +334,18 @@ def cards_problem(what, value):
     return ""
 
 
+def _unless(sound, form, what, value):
+    return "" if sound else form % (what, _short(value))
+
+
 def card_problem(what, value, none_ok=True):
-    if value is None and none_ok:
-        return ""
-    if not isinstance(value, str) or value not in C.CARDS:
-        return "%s is an unknown card id %s" % (what, _short(value))
-    return ""
+    return _unless((value is None and none_ok) or (isinstance(value, str) and value in C.CARDS),
+                   "%s is an unknown card id %s", what, value)
 
 
 def level_problem(what, value, none_ok=True):
-    if value is None and none_ok:
-        return ""
-    if not (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 4):
-        return "%s is not a level 1 to 4: %s" % (what, _short(value))
-    return ""
+    return _unless((value is None and none_ok) or (isinstance(value, int) and not isinstance(value, bool)
+                                                   and 1 <= value <= 4), "%s is not a level 1 to 4: %s", what, value)
 
 
 def flip_problem(what, flip):
