@@ -57,13 +57,13 @@ def cap_note(net, state=None):
     return ""
 
 
-def flip_words(view, state=None, attr=None):
+def flip_words(view, state=None, attr=None, team=""):
     """An open flip: 'Strength (Anvil) +1: 3, 12; card 12 resolves it:
     SUCCESS (...)', or the tie to choose from; ``attr`` what it was flipped
-    for (a suit alone says the suit)."""
+    for (a suit alone says the suit), ``team`` its part in a teamwork flip."""
     suit = title(view.get("suit") or "?")
     what = "%s (%s)" % (SUITS.get(attr, title(attr)), suit) if attr else suit
-    text = "%s %+d: %s" % (what, view.get("net") or 0, cards(view.get("cards")))
+    text = "%s %+d%s: %s" % (what, view.get("net") or 0, team, cards(view.get("cards")))
     if view.get("flashback"):
         text += " (a flashback)"
     note = cap_note(view.get("net"), state)
@@ -199,7 +199,7 @@ def say(op, args, result, state=None):
                 "flashback": "spends 1 XP on a flashback: flips", "bump": "spends 1 XP to bump the result of"}[op]
         team = {"lead": " leading a teamwork flip", "support": " in support of a teamwork flip"}.get(a.get("team"), "")
         view = dict(r, suit=r.get("suit") or a.get("suit"), net=r.get("net", a.get("net")))
-        return "%s%s %s" % (lead, team, flip_words(view, state, attr))
+        return "%s %s" % (lead, flip_words(view, state, attr, team))
     if op == "end_flip":
         flip = r.get("flip") if isinstance(r.get("flip"), dict) else None
         if a.get("resolved") is False:  # a teamwork supporter or lead whose card was not the best
