@@ -125,13 +125,15 @@ class Commands:
             for line in refused:
                 self.warn("not asked, %s" % line)
 
-    def flip_and_end(self, who, args, end, keep_open=False, reason=""):
+    def flip_and_end(self, who, args, end, keep_open=False, reason="", also=()):
+        """Flip and, unless ``keep_open``, end it at once; said in one line,
+        with ``also`` (what the flip is for) after the flip's words."""
         p = self.hub.player(who)
         if not {"attr", "suit", "item"} & set(args) and args.get("team") != "support":
             args = dict(args, attr=self.hub.selected_attr(p))  # said as the attribute, not its suit
         before = dict(p.state or {})
         r = self.hub.command(who, "flip", reason=reason, **args)
-        said = [replies.say("flip", r, p.state, args)] + list(r.get("events") or [])
+        said = [replies.say("flip", r, p.state, args)] + list(also) + list(r.get("events") or [])
         if keep_open:
             said.append("the flip is open: choose, flashback, bump or end %s" % p.name)
             return self.said(p, before, said, r)
@@ -219,14 +221,11 @@ class Commands:
             if key in args:
                 args[key] = self.who(args[key])
         r = self.hub.teamwork(names[0], names[1:], **args)
-        self.say("teamwork led by %s: %s's card %s resolves it: %s" % (
-            names[0], r["resolved_by"], r["card"], level_words(r["level"])))
-        for entry in r["entries"]:
-            self.say("  %s: card %s, %s" % (entry["player"], entry["card"], WORDS.get(entry["level"])))
-        for n, e in r["results"].items():
-            gains = end_gains(e)
-            if gains:
-                self.say("  %s: %s" % (n, "; ".join(gains)))
+        said = ["teamwork led by %s: %s's card %s resolves it: %s" % (
+            names[0], r["resolved_by"], r["card"], level_words(r["level"]))]  # one line, as every action
+        said.append(", ".join("%s card %s %s" % (e["player"], e["card"], WORDS.get(e["level"])) for e in r["entries"]))
+        said += ["%s %s" % (n, ", ".join(end_gains(e))) for n, e in r["results"].items() if end_gains(e)]
+        self.say("; ".join(said))
 
     def do_pursuit(self, arg):
         """pursuit NAME [encumbrance=N] [open] | pursuit NAME round won|lost [helper=int|str|dex] | pursuit NAME end
@@ -253,16 +252,17 @@ class Commands:
                 chase.record_round(words[2] == "won", helper)
             except ValueError as e:  # RulesError: a sentence
                 raise Usage(str(e))
-            self.say("round %d: %s; rabbit %d, pursuers %d" % (
+            said = ["round %d: %s; rabbit %d, pursuers %d" % (
                 len(chase.rounds), "the rabbit got away" if words[2] == "won" else "the pursuers gained",
-                chase.rabbit_wins, chase.pursuer_wins))
+                chase.rabbit_wins, chase.pursuer_wins)]
             if chase.winner:
-                self.say("the %s win the pursuit" % chase.winner, style="bold")
+                said.append("the %s win the pursuit" % chase.winner)
                 self.pursuits.pop(who, None)
             elif chase.pursuers_two_in_a_row:
-                self.say("the pursuers won two in a row: they may make a move")
+                said.append("the pursuers won two in a row: they may make a move")
             if not chase.winner and chase.helpers_available():
-                self.say("round %d may be helped with %s" % (chase.next_round, ", ".join(chase.helpers_available())))
+                said.append("round %d may be helped with %s" % (chase.next_round, ", ".join(chase.helpers_available())))
+            self.say("; ".join(said))  # one line, as every action
             return
         args = self.options(words[1:], ("open",))
         attrs = self.hub.player(who).state.get("attrs") or {}
@@ -271,11 +271,11 @@ class Commands:
                                args.get("encumbrance", 0))
         except ValueError as e:
             raise Usage(str(e))
-        self.say("pursuit round %d: Str %s (%d) + Dex %s (%d) - encumbrance %d = %d: %s %+d%s" % (
+        why = "pursuit round %d: Str %s (%d) + Dex %s (%d) - encumbrance %d = %d: %s %+d%s" % (
             chase.next_round or 1, title(attrs.get("str")), C.SUITS.index(attrs.get("str")) + 1,
             title(attrs.get("dex")), C.SUITS.index(attrs.get("dex")) + 1, args.get("encumbrance", 0), row["value"],
-            title(row["suit"]), row["net"], " (beyond the table: the GM rules on it)" if row["beyond_table"] else ""))
-        self.flip_and_end(who, {"suit": row["suit"], "net": row["net"]}, {}, args.get("open", False))
+            title(row["suit"]), row["net"], " (beyond the table: the GM rules on it)" if row["beyond_table"] else "")
+        self.flip_and_end(who, {"suit": row["suit"], "net": row["net"]}, {}, args.get("open", False), also=[why])
 
     # ======================================================================
     # Combat
@@ -309,8 +309,11 @@ class Commands:
         kind = words[1] if len(words) > 1 else "d10"
         if kind not in REVEALS:
             raise Usage("reveal d4, d6 or d10, not %r" % kind)
-        r = self.run(self.who(words[0]), "reveal", kind=kind)
-        self.say("then: damage NAME %s [wounds=N] ..." % r.get("power"))
+        who = self.who(words[0])
+        p = self.hub.player(who)
+        before = dict(p.state or {})
+        r = self.hub.command(who, "reveal", kind=kind)
+        self.tell("reveal", p, r, before, {"kind": kind}, also=["then: damage %s %s [wounds=N] ..." % (p.name, r.get("power"))])
 
     def do_lose(self, arg):
         """lose NAME [N] [reshuffle]

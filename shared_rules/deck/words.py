@@ -194,7 +194,7 @@ def say(op, args, result, state=None):
     a = args if isinstance(args, dict) else {}
     r = result if isinstance(result, dict) else {}
     if op in ("flip", "choose", "flashback", "bump"):
-        attr = a.get("attr") if op == "flip" else None
+        attr = (a.get("attr") or a.get("item")) if op == "flip" else None  # an item's flip names the item
         lead = {"flip": "flips", "choose": "chooses %s to resolve the tie of" % a.get("card"),
                 "flashback": "spends 1 XP on a flashback: flips", "bump": "spends 1 XP to bump the result of"}[op]
         team = {"lead": " leading a teamwork flip", "support": " in support of a teamwork flip"}.get(a.get("team"), "")
@@ -231,6 +231,12 @@ def say(op, args, result, state=None):
         return "reshuffles: %s cards in the Deckahedron" % r.get("draw")
     if op == "gain_xp":
         return "gains %s XP" % a.get("n", 1)
+    if op == "set_attr":
+        return "sets %s to %s" % (SUITS.get(a.get("attr"), a.get("attr")), title(a.get("suit")))
+    if op == "set_move":
+        return "writes the move %s at %s" % (a.get("name"), a.get("level", "base"))
+    if op == "revive":
+        return "is revived by the GM"
     if op == "mercy_flashback":
         return "takes a mercy flashback"
     if op == "study":

@@ -463,12 +463,16 @@ def test_minigame_pursuit_and_sheet(gm):
     assert "XP 0 -> 2" in gm("xp Cy 2")
     assert "Cy studies under a master" in gm("study Cy Sneak")
     text = gm("reveal Cy d6")
-    assert "attack power" in text and "then: damage NAME" in text
+    said = one_line(text)
+    assert "attack power" in said and "then: damage Cy " in said
 
 
 def test_team_and_shadow(gm):
     text = gm("team Cy Ann Bo dex")
-    assert "teamwork led by Cy" in text and "card" in text
+    said = one_line(text)
+    assert said.startswith("teamwork led by Cy: ") and " resolves it: " in said
+    for name in ("Cy", "Ann", "Bo"):
+        assert "%s card " % name in said, said
     assert "Shadow:" in gm("shadow")
     assert "whole number" in gm("shadow spend lots")
 

@@ -32,4 +32,4 @@ def test_describe_and_summary_problem():
 
 
 def test_a_command_the_words_do_not_know_says_its_arguments_and_result():
-    assert say("set_attr", {"attr": "str", "suit": "dragon"}, {"events": ["x"]}) == "does set_attr attr=str suit=dragon"
+    assert say("set_rings", {"rings": 2}, {"rings": 2, "events": ["x"]}) == "does set_rings rings=2: rings 2"
