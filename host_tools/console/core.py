@@ -355,13 +355,12 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         self.tell(op, p, r, before, args=args)
         return r
 
-    def tell(self, op, p, r, before, args=None, events=False, also=()):
+    def tell(self, op, p, r, before, args=None, also=()):
         """The answer in one line (issue 27: one line per action): who, what
         the command did in its system's words, then what it changed on the
-        device; ``events`` says the device's event words too (the
-        Deckahedron's repeat its reply's: the record keeps them), ``also``
-        what the console adds (the next step)."""
-        said = [replies.say(op, r, p.state, args)] + (list(r.get("events") or []) if events else []) + list(also)
+        device, and ``also`` what the console adds (the next step). The
+        device's event words repeat the reply's: the record keeps them."""
+        said = [replies.say(op, r, p.state, args)] + list(also)
         self.say(replies.line(p.name, said, replies.changes(before, p.state)))
 
     # ======================================================================

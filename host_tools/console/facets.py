@@ -75,12 +75,12 @@ class Commands:
 
     def facets_run(self, who, op, **args):
         """One Facets command on a device, said in one line in Facets' words
-        with its events and the lines of the sheet it changed. Returns the result.
+        with the lines of the sheet it changed. Returns the result.
         (``who``, not ``name``: trait_add takes a ``name`` argument.)"""
         p = self.hub.player(who)
         before = dict(p.state or {})
         r = self.hub.command(who, op, **args)
-        self.tell(op, p, r, before, args, events=True)
+        self.tell(op, p, r, before, args)
         return r
 
     @staticmethod

@@ -46,11 +46,11 @@ class Commands:
 
     def save_run(self, name, op, **args):
         """One SAVE command on a device, said in one line in SAVE's words with
-        its events and what it changed. Returns the result."""
+        what it changed. Returns the result."""
         p = self.hub.player(name)
         before = dict(p.state or {})
         r = self.hub.command(name, op, **args)
-        self.tell(op, p, r, before, args, events=True)
+        self.tell(op, p, r, before, args)
         return r
 
     def odds_save(self, name, words):

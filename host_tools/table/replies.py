@@ -32,10 +32,15 @@ def line(name, said, changed=()):
     in lower case, follows the name ('Ann takes a Wound ...'), any other
     comes after a colon ('Cy: Strength d8 rolled ...')."""
     parts = [p for p in said if p] + ([", ".join(changed)] if changed else [])
-    text = "; ".join(parts)
-    if not text:
+    if not parts:
         return ""
+    text = "; ".join([_unstopped(p) for p in parts[:-1]] + parts[-1:])
     return ("%s %s" if text[:1].islower() else "%s: %s") % (name, text)
+
+
+def _unstopped(sentence):
+    """A sentence without its full stop, for the middle of a line."""
+    return sentence[:-1] if sentence.endswith(".") and not sentence.endswith("..") else sentence
 
 
 def say(op, r, state=None, args=None):
@@ -49,6 +54,8 @@ def say(op, r, state=None, args=None):
         return "presses %s: the screen shows %s" % (args.get("button"), r.get("screen"))
     if op == "set_name":
         return "is now named %s on the device" % r.get("name")
+    if op == "new_game":  # of any system: what it plays is said with what changed
+        return "starts a new character"
     return words(r.get("system") or system_of(state)).say(op, args, r, state)
 
 

@@ -241,8 +241,6 @@ def say(op, args, result, state=None):
         return "takes a mercy flashback"
     if op == "study":
         return "studies under a master"
-    if op == "new_game":
-        return "starts a new character"
     if op in ("minigame_start", "minigame_exhaust", "minigame_end"):
         return minigame_words(r)
     if op == "set_edition":

@@ -124,9 +124,11 @@ def _count(v, high=None):
 
 def changes(before, after):
     """What a command changed in the state: the lines of ``describe`` that
-    are new (but the count of commands, which every command changes)."""
+    are new (but the count of commands, which every command changes, and
+    the last roll, which ``say`` says)."""
     said = describe(before)
-    return [w for w in describe(after)[1:] if w not in said]
+    rolls = [_clip(roll_words(r)) for r in (after.get("last") or {}).get("rolls", [])]
+    return [w for w in describe(after)[1:] if w not in said and w not in rolls]
 
 
 def summary_problem(summary):
