@@ -14,12 +14,13 @@ from shared_rules.errors import RulesError
 
 DEFAULT = "deck"
 # key (on the wire and in saves) -> (its folder in every layer, first line
-# of its text form, name a person reads); a system is added by a row here,
-# one in KEYS and its folders (docs/systems.md).
+# of its text form, name a person reads, whether its players share the
+# table's supply cards, the GM's Shadow points and teamwork flips); a system
+# is added by a row here, one in KEYS and its folders (docs/systems.md).
 SYSTEMS = {
-    "deck": ("deck", "deckahedron-state 1", "Deckahedron"),
-    "facets": ("facets", "facets 1", "Facets"),
-    "save": ("save2d6", "save2d6 1", "SAVE 2d6"),
+    "deck": ("deck", "deckahedron-state 1", "Deckahedron", True),
+    "facets": ("facets", "facets 1", "Facets", False),
+    "save": ("save2d6", "save2d6 1", "SAVE 2d6", False),
 }
 KEYS = ("deck", "facets", "save")  # the order menus offer them
 
@@ -32,6 +33,12 @@ def check_system(key):
 
 def name(key):
     return SYSTEMS[check_system(key)][2]
+
+
+def shares_table(key):
+    """Whether players of system ``key`` take part in the shared supply,
+    the GM's Shadow points and teamwork flips (the Deckahedron's)."""
+    return SYSTEMS[check_system(key)][3]
 
 
 def folder(key):

@@ -4,7 +4,7 @@ a move levelled up). Dropped again at home with the menus (app.RELEASABLE)."""
 
 from shared_rules.deck.editions import edition
 from shared_rules.deck.state import level_cap
-from shared_rules.deck.words import WORDS
+from shared_rules.deck.results import WORDS
 
 from deck.ui import finish_flip
 from menu_widgets import Menu, NumberPick

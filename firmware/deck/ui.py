@@ -14,7 +14,7 @@ draws, see render.py) and press(button).
 from shared_rules.deck import cards as C
 from shared_rules.errors import RulesError
 from shared_rules.deck.state import ATTRS
-from shared_rules.deck.words import NOTES, WORDS
+from shared_rules.deck.results import NOTES, WORDS
 
 # the shared screens, named here too for gear_menus and the tests
 from widgets import Screens, _wrap

@@ -9,6 +9,7 @@ exploding face inverted (the marked set) and chained to the next with a
 """
 
 import glyphs as G
+from shared_rules.facets.results import band_label
 from render import _clip, _dict, _int, _list, _str
 
 W = 296
@@ -113,7 +114,7 @@ def _roll(r, v):
             ro = _dict(ro)
             x = max(_dice_row(r, ro, 4, y, 26, 176) + 4, 184)
             _total(r, ro, x, y + 1, 1)
-            band = BAND_LABELS.get(_str(ro.get("band"), 12))
+            band = band_label(_str(ro.get("band"), 12))
             if band:
                 r.text(band, x, y + 19, 1)
             y += 30
@@ -292,10 +293,6 @@ def _ladder(r, track, points, most, level, dead, y):
 
 # -- odds ---------------------------------------------------------------------
 
-BAND_LABELS = {"advantage": "ADVANTAGE", "success": "SUCCESS", "cost": "SUCCESS,COST",
-               "fail": "FAILURE", "fail_cost": "FAIL,COST"}
-
-
 def _odds(r, v):
     fb = r.fb
     r._title_bar(_str(v.get("title"), 36), _str(v.get("mode"), 10))
@@ -303,7 +300,7 @@ def _odds(r, v):
     for row in _list(v.get("rows"))[:5]:
         row = _list(row)
         band, frac, pct = _str(row[0], 12), _str(row[1], 24), _str(row[2], 6)
-        r.text(BAND_LABELS.get(band, band), 2, y, 1)
+        r.text(band_label(band) or band, 2, y, 1)
         G.mini_text(fb, _clip(frac, 104).upper(), 2, y + 11, 1)
         bar = 0
         try:

@@ -9,6 +9,7 @@ The Ui keeps the interface of ui.Ui that the app uses.
 """
 
 from shared_rules.facets import game as FX
+from shared_rules.facets.results import band_word
 from shared_rules.errors import RulesError
 
 from menu_widgets import Menu, NameEntry, NumberPick, Shown, confirm_new, help_pages
@@ -135,7 +136,7 @@ def roll_view(u, op, result, title):
     word = ""
     r0 = rolls[0]
     if "band" in r0:
-        word = FX.band_word(r0["band"], r0["advantages"])
+        word = band_word(r0["band"], r0["advantages"])
     elif kind == "initiative":
         word = "INIT %d" % r0["result"]
     else:
@@ -160,7 +161,7 @@ def stored_view(u):
     if kind == "attack" and len(rolls) == 2:
         word = "%d DAMAGE" % (rolls[0]["damage"] + rolls[1]["damage"])
     elif "band" in r0:
-        word = FX.band_word(r0["band"], r0["advantages"])
+        word = band_word(r0["band"], r0["advantages"])
     else:
         word = "TOTAL %d" % r0["result"]
     notes = []

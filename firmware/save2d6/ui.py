@@ -11,6 +11,7 @@ stays until the assist arrives from the host or the player resolves it.
 """
 
 from shared_rules.save2d6.game import HEALTH, pass_faces, odds
+from shared_rules.save2d6.results import NOTES, WORDS
 
 from menu_widgets import MENU_HELP, Menu, NameEntry, Shown, confirm_new, help_pages
 from widgets import Screens, _wrap
@@ -18,11 +19,6 @@ from widgets import Screens, _wrap
 # (flag, label on home, what it does), in the order UP/DOWN visit them
 SWITCHES = (("preferred", "Preferred (5s pass)"), ("expertise", "Expertise (4s pass)"),
             ("assisted", "Assisted (2s pass)"), ("injury", "Setback is injury"))
-WORDS = {"complete": "COMPLETE", "mixed": "MIXED", "failure": "FAILURE", "pending": "A TWO!"}
-NOTES = {"complete": "both dice pass: the goal, no setback",
-         "mixed": "one passes: goal and a setback",
-         "failure": "none pass: a setback instead"}
-
 
 def cap(word):
     return word[:1].upper() + word[1:]

@@ -4,7 +4,7 @@ Everything on the sheet is the device's own: its screens (the real firmware
 plays the scenes of host_tools.screens.core, the device renderer draws them),
 its 8x8 font and result marks drawn by its own routines (font8, glyphs) on
 a Pillow page, the Help pages read from firmware/deck/ui.py, the result words
-from shared_rules/deck/words.py, the buttons from the board registry. Only the advantage rule is said here, in our own words after
+from shared_rules/deck/results.py, the buttons from the board registry. Only the advantage rule is said here, in our own words after
 seed 001's *Advantage*, with the edition's card limit.
 
 The page is laid out in 150-dpi units and filled to its bottom margin (the
@@ -24,7 +24,7 @@ from host_tools import firmware_importable
 from host_tools import boards as B
 from host_tools.cli import reporter
 from shared_rules.deck.editions import DEFAULT_EDITION, EDITION_KEYS, edition
-from shared_rules.deck.words import NOTES, WORDS
+from shared_rules.deck.results import NOTES, WORDS
 
 firmware_importable()  # the device font and glyphs
 

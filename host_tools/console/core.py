@@ -38,7 +38,8 @@ from shared_rules.deck import cards as C
 from shared_rules import systems
 from shared_rules.deck.editions import CAMPAIGNS, EDITION_KEYS
 from shared_rules.deck.state import ATTRS, MOVE_LEVELS
-from shared_rules.deck.words import WORDS, level_words
+from shared_rules.deck.results import WORDS
+from shared_rules.deck.words import rules_of, title
 
 from host_tools import system_module
 from host_tools.console.deck import MINIGAMES, REVEALS, breather_pick
@@ -67,51 +68,36 @@ def make_console(file=None, width=None):
 
 def status_table(hub):
     t = Table(title="Table")
-    for col in ("player", "device", "last flip", "deck/disc/exh", "XP", "Harm/Wnd/Exh tok", "supply cards", "state",
-                "battery"):
+    for col in ("player", "device", "last flip", "state", "battery"):
         t.add_column(col)
     for name, p in hub.players.items():
         s = p.state or {}
-        system = s.get("system", systems.DEFAULT)
-        if s and system != systems.DEFAULT:  # another system: its state in its own words
-            t.add_row(str(name), "%s\n%s" % (p.device, p.port), "-", "-", "-", "-", "-",
-                      "\n".join([systems.name(system) + (" (offline)" if not p.online else "")] +
-                                 systems.module(system, "words").describe(s)), battery_words(s) if s else "-")
-            continue
         f = p.last_flip
         last = "-"
         if f and f.get("level"):
-            glyphs = replies.rules_of(s)["level_glyphs"]
-            last = "%s %+d: %s -> %s %s %s" % (replies.title(f.get("suit") or "?"), f.get("net") or 0,
+            glyphs = rules_of(s)["level_glyphs"]
+            last = "%s %+d: %s -> %s %s %s" % (title(f.get("suit") or "?"), f.get("net") or 0,
                                                ",".join(str(c) for c in f.get("cards", [])), f.get("resolving"),
                                                WORDS.get(f["level"], f["level"]),
                                                glyphs[f["level"] - 1] if f["level"] in (1, 2, 3, 4) else "")
-        tokens = s.get("tokens") or {}
-        state = "INCAPACITATED (%s)" % s["incapacitated"] if s.get("incapacitated") else (
-            "offline" if not p.online else "ok")
-        if s:
-            state += "\n" + replies.rules_of(s)["label"]
-        if p.error and not s:
-            state = p.error
-        t.add_row(str(name), "%s\n%s" % (p.device, p.port), last,
-                  "%s/%s/%s" % (s.get("draw", "?"), s.get("discard", "?"), s.get("exhaustion", "?")),
-                  str(s.get("xp", "?")),
-                  "%s/%s/%s" % (tokens.get("harm", "?"), tokens.get("wound", "?"), tokens.get("exhaustion", "?")),
-                  ",".join(str(c) for c in s.get("held", [])) or "-", str(state), battery_words(s) if s else "-")
+        if s:  # its state in its own system's words
+            state = [systems.name(replies.system_of(s)) + ("" if p.online else " (offline)")]
+            state += replies.words_of(s).describe(s)
+        else:
+            state = [p.error or ("offline" if not p.online else "ok")]
+        t.add_row(str(name), "%s\n%s" % (p.device, p.port), last, "\n".join(state), battery_words(s) if s else "-")
     earned, spent, left = hub.shadow()
     first = next(iter(hub.players.values())).state if hub.players else {}
     t.caption = "Shared supply: %s   ·   GM %s points: %d earned, %d spent, %d left" % (
-        ",".join(hub.supply()) or "empty", replies.rules_of(first)["gm_points"], earned, spent, left)
+        ",".join(hub.supply()) or "empty", rules_of(first)["gm_points"], earned, spent, left)
     return t
 
 
-def button_flip_line(who, lf):
-    """A flip made with a device's buttons (the hub's last_flip), in one line:
-    why, and whether it answers the GM's ask."""
-    return "%s %s %+d (%s): %s from card %s%s%s" % (
-        who, replies.title(lf.get("suit")), lf.get("net") or 0, replies.cards(lf.get("cards")),
-        level_words(lf.get("level")), lf.get("resolving"), record.reason_words(lf.get("reason")),
-        " (as the GM asked)" if lf.get("ask") else "")
+def button_flip_line(lf, state=None):
+    """A flip made with a device's buttons (the hub's last_flip), as the
+    record says it: why, and whether it answers the GM's ask."""
+    return "%s (buttons)%s%s" % (replies.say("flip", lf, state), record.reason_words(lf.get("reason")),
+                                 " (as the GM asked)" if lf.get("ask") else "")
 
 
 def _is_int(v):
@@ -140,7 +126,7 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
     # -- printing ---------------------------------------------------------
     def say(self, *lines, style=None):
         for line in lines:
-            self.out.print(line, style=style)
+            self.out.print(line, style=style, soft_wrap=True)  # one action, one line: the terminal wraps it
 
     def warn(self, text):
         self.out.print(text, style="red")
@@ -298,8 +284,8 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
                 self.say("  (also: %s)" % ", ".join(also))
             return
         self.say("Commands (NAME is a player at the table; [..] is optional; help COMMAND says more):", style="bold")
-        for title, commands in self.help_groups():
-            self.say(title, style="bold")
+        for group, commands in self.help_groups():
+            self.say(group, style="bold")
             for command in commands:
                 self.say("  " + self.usage(command))
         self.say("The Deckahedron's commands are the plain words; a Facets character's go under facets NAME, "
@@ -367,23 +353,20 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
 
     # -- running device commands -------------------------------------------------
     def run(self, who, op, **args):
-        """Send one command; say what it did and what changed. Returns the reply."""
+        """Send one command; say in one line what it did and what changed. Returns the reply."""
         p = self.hub.player(who)
         before = dict(p.state or {})
         r = self.hub.command(who, op, **args)
-        self.tell(op, p, r, before)
+        self.tell(op, p, r, before, args=args)
         return r
 
-    def tell(self, op, p, r, before, extra=(), words=True):
-        """The answer: what the command did, then what it changed on the device,
-        on one line (issue 27: one line per action). The
+    def tell(self, op, p, r, before, args=None, also=()):
+        """The answer in one line (issue 27: one line per action): who, what
+        the command did in its system's words, then what it changed on the
+        device, and ``also`` what the console adds (the next step). The
         device's event words repeat the reply's: the record keeps them."""
-        said = (replies.say(op, p.name, r, p.state) if words else []) + list(extra)
-        changed = [c[len(p.name) + 2:] if c.startswith(p.name + ": ") else c
-                   for c in replies.changes(p.name, before, p.state)]
-        if said and changed:
-            said[-1] = "; ".join([said[-1]] + changed)
-        self.say(*(said or changed))
+        said = [replies.say(op, r, p.state, args)] + list(also)
+        self.say(replies.line(p.name, said, replies.changes(before, p.state)))
 
     # ======================================================================
     # Buttons
@@ -401,16 +384,28 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
             raise Usage("a button is A, B, C, UP or DOWN, not %r" % button)
         button = button.upper()
         p = self.hub.player(who)
-        before, last = dict(p.state or {}), p.last_flip
+        before, last, since = dict(p.state or {}), p.last_flip, self.last_entry()
         r = self.hub.command(who, "press", button=button)
         self.hub.poll(0.2)  # a press that ran a rules command sends its event now
-        self.say("%s pressed %s: the screen shows %s" % (p.name, button, r.get("screen")))
-        f = (p.state or {}).get("flip")
-        if f:
-            self.say(*replies.flip_view(p.name, f, p.state))
+        self.say(self.device_line(p, before, last, since, replies.say("press", r, p.state, {"button": button})))
+
+    def last_entry(self):
+        return self.hub.store.last_log_id().fetchone()[0] or 0
+
+    def device_line(self, p, before, last, since, done=""):
+        """What a device did with its buttons (or after a press), in one line:
+        the press, the flip it made or holds open, else the commands its
+        buttons ran since record entry ``since``; then what changed."""
+        parts = [done] if done else []
         if p.last_flip is not last and p.last_flip:
-            self.say(button_flip_line(p.name + "'s flip", p.last_flip))
-        self.say(*replies.changes(p.name, before, p.state))
+            parts.append(button_flip_line(p.last_flip, p.state))
+        f = (p.state or {}).get("flip")
+        if f:  # still open on the device
+            parts.append(replies.say("flip", f, p.state))
+        if len(parts) == bool(done):  # no flip: the commands the buttons ran, as the record says them
+            parts += [e["text"] for e in record.entries(self.hub.db, p.name, newest=5)
+                      if e["id"] > since and e["kind"] == "event"]
+        return replies.line(p.name, parts, replies.changes(before, p.state)) or "%s's device changed" % p.name
 
     # ======================================================================
     # Odds, editions, a new character
@@ -423,7 +418,7 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         A SAVE hero: odds NAME [preferred] [expertise] [assisted] [health=H], e.g. odds Di preferred"""
         words = self.words(arg, 1, "odds NAME [attr|SUIT] [+N]")
         who = self.who(words[0])
-        system = (self.hub.player(who).state or {}).get("system") or systems.DEFAULT
+        system = replies.system_of(self.hub.player(who).state)
         getattr(self, "odds_" + system)(who, words[1:])  # each system's odds, in its words
 
     def do_edition(self, arg):
@@ -630,7 +625,7 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         elif op in ("state", "hello", "stats", "ping", "events"):
             self.say(*(replies.plain(r) or ["(nothing)"]))
         else:
-            self.tell(op, p, r, before)
+            self.tell(op, p, r, before, args)
 
     def do_quit(self, arg):
         """quit
@@ -643,28 +638,12 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
 
     # -- the interactive loop -------------------------------------------------------
     def poll(self):
-        """Read the devices; say what changed on them (button presses)."""
+        """Read the devices; say what changed on them (button presses), a
+        line for each device."""
         snap = {p: (dict(p.state or {}), p.last_flip) for p in self.hub.players.values()}
+        since = self.last_entry()
         changed = self.hub.poll(0)
-        lines = []
-        for p, (before, last) in snap.items():
-            if p.name not in changed:
-                continue
-            if p.last_flip is not last and p.last_flip:
-                lf = p.last_flip
-                lines.append(button_flip_line(p.name + " flipped", lf))
-            system = (p.state or {}).get("system", systems.DEFAULT)
-            if system != systems.DEFAULT:  # another system: its last entry and what changed, in its words
-                entries = record.entries(self.hub.db, p.name, newest=1)
-                if entries and entries[-1]["kind"] == "event":
-                    lines.append("%s %s" % (p.name, entries[-1]["text"]))
-                lines += replies.changes(p.name, before, p.state)
-                continue
-            f = (p.state or {}).get("flip")
-            if f:
-                lines += replies.flip_view(p.name, f, p.state)
-            lines += replies.changes(p.name, before, p.state) or ["%s's device changed" % p.name]
-        return lines
+        return [self.device_line(p, before, last, since) for p, (before, last) in snap.items() if p.name in changed]
 
     def loop(self, every=0.3):
         """Read lines in a thread while polling the devices here."""

@@ -11,7 +11,8 @@ under its key (``facets NAME WHAT``, ``save NAME WHAT``): help says so.
 from shared_rules.deck import cards as C
 from shared_rules.deck.editions import DEFAULT_EDITION, edition
 from shared_rules.deck.state import ATTRS
-from shared_rules.deck.words import WORDS, level_words
+from shared_rules.deck.results import WORDS
+from shared_rules.deck.words import cap_note, end_gains, level_words, rules_of, title
 
 from host_tools.console.typed import Usage, coerce, number, signed
 from host_tools.link import DeviceError, LinkError
@@ -30,7 +31,7 @@ def breather_pick(state, want):
     latest first), then face-down ones taken blind; ``want`` Stamina
     (default the edition's most, from shared_rules.deck.editions)."""
     state = state or {}
-    most = replies.rules_of(state)["breather_max"]
+    most = rules_of(state)["breather_max"]
     tokens_have = int((state.get("tokens") or {}).get("exhaustion") or 0)
     up = list(state.get("exhaustion_face_up") or [])
     down = max(0, int(state.get("exhaustion") or 0) - len(up))
@@ -134,48 +135,46 @@ class Commands:
                 refused.append("%s: %s" % (name, e))
                 continue
             self.say("asked %s to flip %s %+d%s (on their device: B flips, C declines)"
-                     % (name, replies.title(attr), net, record.reason_words(reason)))
+                     % (name, title(attr), net, record.reason_words(reason)))
         if refused:
             self.failed = True
             for line in refused:
                 self.warn("not asked, %s" % line)
 
-    def flip_and_end(self, who, args, end, keep_open=False, reason=""):
+    def flip_and_end(self, who, args, end, keep_open=False, reason="", also=()):
+        """Flip and, unless ``keep_open``, end it at once; said in one line,
+        with ``also`` (what the flip is for) after the flip's words."""
         p = self.hub.player(who)
         if not {"attr", "suit", "item"} & set(args) and args.get("team") != "support":
             args = dict(args, attr=self.hub.selected_attr(p))  # said as the attribute, not its suit
         before = dict(p.state or {})
         r = self.hub.command(who, "flip", reason=reason, **args)
-        lines = replies.flip_view(p.name, r, p.state, args.get("attr"))
+        said = [replies.say("flip", r, p.state, args)] + list(also) + list(r.get("events") or [])
         if keep_open:
-            self.say(*lines)
-            self.tell("", p, {"events": r.get("events")}, before,
-                      ["the flip is open: choose, flashback, bump or end %s" % p.name], words=False)
-            return r
-        self.say(*lines[:-1])  # the resolving card is said with the result
-        for event in r.get("events") or []:
-            self.say("  · %s" % event, style="dim")
+            said.append("the flip is open: choose, flashback, bump or end %s" % p.name)
+            return self.said(p, before, said, r)
         if r.get("phase") == "choose":
             first = r["tied"][0]
-            self.say("a tie that matters between %s: the first, %s, resolves it (flip ... open, then choose, "
-                     "to pick another)" % (replies.cards(r["tied"]), first))
-            self.hub.command(who, "choose", card=first)
-        resolving = first if r.get("phase") == "choose" else r.get("resolving")
-        if "crit" not in end and args.get("team") is None and self.critical_success(resolving):
+            said.append("the first, %s, resolves it (flip ... open, then choose, to pick another)" % first)
+            r = self.hub.command(who, "choose", card=first)
+            said.append("card %s resolves it: %s" % (first, level_words(r.get("level"))))
+        if "crit" not in end and args.get("team") is None and self.critical_success(r.get("resolving")):
             # as at a real table: the reward is chosen once the Critical Success card is seen
             options = edition((p.state or {}).get("edition") or DEFAULT_EDITION)["crit_options"]
-            if r.get("phase") != "choose":
-                self.say(lines[-1])  # the result, before the question it raises
-            self.say("a critical success: %s chooses the reward, then end %s crit=%s (levelup: move=MOVE too), "
-                     "or end %s crit=none for none" % (p.name, p.name, "|".join(options), p.name))
-            return r
+            said.append("a critical success: %s chooses the reward, then end %s crit=%s (levelup: move=MOVE too), "
+                        "or end %s crit=none for none" % (p.name, p.name, "|".join(options), p.name))
+            return self.said(p, before, said, r)
         if end.get("crit") == "none":
             end.pop("crit")  # declined, said so by the GM
         if "move" in args and end.get("crit") == "levelup":
             end.setdefault("move", args["move"])
         e = self.hub.command(who, "end_flip", reason=reason, **end)
-        self.tell("end_flip", p, e, before)
-        return e
+        return self.said(p, before, said + end_gains(e, p.state), e)
+
+    def said(self, p, before, parts, r):
+        """A flip and its end in one line, with what they changed; returns ``r``."""
+        self.say(replies.line(p.name, parts, replies.changes(before, p.state)))
+        return r
 
     def do_choose(self, arg):
         """choose NAME CARD
@@ -241,14 +240,11 @@ class Commands:
         names = [self.who(n) for n in [lead] + list(supporters)]
         given = dict(rules, attr=attr, suit=suit, net=net or None, pick=None if pick is None else self.who(pick))
         r = self.hub.teamwork(names[0], names[1:], **{k: v for k, v in given.items() if v is not None})
-        self.say("teamwork led by %s: %s's card %s resolves it: %s" % (
-            names[0], r["resolved_by"], r["card"], level_words(r["level"])))
-        for entry in r["entries"]:
-            self.say("  %s: card %s, %s" % (entry["player"], entry["card"], WORDS.get(entry["level"])))
-        for n, e in r["results"].items():
-            gains = replies.end_flip(n, e)[1:]
-            if gains:
-                self.say("  %s: %s" % (n, "; ".join(gains)))
+        said = ["teamwork led by %s: %s's card %s resolves it: %s" % (
+            names[0], r["resolved_by"], r["card"], level_words(r["level"]))]  # one line, as every action
+        said.append(", ".join("%s card %s %s" % (e["player"], e["card"], WORDS.get(e["level"])) for e in r["entries"]))
+        said += ["%s %s" % (n, ", ".join(end_gains(e))) for n, e in r["results"].items() if end_gains(e)]
+        self.say("; ".join(said))
 
     def do_pursuit(self, arg):
         """pursuit NAME [encumbrance=N] [open] | pursuit NAME round won|lost [helper=int|str|dex] | pursuit NAME end
@@ -275,16 +271,17 @@ class Commands:
                 chase.record_round(words[2] == "won", helper)
             except ValueError as e:  # RulesError: a sentence
                 raise Usage(str(e))
-            self.say("round %d: %s; rabbit %d, pursuers %d" % (
+            said = ["round %d: %s; rabbit %d, pursuers %d" % (
                 len(chase.rounds), "the rabbit got away" if words[2] == "won" else "the pursuers gained",
-                chase.rabbit_wins, chase.pursuer_wins))
+                chase.rabbit_wins, chase.pursuer_wins)]
             if chase.winner:
-                self.say("the %s win the pursuit" % chase.winner, style="bold")
+                said.append("the %s win the pursuit" % chase.winner)
                 self.pursuits.pop(who, None)
             elif chase.pursuers_two_in_a_row:
-                self.say("the pursuers won two in a row: they may make a move")
+                said.append("the pursuers won two in a row: they may make a move")
             if not chase.winner and chase.helpers_available():
-                self.say("round %d may be helped with %s" % (chase.next_round, ", ".join(chase.helpers_available())))
+                said.append("round %d may be helped with %s" % (chase.next_round, ", ".join(chase.helpers_available())))
+            self.say("; ".join(said))  # one line, as every action
             return
         args = self.options(words[1:], ("open",))
         attrs = self.hub.player(who).state.get("attrs") or {}
@@ -293,11 +290,11 @@ class Commands:
                                args.get("encumbrance", 0))
         except ValueError as e:
             raise Usage(str(e))
-        self.say("pursuit round %d: Str %s (%d) + Dex %s (%d) - encumbrance %d = %d: %s %+d%s" % (
-            chase.next_round or 1, replies.title(attrs.get("str")), C.SUITS.index(attrs.get("str")) + 1,
-            replies.title(attrs.get("dex")), C.SUITS.index(attrs.get("dex")) + 1, args.get("encumbrance", 0), row["value"],
-            replies.title(row["suit"]), row["net"], " (beyond the table: the GM rules on it)" if row["beyond_table"] else ""))
-        self.flip_and_end(who, {"suit": row["suit"], "net": row["net"]}, {}, args.get("open", False))
+        why = "pursuit round %d: Str %s (%d) + Dex %s (%d) - encumbrance %d = %d: %s %+d%s" % (
+            chase.next_round or 1, title(attrs.get("str")), C.SUITS.index(attrs.get("str")) + 1,
+            title(attrs.get("dex")), C.SUITS.index(attrs.get("dex")) + 1, args.get("encumbrance", 0), row["value"],
+            title(row["suit"]), row["net"], " (beyond the table: the GM rules on it)" if row["beyond_table"] else "")
+        self.flip_and_end(who, {"suit": row["suit"], "net": row["net"]}, {}, args.get("open", False), also=[why])
 
     # ======================================================================
     # Combat
@@ -336,8 +333,11 @@ class Commands:
         kind = words[1] if len(words) > 1 else "d10"
         if kind not in REVEALS:
             raise Usage("reveal d4, d6 or d10, not %r" % kind)
-        r = self.run(self.who(words[0]), "reveal", kind=kind)
-        self.say("then: damage NAME %s [wounds=N] ..." % r.get("power"))
+        who = self.who(words[0])
+        p = self.hub.player(who)
+        before = dict(p.state or {})
+        r = self.hub.command(who, "reveal", kind=kind)
+        self.tell("reveal", p, r, before, {"kind": kind}, also=["then: damage %s %s [wounds=N] ..." % (p.name, r.get("power"))])
 
     def do_lose(self, arg):
         """lose NAME [N] [reshuffle]
@@ -526,11 +526,11 @@ class Commands:
         args = self.options(words, (), self.flip_words)
         suit = args.get("suit") or (self.hub.player(who).state.get("attrs") or {}).get(args.get("attr", "str"))
         r = self.hub.command(who, "odds", suit=suit, net=args.get("net", 0))
-        self.say("%s's next flip, %s %+d (%s cards):" % (who, replies.title(suit), args.get("net", 0),
+        self.say("%s's next flip, %s %+d (%s cards):" % (who, title(suit), args.get("net", 0),
                                                           r.get("cards_flipped")))
         for level in (4, 3, 2, 1):
             self.say("  %-8s %s" % (WORDS[level], percent((r.get("levels") or {}).get(str(level)))))
         self.say("  XP card  %s" % percent(r.get("xp")))
-        note = replies.cap_note(args.get("net", 0), self.hub.player(who).state)
+        note = cap_note(args.get("net", 0), self.hub.player(who).state)
         if note:
             self.say(note)

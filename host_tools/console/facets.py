@@ -74,20 +74,13 @@ class Commands:
         return name
 
     def facets_run(self, who, op, **args):
-        """One Facets command on a device, said in Facets' words with its
-        events and the lines of the sheet it changed. Returns the result.
+        """One Facets command on a device, said in one line in Facets' words
+        with the lines of the sheet it changed. Returns the result.
         (``who``, not ``name``: trait_add takes a ``name`` argument.)"""
         p = self.hub.player(who)
-        name = p.name
-        before = FW.describe(p.state) if (p.state or {}).get("system") == "facets" else []
+        before = dict(p.state or {})
         r = self.hub.command(who, op, **args)
-        self.say("%s: %s" % (name, FW.say(op, args, r)))
-        for event in r.get("events") or []:
-            self.say("  · %s" % event, style="dim")
-        if (p.state or {}).get("system") == "facets":
-            for line in FW.describe(p.state):
-                if line not in before and not line.startswith("Facets "):
-                    self.say("%s: %s" % (name, line))
+        self.tell(op, p, r, before, args)
         return r
 
     @staticmethod

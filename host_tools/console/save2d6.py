@@ -18,7 +18,7 @@ change; ``clock`` alone lists them and tells any device that missed one.
 import shlex
 
 from shared_rules.save2d6 import game as S
-from shared_rules.save2d6 import words as W
+from shared_rules.save2d6.results import RESULT_WORDS
 
 from host_tools.odds import save2d6 as odds_save
 from host_tools.table.save2d6_clocks import ClockError, Clocks, describe_clock
@@ -45,18 +45,12 @@ class Commands:
         return name
 
     def save_run(self, name, op, **args):
-        """One SAVE command on a device, said in SAVE's words with its events
-        and what it changed. Returns the result."""
+        """One SAVE command on a device, said in one line in SAVE's words with
+        what it changed. Returns the result."""
         p = self.hub.player(name)
-        before = W.describe(p.state) if p.state.get("system") == "save" else []
+        before = dict(p.state or {})
         r = self.hub.command(name, op, **args)
-        self.say("%s: %s" % (name, W.say(op, args, r)))
-        for event in r.get("events") or []:
-            self.say("  · %s" % event, style="dim")
-        if p.state.get("system") == "save":
-            for line in W.describe(p.state):
-                if line not in before and not line.startswith("Roll "):  # the roll is said above
-                    self.say("%s: %s" % (name, line))
+        self.tell(op, p, r, before, args)
         return r
 
     def odds_save(self, name, words):
@@ -75,7 +69,7 @@ class Commands:
         self.say("%s: a roll passes on %s:" % (name, " ".join(str(f) for f in r["pass_faces"])))
         for k in S.RESULTS:
             a, b = (int(x) for x in r["results"][k].split("/"))
-            self.say("  %-17s %5.1f%%  %s" % (W.RESULT_WORDS[k], 100.0 * a / b, r["results"][k]))
+            self.say("  %-17s %5.1f%%  %s" % (RESULT_WORDS[k], 100.0 * a / b, r["results"][k]))
         return r
 
     def save_flags(self, words, allowed=ROLL_FLAGS):

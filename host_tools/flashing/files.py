@@ -6,7 +6,8 @@ module and each system's folder (firmware/deck/, facets/, save2d6/), boards/__in
 boards/boards.json, the board's own module (named in the registry), the
 panel drivers (firmware/drivers/), and shared_rules/ with every system's
 folder, less deck/walk.py (seeded command sessions for tests and
-benchmarks; nothing on the device imports it). The MagTag (CircuitPython) gets code.py and boot.py instead of main.py,
+benchmarks; nothing on the device imports it) and each system's words.py
+(the host's phrasing; the device's result words are results.py). The MagTag (CircuitPython) gets code.py and boot.py instead of main.py,
 its board module and no drivers. Board paths are relative to the root of
 the board's filesystem (or of the ROMFS image).
 """
@@ -16,13 +17,16 @@ from pathlib import Path
 import host_tools
 from host_tools import boards as registry
 from host_tools.flashing import FlashError
+from shared_rules import systems
 
 ROOT = Path(host_tools.ROOT)
 
 CONFIG = "deckahedron.cfg"
 SAVE_FILES = ("deck.sav", "deck.tmp", "deck.bad")
 ENTRY_FILES = ("main.py", "code.py", "boot.py")  # run by the runtime at boot, from the filesystem
-LEFT_OUT = ("shared_rules/deck/walk.py",)
+# the walk is the tests'; each system's words.py is the host's phrasing (a board says its results
+# with results.py): neither is on a board, nor its strings in the base image's names
+LEFT_OUT = ("shared_rules/deck/walk.py",) + tuple("shared_rules/%s/words.py" % systems.folder(k) for k in systems.KEYS)
 COMMON_BOARD_FILES = ("boards/__init__.py", "boards/usbserial.py", "boards/rp2_sleep.py", "boards/boards.json")
 RP2_ONLY = ("boards/usbserial.py", "boards/rp2_sleep.py")  # not on a CircuitPython board
 SYSTEM_FOLDERS = ("deck", "facets", "save2d6")  # each system's screens: firmware/<folder>/ (render.system_module)

@@ -13,7 +13,7 @@ import sys
 
 from shared_rules.deck import odds
 from shared_rules.deck.cards import CARDS, DECK_IDS, SUITS
-from shared_rules.deck.words import WORDS
+from shared_rules.deck.results import WORDS
 from shared_rules.errors import RulesError
 from shared_rules.deck.flips import check_net
 

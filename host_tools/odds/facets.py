@@ -19,10 +19,10 @@ import sys
 from fractions import Fraction
 
 from shared_rules.facets.game import BANDS, DICE, MAX_BONUS, MAX_POINTS
+from shared_rules.facets.results import band_words
 
-BAND_WORDS = (("advantage", "advantage", "5 or more"), ("success", "success", "0 to 4"),
-              ("cost", "success with a cost", "-5 to -1"), ("fail", "failure", "-10 to -6"),
-              ("fail_cost", "failure with a cost", "below -10"))
+MARGINS = (("advantage", "5 or more"), ("success", "0 to 4"), ("cost", "-5 to -1"), ("fail", "-10 to -6"),
+           ("fail_cost", "below -10"))  # each band's margins (shared_rules.facets.game.band_of)
 OPTIONS = ("die", "tn", "bonus", "explode")
 
 
@@ -128,9 +128,9 @@ def _print_table(die, tn, bonus, explode, mode, results):
     table.add_column("margin", justify="right")
     table.add_column("exact", justify="right")
     table.add_column("percent", justify="right")
-    for key, word, margins in BAND_WORDS:
+    for key, margins in MARGINS:
         f = results[key]
-        table.add_row(word, margins, "%d/%d" % (f.numerator, f.denominator), _percent(f))
+        table.add_row(band_words(key), margins, "%d/%d" % (f.numerator, f.denominator), _percent(f))
     console.print(table)
 
 

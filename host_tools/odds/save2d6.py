@@ -15,7 +15,7 @@ import sys
 from fractions import Fraction
 
 from shared_rules.save2d6.game import HEALTH, RESULTS, pass_faces, read
-from shared_rules.save2d6.words import RESULT_WORDS
+from shared_rules.save2d6.results import RESULT_WORDS
 
 FLAGS = ("preferred", "expertise", "assisted")
 

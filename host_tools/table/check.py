@@ -10,9 +10,9 @@ the table goes on without it (host_tools/table/hub.py).
 
 import re
 
-from shared_rules.deck import cards as C
 from shared_rules import systems
-from shared_rules.deck.editions import CAMPAIGNS, EDITION_KEYS
+from shared_rules.deck.editions import EDITION_KEYS
+from shared_rules.deck.words import card_problem, cards_problem, flip_problem, level_problem
 
 # Console markup (rich's tag syntax: [bold], [/], [#fff], [@click]): no error
 # sentence our firmware makes has it (beyond the request it quotes back), and
@@ -47,31 +47,6 @@ def text_problem(what, value, empty_ok=True, markup_ok=True):
         return "%s has control characters: %s" % (what, _short(value))
     if not markup_ok and MARKUP.search(value):
         return "%s carries console markup: %s" % (what, _short(value))
-    return ""
-
-
-def cards_problem(what, value):
-    if not isinstance(value, list):
-        return "%s is not a list: %s" % (what, _short(value))
-    for cid in value:
-        if not isinstance(cid, str) or cid not in C.CARDS:
-            return "%s has an unknown card id %s" % (what, _short(cid))
-    return ""
-
-
-def card_problem(what, value, none_ok=True):
-    if value is None and none_ok:
-        return ""
-    if not isinstance(value, str) or value not in C.CARDS:
-        return "%s is an unknown card id %s" % (what, _short(value))
-    return ""
-
-
-def level_problem(what, value, none_ok=True):
-    if value is None and none_ok:
-        return ""
-    if not (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 4):
-        return "%s is not a level 1 to 4: %s" % (what, _short(value))
     return ""
 
 
@@ -125,23 +100,6 @@ def name_problem(name):
     return ""
 
 
-def flip_problem(what, flip):
-    if flip is None:
-        return ""
-    if not isinstance(flip, dict):
-        return "%s is not an object: %s" % (what, _short(flip))
-    suit = flip.get("suit")
-    if suit is not None and suit not in C.SUITS:
-        return "%s suit is unknown: %s" % (what, _short(suit))
-    net = flip.get("net", 0)
-    if net is not None and not (isinstance(net, int) and not isinstance(net, bool)):
-        return "%s net is not a number: %s" % (what, _short(net))
-    return _first(level_problem(what + " level", flip.get("level")),
-                  card_problem(what + " resolving card", flip.get("resolving")),
-                  cards_problem(what + " cards", flip.get("cards", [])),
-                  cards_problem(what + " tied cards", flip.get("tied", []) or []))
-
-
 def state_problem(state):
     """The state summary the hub mirrors (and the console shows)."""
     if not isinstance(state, dict):
@@ -151,25 +109,7 @@ def state_problem(state):
     system = state.get("system", systems.DEFAULT)  # a Deckahedron summary has no system key
     if system not in systems.KEYS:
         return "state's system is unknown: %s" % _short(system)
-    if system != systems.DEFAULT:
-        return _first(_identity_problem(state), systems.module(system, "words").summary_problem(state))
-    if state.get("edition") not in EDITION_KEYS:
-        return "state's edition is unknown: %s" % _short(state.get("edition"))
-    if state.get("campaign", "oneshot") not in CAMPAIGNS:
-        return "state's campaign is unknown: %s" % _short(state.get("campaign"))
-    for key in ("draw", "discard", "exhaustion", "xp", "shadow", "count"):
-        if not _count(state.get(key, 0)):
-            return "state's %s is not a whole number: %s" % (key, _short(state.get(key)))
-    tokens = state.get("tokens", {})
-    if not isinstance(tokens, dict) or not all(_count(v) for v in tokens.values()):
-        return "state's tokens are not whole numbers: %s" % _short(tokens)
-    for key in ("supply", "held", "table", "exhaustion_face_up", "elsewhere"):
-        if key in state:
-            r = cards_problem("state's " + key, state[key])
-            if r:
-                return r
-    return _first(_identity_problem(state),
-                  flip_problem("state's flip", state.get("flip")),
+    return _first(systems.module(system, "words").summary_problem(state), _identity_problem(state),
                   text_problem("state's incapacitated", state.get("incapacitated", "") or ""))
 
 

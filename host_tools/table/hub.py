@@ -29,7 +29,7 @@ from shared_rules.deck.teamwork import best
 from shared_rules.atomic import text_digest
 
 from host_tools.table import check as V
-from host_tools.table import record
+from host_tools.table import record, replies
 from host_tools.table import store
 from host_tools.table.errors import TableError
 from host_tools.link import DeviceError, DeviceLink, LinkError
@@ -500,7 +500,7 @@ class TableHub:
         player.online = True
         player.lineage = {"game": state.get("game", ""), "count": state.get("count", 0), "digest": state["digest"]}
         self._remember(player)
-        if self.supply_set is None and deckahedron(state):
+        if self.supply_set is None and shares_table(state):
             blessing = [cid for cid in player.state.get("supply", []) + player.state.get("held", [])
                         if C.CARDS[cid].kind == "blessing"]
             self.supply_set = "web" if blessing and blessing[0].startswith("b") else "print"
@@ -620,7 +620,7 @@ class TableHub:
         flip the GM gave none."""
         self.refresh(p)
         selected = (p.state or {}).get("selected")
-        if deckahedron(p.state or {}) and selected in ATTRS:
+        if selected in ATTRS:  # the Deckahedron's attributes (another system's are not flipped)
             return selected
         raise TableError("%s's device does not say which attribute it has selected (older firmware): say which, "
                          "e.g. flip %s str" % (p.name, p.name))
@@ -934,14 +934,14 @@ class TableHub:
             holds[n] = systems.load(row[1])
         others = self.holdings()
         for n, g in holds.items():
-            if g.SYSTEM != systems.DEFAULT:  # no supply cards, no Shadow
+            if not systems.shares_table(g.SYSTEM):  # no supply cards, no Shadow
                 continue
             for cid in g.held_supply_cards():
                 owner = [m for m, cards in others.items() if m not in holds and cid in cards]
                 if owner:
                     raise TableError("undoing it gives %s supply card %s back, but %s holds it now" % (n, cid, owner[0]))
         earned = sum(int(self.player(n).state.get("shadow", 0)) - g.s.shadow for n, g in holds.items()
-                     if g.SYSTEM == systems.DEFAULT)
+                     if systems.shares_table(g.SYSTEM))
         if earned > self.shadow()[2]:
             raise TableError("the Shadow points it earned are spent (%d left): it cannot be undone" % self.shadow()[2])
         text = "; ".join("%s back to before %s" % (n, r[1]) for n, r in rows.items())
@@ -1075,7 +1075,7 @@ class TableHub:
         for n, p in list(self.players.items()):
             if not p.state or not p.online or p.link is None or p.faulty or p.question is not None:
                 continue
-            if not deckahedron(p.state):  # only a Deckahedron has supply cards
+            if not shares_table(p.state):  # only such a system has supply cards
                 continue
             others = sorted(set(cid for m, cards in held.items() if m != n for cid in cards))
             if sorted(self._elsewhere(p)) == others:
@@ -1259,10 +1259,10 @@ class TableHub:
         return self.store.flip_rows(self.session).fetchall()
 
 
-def deckahedron(state):
-    """Whether a device's summary is a Deckahedron's: the supply, Shadow and
-    teamwork are that system's (another system's summary names itself)."""
-    return state.get("system", systems.DEFAULT) == systems.DEFAULT
+def shares_table(state):
+    """Whether a device's summary is of a system that shares the supply,
+    Shadow and teamwork (the default's summary names no system)."""
+    return systems.shares_table(replies.system_of(state))
 
 
 def _flip_view(flip, result, source):

@@ -13,16 +13,13 @@ import csv
 import io
 import json
 
-from shared_rules import systems
-from shared_rules.deck.words import level_words
+from shared_rules.deck.words import SUITS, level_words
 
 from host_tools.table import replies, store
 
 FIELDS = ("id", "session", "t", "player", "kind", "op", "args", "result", "before", "digest", "reason", "ask",
           "text", "undone")
 FORMATS = ("md", "csv", "json")
-SUITS = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "int": "Intelligence",
-         "wis": "Wisdom", "cha": "Charisma"}
 
 
 def play(e):
@@ -76,82 +73,23 @@ def _json(text):
         return {"unreadable": text}
 
 
-def _cards(cards):
-    return " ".join(cards) if cards else "none"
-
-
 def describe(e):
-    """One entry in words (without the player's name)."""
+    """One entry in words (without the player's name): a command in its
+    system's words (shared_rules/<folder>/words.py), the table's own
+    events in the table's."""
     op, a, r = e["op"], e["args"] or {}, e["result"] or {}
     a = a if isinstance(a, dict) else {}
     r = r if isinstance(r, dict) else {}
-    by = " (buttons)" if e["kind"] == "event" else ""
     if e["kind"] == "refused":
         return "%s refused: %s" % (op, r.get("message", ""))
     if e["kind"] == "intent":  # written before the device acted; what happened was never written over it
         return "%s sent to the device, its answer not recorded (no answer, or the record failed)" % op
-    system = r.get("system")
-    if system in systems.KEYS and system != systems.DEFAULT:  # a result in its own system's words
-        return systems.module(system, "words").say(op, a, r) + by
     if e["kind"] in ("join", "question", "faulty", "rename", "leave_out", "take_as_new", "restore", "teamwork",
                      "undo", "reconcile", "ask"):
         return _table_event(e, a, r)
-    if op == "decline":  # the device's answer to an ask: no rules command
-        return ("declines the GM's ask" if r.get("why", a.get("why")) != "refused"
-                else "could not flip as the GM asked: the rules refused it") + by
-    if op == "flip":
-        what = SUITS.get(a.get("attr")) or a.get("attr") or r.get("suit") or a.get("suit") or "?"
-        team = {"lead": " leading a teamwork flip", "support": " in support of a teamwork flip"}.get(a.get("team"), "")
-        words = "flips %s %+d%s%s: %s" % (what, r.get("net", a.get("net", 0)) or 0, team, by, _cards(r.get("cards")))
-        if r.get("phase") == "choose":
-            return words + ", a tie to choose from (%s)" % _cards(r.get("tied"))
-        return words
-    if op == "end_flip":
-        flip = e.get("flip") or {}
-        words = "flip%s resolved by %s: %s" % (by, r.get("resolving"), level_words(r.get("level")))
-        if flip.get("cards"):
-            words = "flip%s (%s) resolved by %s: %s" % (by, _cards(flip["cards"]), r.get("resolving"),
-                                                       level_words(r.get("level")))
-        if a.get("resolved") is False:  # a teamwork supporter or lead whose card was not the best
-            return "teamwork flip%s (%s) ended: another player's card resolved it" % (by, _cards(flip.get("cards")))
-        if r.get("xp"):
-            words += ", +%d XP" % r["xp"]
-        if r.get("crit") or a.get("crit"):
-            words += ", critical success: %s" % (r.get("crit") or a.get("crit"))
-        if r.get("shadow"):
-            words += ", Shadow +%d" % r["shadow"]
-        magic = replies.item_words(r)
-        return words + (", " + magic if magic else "")
-    if op == "choose":
-        return "chooses %s%s to resolve the tie" % (a.get("card"), by)
-    if op == "damage":
-        return "takes %s damage%s: %s absorbed, %s Wound(s), %s Harm, %s Stamina lost (%s cards)" % (
-            r.get("power", a.get("power")), by, r.get("absorbed", 0), _count(r.get("wounds")), _count(r.get("harm")),
-            r.get("stamina", 0), _count(r.get("cards_lost")))
-    if r.get("no_stamina"):  # DW: an ONGOING item's magic still flows
-        return "%s%s: no Stamina regained, magic still flows into %s" % (
-            "rests" if op == "rest" else "seeks help", by, ", ".join(r["no_stamina"]))
-    if op in ("breather", "rest"):
-        return "%s%s: %s Stamina regained%s" % ("takes a breather" if op == "breather" else "rests", by,
-                                                 r.get("regained", 0),
-                                                 " (%s)" % _cards(r.get("cards")) if r.get("cards") else "")
-    if op in ("take_blessing", "take_wound"):
-        return "takes %s card %s from the supply%s" % ("a blessing" if op == "take_blessing" else "a wound",
-                                                       r.get("card"), by)
-    if op == "supply_sync":
-        return "supply: the others hold %s" % _cards(a.get("elsewhere"))
-    if op == "new_game":
-        return "starts a new character"
-    if op == "press":
-        return "button %s pressed from the console" % a.get("button")
-    words = op or e["kind"]
-    if a:
-        words += " " + " ".join("%s=%s" % (k, a[k]) for k in sorted(a))
-    return words + by
-
-
-def _count(value):
-    return len(value) if isinstance(value, list) else (value or 0)
+    if op == "end_flip" and e.get("flip"):  # the flip it ends, as the record keeps it
+        r = dict(r, flip=e["flip"])
+    return replies.say(op, r, None, a) + (" (buttons)" if e["kind"] == "event" else "")
 
 
 def _table_event(e, a, r):

@@ -2,14 +2,16 @@
 
 Runs on the hub's thread (it reads the hub's mirror of each device and its
 session database, never the devices themselves). The words are the console's:
-result words from host_tools.table.replies, problems as the hub says them.
+each system's words module (shared_rules/<folder>/words.py), problems as
+the hub says them.
 """
 
 import json
 
 from shared_rules.deck import cards as C
 from shared_rules import systems
-from shared_rules.deck.words import WORDS, level_words
+from shared_rules.deck.results import WORDS
+from shared_rules.deck.words import flip_words, rules_of
 
 from host_tools.table import record, replies
 from host_tools.table.battery import battery_words, is_low
@@ -36,15 +38,13 @@ def connection(p):
     return "ok", "connected on %s" % p.port
 
 
-def flip_entry(fid, source, suit, net, cards, level, resolving, undone=False, reason=""):
+def flip_entry(fid, source, suit, net, shown, level, resolving, undone=False, reason=""):
     """One flip as the page shows it; ``fid``, its row id, tells two alike flips apart."""
-    cards = [c for c in (cards or "").split(",") if c] if isinstance(cards, str) else list(cards or [])
-    return {"id": fid, "suit": suit, "net": net or 0, "cards": cards, "resolving": resolving, "level": level,
+    shown = [c for c in (shown or "").split(",") if c] if isinstance(shown, str) else list(shown or [])
+    return {"id": fid, "suit": suit, "net": net or 0, "cards": shown, "resolving": resolving, "level": level,
             "word": WORDS.get(level, ""), "source": source, "undone": undone, "reason": reason or "",
-            "text": "%s %+d (%s): %s from card %s%s%s" % (replies.title(suit), net or 0, replies.cards(cards),
-                                                           level_words(level), resolving,
-                                                           record.reason_words(reason),
-                                                           " (undone)" if undone else "")}
+            "text": flip_words({"suit": suit, "net": net, "cards": shown, "level": level, "resolving": resolving})
+            + record.reason_words(reason) + (" (undone)" if undone else "")}
 
 
 def undone_entries(hub):
@@ -96,10 +96,10 @@ def player_view(p, flips, screen):
     held = list(s.get("held") or [])
     word, text = connection(p)
     open_flip = s.get("flip")
-    system = s.get("system") or systems.DEFAULT
+    system = replies.system_of(s)
     return {
         "system": system, "system_name": systems.name(system),
-        "words": systems.module(system, "words").describe(s) if s and system != systems.DEFAULT else [],
+        "words": replies.words_of(s).describe(s) if s else [],
         "name": p.name, "device": p.device, "port": p.port, "connection": word, "connection_text": text,
         "question": (p.question or {}).get("text") or "", "faulty": p.faulty,
         "known": bool(s),
@@ -110,7 +110,7 @@ def player_view(p, flips, screen):
         "incapacitated": s.get("incapacitated") or "",
         "edition": s.get("edition") or "", "campaign": s.get("campaign") or "",
         "attrs": s.get("attrs") or {},
-        "open_flip": replies.flip_view(p.name, open_flip, s) if open_flip else [],
+        "open_flip": [replies.say("flip", open_flip, s)] if open_flip else [],
         "flips": flips.get(p.name, []),
         "screen": screen or "",
         "battery": battery_words(s) if s else "", "battery_low": is_low(s),
@@ -144,7 +144,7 @@ def table_view(hub, screens):
         "players": [player_view(p, flips, screens.get(name)) for name, p in hub.players.items()],
         "supply": {"blessings": [c for c in supply if card_kind(c) == "blessing"],
                    "wounds": [c for c in supply if card_kind(c) == "wound"]},
-        "shadow": {"name": replies.rules_of(first)["gm_points"], "earned": earned, "spent": spent, "left": left},
+        "shadow": {"name": rules_of(first)["gm_points"], "earned": earned, "spent": spent, "left": left},
         "teamwork": teamwork_view(hub),
         "conflicts": ["%s held by %s and %s" % c for c in hub.conflicts()],
         "suits": list(C.SUITS),

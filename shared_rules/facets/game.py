@@ -5,9 +5,9 @@ Deckahedron's Game: a refused command (RulesError) leaves the state exactly
 as it was. Rules are quoted from the seed in docs/rules.md (Facets); where
 the seed is cut or silent the side taken is written there and in a comment.
 
-Portable: CPython and MicroPython. The words (describe, say,
-summary_problem) live in facets_words.py and the odds in facets_odds.py, so
-a board loads them only when it shows them.
+Portable: CPython and MicroPython. The result words live in results.py, the
+host's words (describe, say, summary_problem) in words.py and the odds in
+odds.py, so a board loads them only when it shows them.
 """
 
 from shared_rules.atomic import Atomic, check_game_id, deep_copy, text_digest
@@ -110,17 +110,6 @@ def band_of(margin):
     if margin >= -10:
         return "fail"
     return "fail_cost"
-
-
-BAND_WORDS = {"advantage": "ADVANTAGE", "success": "SUCCESS", "cost": "SUCCESS, COST",
-              "fail": "FAILURE", "fail_cost": "FAILURE, COST"}
-
-
-def band_word(band, advantages=0):
-    """The result word the device shows big: 'ADVANTAGE x2', 'SUCCESS, COST'."""
-    if band == "advantage" and advantages > 1:
-        return "ADVANTAGE x%d" % advantages
-    return BAND_WORDS[band]
 
 
 def advantages(margin):

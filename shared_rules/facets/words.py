@@ -4,7 +4,8 @@ summary a device sent (the hub, the console, the live page, the session log).
 Portable, but only the host and the device's status lines load it.
 """
 
-from shared_rules.facets.game import ATTRS, BANDS, DICE, LADDERS, MAX_POINTS, PENALTIES, TRACKS, attr_name, band_word
+from shared_rules.facets.game import ATTRS, BANDS, DICE, LADDERS, MAX_POINTS, PENALTIES, TRACKS, attr_name
+from shared_rules.facets.results import band_word, band_words
 
 PENALTY_WORDS = {"step": "die -2 steps", "cost": "first success costs", "effort": "no effort"}
 MAX_LINE = 40
@@ -72,8 +73,10 @@ def describe(summary):
     return out
 
 
-def say(op, args, result):
-    """One sentence for the session log and the console."""
+def say(op, args, result, state=None):
+    """One sentence about a command and its result: the console's line and
+    the session log's entry (``state``, the player's summary, is not needed
+    here)."""
     args = args or {}
     result = result or {}
     rolls = result.get("rolls") or ([result["roll"]] if "roll" in result else [])
@@ -86,7 +89,7 @@ def say(op, args, result):
                 text += " %+d" % bonus
             text += " = %d" % (r["total"] + bonus)
             if r.get("tn") is not None:
-                text += " against TN %d: %s" % (r["tn"], band_word(r["band"], r.get("advantages", 0)).lower())
+                text += " against TN %d: %s" % (r["tn"], band_words(r["band"], r.get("advantages", 0)))
             parts.append(text)
         sentence = "; ".join(parts)
         if op == "attack":
@@ -117,6 +120,15 @@ def _faces_words(r):
 
 def _count(v, high=None):
     return type(v) is int and v >= 0 and (high is None or v <= high)
+
+
+def changes(before, after):
+    """What a command changed in the state: the lines of ``describe`` that
+    are new (but the count of commands, which every command changes, and
+    the last roll, which ``say`` says)."""
+    said = describe(before)
+    rolls = [_clip(roll_words(r)) for r in (after.get("last") or {}).get("rolls", [])]
+    return [w for w in describe(after)[1:] if w not in said and w not in rolls]
 
 
 def summary_problem(summary):

@@ -1,13 +1,13 @@
 """SAVE 2d6's words, for the host: a hero's state in short lines
-(``describe``), a command in one sentence of the session log (``say``), what
-a sane summary is (``summary_problem``), and the result words every one of
-them uses. The device shows its own short screen words (firmware/save_ui.py)
-and never imports this module."""
+(``describe``) and what changed in it (``changes``), a command in one
+sentence of the session log and the console (``say``), what a sane summary
+is (``summary_problem``). The result words, the device's and a sentence's,
+are results.py's: the device imports that module, never this one."""
 
 from shared_rules.errors import RulesError
 from shared_rules.save2d6.game import HEALTH, ROLL_FIELDS, check_roll, check_clock, check_text
+from shared_rules.save2d6.results import RESULT_WORDS
 
-RESULT_WORDS = {"complete": "complete success", "mixed": "mixed result", "failure": "complete failure"}
 
 
 def _cap(word):
@@ -34,8 +34,10 @@ def describe(summary):
     return lines
 
 
-def say(op, args, result):
-    """One sentence for the session log about a command and its result."""
+def say(op, args, result, state=None):
+    """One sentence about a command and its result: the console's line and
+    the session log's entry (``state``, the player's summary, is not needed
+    here)."""
     args = args or {}
     result = result or {}
     if op in ("roll", "assist", "decline") and "dice" in result:
@@ -74,6 +76,13 @@ def say(op, args, result):
     if op == "set_clocks":
         return "Clocks shown: %d." % len(args.get("clocks", []))
     return "%s done." % op
+
+
+def changes(before, after):
+    """What a command changed in the state: the lines of ``describe`` that
+    are new (but the roll, which ``say`` says)."""
+    said = describe(before)
+    return [w for w in describe(after) if w not in said and not w.startswith("Roll ")]
 
 
 def summary_problem(summary):

@@ -115,8 +115,8 @@ def test_scripted_scene_without_a_terminal(tmp_path):
     for line in ("table> flip Ann str +1", "table> press Bo B", "table> team Cy Ann Bo dex",
                  "table> damage Cy 9 wounds=1", "table> breather Ann"):
         assert line in out, line
-    assert "resolves Ann's flip:" in out
-    assert "Cy takes 9 attack power: 1 Wound" in out
+    assert "resolves it:" in out
+    assert "Cy takes 9 damage: 1 Wound" in out
     assert "Ann takes a Breather" in out
     assert "the device says no" not in out and "unknown command" not in out
     for name in ("Ann", "Bo", "Cy"):

@@ -69,5 +69,5 @@ def test_a_deckahedron_board_that_flips_loads_no_combat_recovery_or_advancement(
     system, modules = booted_modules(tmp_path, "deck")
     assert system == "deck" and "shared_rules.deck.game" in modules
     for lazy in ("shared_rules.deck.combat", "shared_rules.deck.recovery", "shared_rules.deck.advancement", "deck.menus",
-                 "shared_rules.deck.edition_changes"):
+                 "shared_rules.deck.edition_changes", "shared_rules.deck.words"):  # the host's words: never on a board
         assert lazy not in modules, lazy

@@ -6,7 +6,7 @@ import io
 from host_tools.console import core as console
 from host_tools.odds import deck as odds_deck
 from shared_rules.deck.editions import edition
-from shared_rules.deck.words import WORDS
+from shared_rules.deck.results import WORDS
 
 
 class _Player:

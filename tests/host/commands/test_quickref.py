@@ -8,7 +8,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageChops
 
-from shared_rules.deck.words import NOTES, WORDS
+from shared_rules.deck.results import NOTES, WORDS
 
 from host_tools.commands import quickref as Q
 from host_tools.cli import main

@@ -15,7 +15,7 @@ import pytest
 from host_tools.console.core import TableConsole, make_console
 from host_tools.console.deck import breather_pick
 from host_tools.link import DeviceError
-from shared_rules.deck.words import WORDS
+from shared_rules.deck.results import NOTES, WORDS
 from host_tools.table.hub import TableHub
 from tests.host.conftest import Terminal, seated_table
 
@@ -161,8 +161,8 @@ def test_completion_of_commands_players_suits_and_buttons(gm):
 def test_flip_says_the_result_in_the_devices_words(gm):
     text = gm("flip Ann str +1")
     assert not gm.failed, text
-    assert "Ann flips Str (" in text and "+1" in text
-    assert any("resolves Ann's flip: %s" % w in text for w in WORDS.values()), text
+    assert "Ann flips Strength (" in text and "+1" in text
+    assert any("resolves it: %s" % w in text for w in WORDS.values()), text
     assert "\u2705" not in text and "\u2714" not in text
     assert gm.hub.player("Ann").state["flip"] is None
 
@@ -171,7 +171,7 @@ def test_log_tells_the_session_in_words_not_rows(gm):
     gm("flip Ann dex -1")
     text = gm("log 4")
     assert not gm.failed, text
-    flips = [ln for ln in text.splitlines() if "Ann" in ln and "flips Dexterity -1: " in ln]
+    flips = [ln for ln in text.splitlines() if "Ann" in ln and "flips Dexterity (" in ln and ") -1: " in ln]
     assert flips, text  # the flip, with its cards, as the session record says it
     assert "{" not in text, text  # no raw JSON arguments or results
     assert len(gm("log 1").strip().splitlines()) == 1
@@ -191,10 +191,10 @@ def test_flip_flags_fast_pvp_open_and_the_steps(gm):
     f = gm.hub.player("Cy").state["flip"]
     assert f is not None
     if f["phase"] == "choose":
-        assert "choose one (choose Cy CARD)" in text
+        assert "a tie that matters between " in text and "choose one" in text
         gm("choose Cy %s" % f["tied"][0])
     text = gm("end Cy")
-    assert "resolves Cy's flip" in text and not gm.failed
+    assert text.startswith("Cy ends the flip, resolved by ") and not gm.failed
     assert gm.hub.player("Cy").state["xp"] == 0  # against another player: no XP
 
 
@@ -245,10 +245,59 @@ def test_rest_keeps_the_worst_by_default(gm):
 def test_damage_says_what_it_did(gm):
     """Reproduction: `damage Di 9 wounds=1` printed nothing."""
     text = gm("damage Di 9 wounds=1")
-    assert "Di takes 9 attack power: 1 Wound" in text
+    assert "Di takes 9 damage: 1 Wound" in text
     assert "Wound tokens 0 -> 1" in text
     text = gm("damage Ann 5 absorb=2")
-    assert "2 absorbed as Exhaustion tokens" in text and "3 as Stamina" in text
+    assert "2 absorbed as Exhaustion tokens" in text and "3 Stamina lost" in text
+
+
+def one_line(text):
+    """What the console printed for one action: exactly one line."""
+    lines = text.strip().splitlines()
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+def result_words(level):
+    return "%s (%s)" % (WORDS[level], NOTES[level])
+
+
+def test_a_flip_is_one_line_with_every_fact(gm):
+    """Issue 27, 'one line per action': who, the attribute and advantage, the
+    cards, the resolving card, the result word and note, what changed."""
+    xp = gm.hub.player("Ann").state["xp"]
+    said = one_line(gm("flip Ann str +1"))
+    f = gm.hub.player("Ann").last_flip
+    assert said.startswith("Ann flips Strength (%s) +1: %s; " % (f["suit"].capitalize(), ", ".join(f["cards"]))), said
+    assert "card %s resolves it: %s" % (f["resolving"], result_words(f["level"])) in said
+    now = gm.hub.player("Ann").state["xp"]
+    assert ("XP %d -> %d" % (xp, now) in said) == (now != xp) and ("+1 XP" in said) == (now != xp), said
+
+
+def test_a_flips_end_is_one_line_with_every_fact(gm):
+    gm("flip Cy dex open")
+    f = gm.hub.player("Cy").state["flip"]
+    if f["phase"] == "choose":
+        gm("choose Cy %s" % f["tied"][0])
+        f = gm.hub.player("Cy").state["flip"]
+    if f["resolving"] == "11":  # the Critical Success card: its reward is the GM's to name
+        said = one_line(gm("end Cy crit=none"))
+    else:
+        said = one_line(gm("end Cy"))
+    assert said.startswith("Cy ends the flip, resolved by %s: %s" % (f["resolving"], result_words(f["level"]))), said
+    xp = gm.hub.player("Cy").state["xp"]
+    assert ("+1 XP" in said) == (xp == 1) and ("; XP 0 -> 1" in said) == (xp == 1), said
+
+
+def test_a_press_is_one_line_with_every_fact(gm):
+    said = one_line(gm("press Bo B"))
+    f = gm.hub.player("Bo").state["flip"]
+    assert said.startswith("Bo presses B: the screen shows flip; flips %s +0: %s; " % (
+        f["suit"].capitalize(), ", ".join(f["cards"]))), said
+    said = one_line(gm("press Bo A"))
+    f = gm.hub.player("Bo").last_flip
+    assert said.startswith("Bo presses A: the screen shows home; flips "), said
+    assert "card %s resolves it: %s (buttons)" % (f["resolving"], result_words(f["level"])) in said
 
 
 def test_a_wound_is_one_line_in_the_tables_words(gm):
@@ -267,7 +316,7 @@ def test_harm_in_a_longer_campaign(gm):
     text = gm("edition Ann md 9h")
     assert "9h campaign" in text, text
     text = gm("damage Ann 7 harm=2")
-    assert "2 Harm (3 each)" in text and "1 as Stamina" in text
+    assert "2 Harm (3 each)" in text and "1 Stamina lost" in text
     text = gm("harm Ann")
     assert "Harm token" in text
 
@@ -286,7 +335,7 @@ def test_the_armour_takes_the_wound(gm):
     gm("gear Cy add Sword kind=weapon")
     assert "1 red card" in gm("gear Cy damage Sword")
     gm("gear Cy damage Sword")
-    assert "Sword is destroyed" in gm("gear Cy damage Sword")
+    assert "Cy has Sword destroyed" in gm("gear Cy damage Sword")
     assert "add, drop or damage" in gm("gear Cy polish Sword")
 
 
@@ -309,12 +358,12 @@ def test_rest_and_flip_words_for_magic_items():
 
     used = {"resolving": "4", "level": 2, "magic": "activates", "charges": 2,
             "cost": "the GM chooses a further cost, or the weapon is damaged"}
-    assert replies.end_flip("Cy", used)[-1] == ("the item activates (2 charges left): the GM chooses a further cost,"
-                                                " or the weapon is damaged")
+    assert replies.say("end_flip", used).endswith(", the item activates (2 charges left): the GM chooses a further"
+                                                  " cost, or the weapon is damaged")
     rested = {"recovered": [], "kept": ["2", "5"], "no_stamina": ["Cloak"]}
-    assert "no Stamina regained: magic still flows into Cloak" in replies.say("rest", "Cy", rested)
+    assert "no Stamina regained, magic still flows into Cloak" in replies.say("rest", rested)
     entry = {"kind": "command", "op": "rest", "args": {}, "result": rested}
-    assert record.describe(entry) == "rests: no Stamina regained, magic still flows into Cloak"
+    assert record.describe(entry) == replies.say("rest", rested)  # one phrasing for the console and the record
     entry = {"kind": "command", "op": "end_flip", "args": {}, "result": used}
     assert record.describe(entry).endswith(", the item activates (2 charges left): the GM chooses a further cost,"
                                            " or the weapon is damaged")
@@ -334,7 +383,7 @@ def test_incapacitation_is_said(gm):
     gm("wound Di")
     gm("wound Di")
     text = gm("wound Di")
-    assert "Di is now INCAPACITATED (a third Wound)" in text
+    assert text.startswith("Di takes a Wound; ") and "is now INCAPACITATED (a third Wound)" in text
     text = gm("seek_help Di")
     assert "no longer incapacitated" in text
 
@@ -360,7 +409,7 @@ def test_ask_shows_the_request_and_the_flip_comes_back_tagged(gm):
     assert gm.hub.command("Ann", "press", button="UP")["screen"] == "message"  # not an answer: the request stays
     gm("press Ann B")
     text = gm("press Ann A")
-    assert "Ann's flip " in text and 'for "climb the wall" (as the GM asked)' in text, text
+    assert "Ann presses A" in text and 'for "climb the wall" (as the GM asked)' in text, text
     rows = gm.hub.db.execute("SELECT op, reason FROM log WHERE ask = ? ORDER BY id", (ask[0],)).fetchall()
     assert [r[0] for r in rows] == ["flip", "end_flip"] and {r[1] for r in rows} == {"climb the wall"}
 
@@ -388,23 +437,23 @@ def test_ask_all_asks_everyone_and_a_decline_or_a_busy_device_is_said(gm):
 def test_press_says_what_it_did(gm):
     """Reproduction: `press Bo B` printed nothing."""
     text = gm("press Bo B")
-    assert "Bo pressed B: the screen shows flip" in text
-    assert "Bo flips" in text
+    assert "Bo presses B: the screen shows flip" in text
+    assert "; flips " in text
     text = gm("press Bo A")
-    assert "Bo's flip" in text and any(w in text for w in WORDS.values())
+    assert "; flips " in text and "(buttons)" in text and any(w in text for w in WORDS.values())
     assert "a button is A, B, C, UP or DOWN, not 'Q'" in gm("press Bo Q")
 
 
 def test_minigame_pursuit_and_sheet(gm):
     text = gm("minigame Ann pick_locks")
-    assert "Ann's Pick Locks: cards" in text
+    assert "Ann plays Pick Locks: cards" in text
     cards = gm.hub.player("Ann").state["table"]
     text = gm("minigame Ann swap %s" % cards[0])
     assert not gm.failed, text
     assert "abandoned" in gm("minigame Ann abandon")
     text = gm("pursuit Bo encumbrance=1")
     assert not gm.failed, text
-    assert "pursuit round 1: Str" in text and "encumbrance 1" in text and "resolves Bo's flip" in text
+    assert "pursuit round 1: Str" in text and "encumbrance 1" in text and "resolves it: " in text
     assert "rabbit 1, pursuers 0" in gm("pursuit Bo round won")
     assert "the rabbit flips the first round alone" not in gm("pursuit Bo round lost helper=int")
     assert "Int has already helped" in gm("pursuit Bo round won helper=int")
@@ -414,12 +463,16 @@ def test_minigame_pursuit_and_sheet(gm):
     assert "XP 0 -> 2" in gm("xp Cy 2")
     assert "Cy studies under a master" in gm("study Cy Sneak")
     text = gm("reveal Cy d6")
-    assert "attack power" in text and "then: damage NAME" in text
+    said = one_line(text)
+    assert "attack power" in said and "then: damage Cy " in said
 
 
 def test_team_and_shadow(gm):
     text = gm("team Cy Ann Bo dex")
-    assert "teamwork led by Cy" in text and "card" in text
+    said = one_line(text)
+    assert said.startswith("teamwork led by Cy: ") and " resolves it: " in said
+    for name in ("Cy", "Ann", "Bo"):
+        assert "%s card " % name in said, said
     assert "Shadow:" in gm("shadow")
     assert "whole number" in gm("shadow spend lots")
 
@@ -546,17 +599,19 @@ def test_breather_pick_takes_tokens_then_face_up_then_face_down():
 
 def test_presses_on_the_board_show_up_while_waiting(gm):
     """The loop polls the devices between the GM's lines: a flip made with
-    the board's buttons is said in words."""
+    the board's buttons is said in words, in one line (issue 27)."""
     link = gm.hub.player("Bo").link
     link.request("press", button="B")
     link.request("press", button="A")
     lines = []
     for _ in range(20):
         lines += gm.console.poll()
-        if any("Bo flipped" in line for line in lines):
+        if any("(buttons)" in line for line in lines):
             break
-    text = "\n".join(lines)
-    assert "Bo flipped" in text and any(w in text for w in WORDS.values()), text
+    said = [line for line in lines if "(buttons)" in line]
+    f = gm.hub.player("Bo").last_flip
+    assert len(said) == 1 and said[0].startswith("Bo flips ") and "\n" not in said[0], lines  # one line
+    assert "card %s resolves it: %s (buttons)" % (f["resolving"], result_words(f["level"])) in said[0]
 
 
 def test_the_console_at_a_terminal(tmp_path):
@@ -569,7 +624,7 @@ def test_the_console_at_a_terminal(tmp_path):
         gm.until("advantage or disadvantage")
         gm.until("table> ")
         gm.type("flip Ann str +1")
-        gm.until("resolves Ann's flip:")
+        gm.until("resolves it:")
         gm.until("table> ")
         gm.type("damage Bo lots")
         gm.until("attack power must be")
@@ -614,7 +669,7 @@ def test_a_name_in_brackets_is_just_a_name(gm):
     assert "[Kresk]" in gm.hub.players and gm.hub.player("[Kresk]").faulty == ""
     assert "[Kresk]" in text
     text = gm("flip [Kresk] str")
-    assert "resolves [Kresk]'s flip" in text, text
+    assert "[Kresk] flips Strength" in text and "resolves it: " in text, text
     assert gm.hub.player("[Kresk]").faulty == "" and "faulty" not in gm("status")
 
 

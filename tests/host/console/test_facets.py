@@ -47,6 +47,8 @@ class Hub:
 
 
 class Console(Commands):
+    tell = TableConsole.tell  # every system's answer in one line, as the console says it
+
     def __init__(self):
         self.hub = Hub()
         self.lines = []

@@ -634,6 +634,7 @@ def test_device_files_hold_everything_the_board_can_import(board):
             if (base / mod).is_file() and mod != "shared_rules/deck/walk.py":
                 assert mod in have, "%s imports %s, which %s does not get" % (s.board_path, mod, board)
     assert "boards/boards.json" in have and "shared_rules/deck/walk.py" not in have
+    assert not [p for p in have if p.endswith("/words.py")]  # the host's words; a board has results.py
 
 
 def test_the_registry_boards_have_guides_and_usb_ids():

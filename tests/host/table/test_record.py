@@ -73,7 +73,7 @@ def test_exports(played, tmp_path, capsys):
     out = tmp_path / "recap.md"
     assert main(["replay", played, "--export", "md", "--out", str(out)]) == 0
     md = out.read_text()
-    assert md.startswith("# Session record") and "**Ann** flip (" in md and "resolved by" in md
+    assert md.startswith("# Session record") and "**Ann** ends the flip (" in md and "resolved by" in md
     assert "supply_sync" not in md and "**Bo** takes 3 damage" in md
     assert main(["replay", played, "--export", "csv", "--player", "Bo"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))

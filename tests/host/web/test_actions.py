@@ -45,8 +45,8 @@ def test_a_flip_from_the_page_reaches_the_device_and_answers_in_the_consoles_wor
     status, answer = table.post({"action": "flip", "player": "Ann", "attr": "dex", "net": 1})
     assert status == 200 and answer["ok"], answer
     assert answer["line"] == "flip Ann dex +1"
-    assert answer["lines"][0].startswith("Ann flips Dex (")
-    assert any("resolves Ann's flip" in line for line in answer["lines"])
+    assert answer["lines"][0].startswith("Ann flips Dexterity (")
+    assert any("resolves it: " in line for line in answer["lines"])
     after = table.on_hub(lambda hub: hub.player("Ann").link.state())  # the device itself, not the mirror
     assert after["discard"] > before
     v = table.player("Ann")
@@ -80,7 +80,7 @@ def test_an_ask_from_the_page_is_on_the_device_and_its_decline_in_the_history(ta
 def test_damage_blessing_and_wound_from_the_page_change_the_device(table):
     status, answer = table.post({"action": "damage", "player": "Bo", "power": 2})
     assert status == 200, answer
-    assert answer["lines"][0].startswith("Bo takes 2 attack power")
+    assert answer["lines"][0].startswith("Bo takes 2 damage")
     assert table.player("Bo")["exhaustion"] == 2
     status, answer = table.post({"action": "blessing", "player": "Bo"})
     assert status == 200, answer
@@ -304,7 +304,7 @@ def test_the_record_downloads_in_each_format_by_the_same_writer_as_replay_export
     status, headers, md = _get(table, "record.md")
     assert status == 200 and headers["Content-Type"].startswith("text/markdown")
     assert re.fullmatch(r'attachment; filename="deckahedron-record-\d{4}-\d\d-\d\d\.md"', headers["Content-Disposition"])
-    assert md.startswith("# Session record") and "**Di** flip (" in md and "resolved by" in md
+    assert md.startswith("# Session record") and "**Di** ends the flip (" in md and "resolved by" in md
     status, headers, text = _get(table, "record.csv?player=Bo")
     assert status == 200 and headers["Content-Disposition"].endswith('-Bo.csv"')
     rows = list(csv.DictReader(io.StringIO(text)))

@@ -184,13 +184,13 @@ def test_the_boards_buttons_on_the_page_press_the_device(browser, table):
     c = card(browser, "Cy")
     home = c.find_element(By.CSS_SELECTOR, "img.screen").get_attribute("data-tag")
     click(browser, c.find_element(By.CSS_SELECTOR, "button[data-button='C']"))  # the menu
-    WebDriverWait(browser, 20).until(lambda d: "Cy pressed C: the screen shows" in d.find_element(By.ID, "answer").text)
+    WebDriverWait(browser, 20).until(lambda d: "Cy presses C: the screen shows" in d.find_element(By.ID, "answer").text)
     shown = browser.find_element(By.ID, "answer").text.split("the screen shows ", 1)[1].split()[0]
     assert shown != "home"
     WebDriverWait(browser, 10).until(
         lambda d: card(d, "Cy").find_element(By.CSS_SELECTOR, "img.screen").get_attribute("data-tag") != home)
     click(browser, c.find_element(By.CSS_SELECTOR, "button[data-button='A']"))  # back, in a menu
-    WebDriverWait(browser, 20).until(lambda d: "Cy pressed A: the screen shows home" in d.find_element(By.ID, "answer").text)
+    WebDriverWait(browser, 20).until(lambda d: "Cy presses A: the screen shows home" in d.find_element(By.ID, "answer").text)
     WebDriverWait(browser, 10).until(
         lambda d: card(d, "Cy").find_element(By.CSS_SELECTOR, "img.screen").get_attribute("data-tag") == home)
 
@@ -376,7 +376,7 @@ def test_the_markdown_export_downloads_and_names_the_flips(browser, table, tmp_p
     assert re.fullmatch(r"deckahedron-record-\d{4}-\d\d-\d\d\.md", got.name)
     md = got.read_text()
     assert md.startswith("# Session record\n")
-    flips = re.findall(r"^- \*\*(\w+)\*\* flip(?: \(buttons\))? \(([\w ]+)\) resolved by \w+: (MISS|PARTIAL|SUCCESS|TRIUMPH)",
+    flips = re.findall(r"^- \*\*(\w+)\*\* ends the flip \(([\w ,]+)\), resolved by \w+: (MISS|PARTIAL|SUCCESS|TRIUMPH)",
                        md, re.M)
     assert {who for who, _, _ in flips} >= {"Ann", "Bo", "Di"}, md
     assert "**Ann** undo: back to before flip\n" in md and "*(undone)*" in md

@@ -39,14 +39,14 @@ def test_the_table_at_a_terminal_serves_the_page_until_quit(tmp_path):
                                      data=json.dumps({"action": "flip", "player": "Bo", "attr": "str"}).encode())
         with urllib.request.urlopen(req, timeout=30) as f:
             answer = json.load(f)
-        assert answer["ok"] and answer["lines"][0].startswith("Bo flips Str (")
+        assert answer["ok"] and answer["lines"][0].startswith("Bo flips Strength (")
         gm.until("(page) flip Bo str")
         gm.until("a critical success: Bo chooses the reward")  # seed 4: Bo's first card is the Critical Success
         req = urllib.request.Request(url + "api/action?token=" + token, headers={"Content-Type": "application/json"},
                                      data=json.dumps({"action": "line", "line": "end Bo crit=none"}).encode())
         with urllib.request.urlopen(req, timeout=30) as f:
             assert json.load(f)["ok"]
-        gm.until("resolves Bo's flip:")
+        gm.until("Bo ends the flip, resolved by ")
         view = json.load(urllib.request.urlopen(url + "api/table?token=" + token, timeout=10))
         assert [p["name"] for p in view["players"]] == ["Ann", "Bo"]
         assert view["players"][1]["flips"][0]["source"] == "host"

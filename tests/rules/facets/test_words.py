@@ -29,7 +29,7 @@ def test_say_a_roll_with_explosions():
         "Finesse d8 rolled 8+8+3 (exploded 2 times) +2 = 21 against TN 8: advantage x2.")
     g = game([2, 1])
     r = g.do("attack", {"attr": "S", "tn": 6, "weapon": "medium"})
-    assert say("attack", {}, r) == "Strength d8 rolled 2 = 2 against TN 6: success, cost; deals 3 damage, target gains 1 token."
+    assert say("attack", {}, r) == "Strength d8 rolled 2 = 2 against TN 6: success with a cost; deals 3 damage, target gains 1 token."
     r = g.do("damage", {"track": "health", "amount": 4})
     assert say("damage", {}, r) == "damage: health -4."
 
