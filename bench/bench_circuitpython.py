@@ -15,36 +15,12 @@ import argparse
 import statistics
 import sys
 import tempfile
-import time
 
-from host_tools.link import DeviceLink
+from bench_stock import hello, idle, kb, update_after  # the stock bench's waits: the same board, another runtime
 from host_tools.sim.emulated import EmuBoard, unavailable
 
 BOARD = "pico-epaper29-cp"
 PRESSES = 20
-WALL = 120.0
-
-
-def hello(port):
-    end = time.monotonic() + WALL
-    while True:
-        try:
-            with DeviceLink(port, timeout=20.0) as link:
-                return link.hello()
-        except Exception:
-            if time.monotonic() > end:
-                raise
-            time.sleep(0.5)
-
-
-def update_after(board, since):
-    return board.wait_event(lambda e: e.get("ev") == "update", timeout=WALL, since=since)
-
-
-def idle(board, until):
-    """Wait until emulated time `until` (s): the panel's BUSY over."""
-    while board.time() < until + 0.05:
-        time.sleep(0.1)
 
 
 def measure(base, presses=PRESSES):
@@ -71,10 +47,6 @@ def measure(base, presses=PRESSES):
     finally:
         board.close()
     return out
-
-
-def kb(n):
-    return "n/a" if n is None else "%.1f KB" % (n / 1024)
 
 
 def rows(m, presses):

@@ -242,7 +242,7 @@ def help_pages():
     """[(title, [item, ...])] of the device's Help menu, made by the
     firmware's own help_menu(): an item is one "KEY: meaning", its
     continuation lines joined (a line with no colon goes on the one before)."""
-    from deck import ui  # firmware/deck/ui.py, firmware/ on the path (firmware_importable)
+    from deck import menus  # firmware/deck/menus.py, firmware/ on the path (firmware_importable)
 
     class Collect:
         def __init__(self):
@@ -255,7 +255,7 @@ def help_pages():
             self.pages.append((title, list(lines)))
 
     u = Collect()
-    ui.help_menu(u)
+    menus.help_menu(u)
     for _label, action in u.stack[-1].items:
         action()
     out = []
