@@ -43,11 +43,12 @@ RESTORE_PARTS = 64  # parts of a restore upload (the host cuts them smaller only
 # stock route's heap is otherwise filled and cut into pieces by every menu
 # a session opens, until an import fails (docs/rp2040.md, "The stock route").
 RELEASABLE = ("deck.menus", "deck.gear_menus", "deck.flip_menus", "deck.ask", "menu_widgets",
-              "shared_rules.deck.odds", "menu_screens", "link_ops", "shared_rules.deck.load")
+              "shared_rules.deck.odds", "menu_screens", "link_ops", "shared_rules.deck.load",
+              "shared_rules.deck.creation", "shared_rules.deck.table")
 RELEASE_BELOW = 96 * 1024
-# Code only power-on runs (reading the save back, again on a restore): dropped
-# once the game is up.
-BOOT_ONLY = ("boot_game", "shared_rules.deck.load")
+# Code only power-on runs (reading the save back, again on a restore; a first
+# character): dropped once the game is up.
+BOOT_ONLY = ("boot_game", "shared_rules.deck.load", "shared_rules.deck.creation")
 
 
 

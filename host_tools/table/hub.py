@@ -24,6 +24,7 @@ from shared_rules import protocol as P
 from shared_rules.deck import cards as C
 from shared_rules import systems
 from shared_rules.deck.state import ATTRS
+from shared_rules.deck.table import held_supply_cards
 from shared_rules.deck.teamwork import best
 
 from shared_rules.atomic import text_digest
@@ -936,7 +937,7 @@ class TableHub:
         for n, g in holds.items():
             if not systems.shares_table(g.SYSTEM):  # no supply cards, no Shadow
                 continue
-            for cid in g.held_supply_cards():
+            for cid in held_supply_cards(g):
                 owner = [m for m, cards in others.items() if m not in holds and cid in cards]
                 if owner:
                     raise TableError("undoing it gives %s supply card %s back, but %s holds it now" % (n, cid, owner[0]))

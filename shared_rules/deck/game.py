@@ -10,10 +10,10 @@ methods is first used (MIXINS), so a board that only flips pays no heap for
 them.
 """
 
-from shared_rules.atomic import Atomic, text_digest
+from shared_rules.atomic import Atomic
 from shared_rules.deck import cards as C
 from shared_rules.deck import flips as F
-from shared_rules.deck.editions import check_campaign, edition
+from shared_rules.deck.editions import edition
 from shared_rules.deck.state import ATTRS, PlayerState
 from shared_rules.errors import RulesError
 
@@ -142,29 +142,10 @@ class Game(Atomic):
 
     @classmethod
     def new(cls, seed=0, edition_key="md", campaign="oneshot", supply_set=C.DEFAULT_SUPPLY_SET, attrs=None):
-        """A fresh character: the 20 cards shuffled, the supply full. Its
-        game id comes from the seed (a board seeds a new character from its
-        entropy, so the id is as random as the deck; a seeded test game is
-        the same game on every runtime)."""
-        edition(edition_key)
-        check_campaign(campaign)
-        if supply_set not in C.SUPPLY_SETS:
-            raise RulesError("bad_supply", "supply set must be print or web")
-        s = PlayerState()
-        s.edition, s.campaign, s.supply_set = edition_key, campaign, supply_set
-        s.rng.seed(seed)
-        s.game = text_digest("game %s" % (seed,))[:8]
-        s.draw = list(C.DECK_IDS)
-        s.rng.shuffle(s.draw)
-        blessings, wounds = C.SUPPLY_SETS[supply_set]
-        s.supply = list(blessings) + list(wounds)
-        s.pack = edition(edition_key)["starting_pack"]
-        g = cls(s)
-        if attrs:
-            for a in ATTRS:
-                if a in attrs:
-                    s.attrs[a] = C.check_suit(attrs[a])
-        return g
+        """A fresh character (creation.py: a board makes one seldom)."""
+        from shared_rules.deck.creation import new
+
+        return new(cls, seed, edition_key, campaign, supply_set, attrs)
 
     # -- the command entry (Atomic.do) -----------------------------------
     def command(self, op):
@@ -492,44 +473,12 @@ class Game(Atomic):
         self.shuffle_in("by choice")
         return {"draw": len(self.s.draw)}
 
-    def held_supply_cards(self):
-        """Blessing and wound cards in this player's piles (for the host)."""
-        s = self.s
-        return [cid for cid in s.all_card_ids() if C.CARDS[cid].kind != "deck" and cid not in s.supply and cid not in s.elsewhere]
-
     # -- queries (never change state) -------------------------------------
     def summary(self):
-        s = self.s
-        return {
-            "edition": s.edition,
-            "campaign": s.campaign,
-            "draw": len(s.draw),
-            "discard": len(s.discard),
-            "exhaustion": len(s.exhaustion),
-            "exhaustion_face_up": [cid for cid, up in s.exhaustion if up],
-            "table": list(s.table),
-            "tokens": {"exhaustion": s.exh_tokens, "harm": s.harm, "wound": s.wound_tokens},
-            "xp": s.xp,
-            "shadow": s.shadow,
-            "attrs": dict(s.attrs),
-            "moves": dict(s.moves),
-            "incapacitated": s.incapacitated,
-            "flip": self.flip_view() if s.flip is not None else None,
-            "minigame": s.minigame,
-            "supply": list(s.supply),
-            "held": self.held_supply_cards(),
-            "game": s.game,
-            "count": s.count,
-            "gear": [list(item) for item in s.gear],
-            "pack": {"regular": s.pack, "precious": s.precious},
-            "cardio": s.cardio,
-            "spot": s.spot,
-            "rings": s.rings,
-            "unsealed": list(s.unsealed),
-            "level_cards": list(s.level_cards),
-            "wealth": s.wealth,
-            "pursuit": [list(r) for r in s.pursuit] if s.pursuit is not None else None,
-        }
+        """The state in the host's words (the link's state op; table.py)."""
+        from shared_rules.deck.table import summary
+
+        return summary(self)
 
     def odds_query(self, args):
         """The host's odds op and the Odds screen: {"suit", "net"}."""

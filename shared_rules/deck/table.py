@@ -1,7 +1,8 @@
-"""What the table's hub asks of a player's game between scenes: the shared
-supply (which supply cards other players hold), the rules edition and
-campaign length, and the spotlight moving on. Commands of Game
-(Game.LAZY_COMMANDS), each given the Game first, loaded on first use."""
+"""What the table's hub asks of a player's game: its summary (the link's
+state op), and between scenes the shared supply (which supply cards other
+players hold), the rules edition and campaign length, and the spotlight
+moving on. Commands of Game (Game.LAZY_COMMANDS), each given the Game
+first, loaded on first use."""
 
 from shared_rules.deck import cards as C
 from shared_rules.deck.editions import check_campaign, edition
@@ -48,3 +49,43 @@ def supply_sync(g, elsewhere=None):
     s.elsewhere = [cid for cid in pool if cid in away]
     s.supply = [cid for cid in pool if cid not in away]
     return {"supply": list(s.supply), "elsewhere": list(s.elsewhere)}
+
+
+def held_supply_cards(g):
+    """Blessing and wound cards in this player's piles (for the host)."""
+    s = g.s
+    return [cid for cid in s.all_card_ids() if C.CARDS[cid].kind != "deck" and cid not in s.supply and cid not in s.elsewhere]
+
+
+def summary(g):
+    s = g.s
+    return {
+        "edition": s.edition,
+        "campaign": s.campaign,
+        "draw": len(s.draw),
+        "discard": len(s.discard),
+        "exhaustion": len(s.exhaustion),
+        "exhaustion_face_up": [cid for cid, up in s.exhaustion if up],
+        "table": list(s.table),
+        "tokens": {"exhaustion": s.exh_tokens, "harm": s.harm, "wound": s.wound_tokens},
+        "xp": s.xp,
+        "shadow": s.shadow,
+        "attrs": dict(s.attrs),
+        "moves": dict(s.moves),
+        "incapacitated": s.incapacitated,
+        "flip": g.flip_view() if s.flip is not None else None,
+        "minigame": s.minigame,
+        "supply": list(s.supply),
+        "held": held_supply_cards(g),
+        "game": s.game,
+        "count": s.count,
+        "gear": [list(item) for item in s.gear],
+        "pack": {"regular": s.pack, "precious": s.precious},
+        "cardio": s.cardio,
+        "spot": s.spot,
+        "rings": s.rings,
+        "unsealed": list(s.unsealed),
+        "level_cards": list(s.level_cards),
+        "wealth": s.wealth,
+        "pursuit": [list(r) for r in s.pursuit] if s.pursuit is not None else None,
+    }

@@ -3,6 +3,7 @@
 from shared_rules.errors import RulesError
 from shared_rules.deck.game import Game
 from shared_rules.deck.state import PlayerState
+from shared_rules.deck.table import held_supply_cards
 from tests.rules.support import do, raises, refused, stacked
 
 
@@ -177,5 +178,5 @@ def test_supply_shared_at_the_table():
     refused(g, "supply_sync", "bad_args", elsewhere="pb1")
     do(g, "supply_sync", elsewhere=[])
     assert sorted(g.s.supply) == ["pb1", "pb2", "pb3", "pb4", "pb5", "pw1", "pw2"]
-    assert g.held_supply_cards() == ["pb6"]
+    assert held_supply_cards(g) == ["pb6"]
     assert Game.load(g.dump()).dump() == g.dump()
