@@ -15,8 +15,10 @@ import argparse
 import statistics
 import sys
 import tempfile
+import time
 
 from bench_stock import hello, idle, kb, update_after  # the stock bench's waits: the same board, another runtime
+from host_tools.sim.circuitpython import DamagedDrive
 from host_tools.sim.emulated import EmuBoard, unavailable
 
 BOARD = "pico-epaper29-cp"
@@ -41,7 +43,13 @@ def measure(base, presses=PRESSES):
             out["press"].append(last["t"] * 1e-9 - t)
         end = hello(board.port)
         out["end_used"], out["end_free"], out["end_low"] = end["heap_used"], end["heap_free"], end["heap_low"]
-        crashes = board.read_file("deckahedron/crash.log")
+        crashes = None
+        for _ in range(20):  # the FAT may be half-written (CircuitPython flushes its cache in the background)
+            try:
+                crashes = board.read_file("deckahedron/crash.log")
+                break
+            except DamagedDrive:
+                time.sleep(0.5)
         out["crashes"] = 0 if crashes is None else crashes.count(b"--- crash")
         out["violations"] = len(board.violations())
     finally:
