@@ -4,7 +4,8 @@ the MicroPython Pico's (bench/bench_pico.py runs this in `make bench`).
 
     python bench/bench_circuitpython.py [--presses 20]
 
-Heap in use and free after boot and after the presses (the game's .mpy
+Heap in use and free after boot, after the presses and after a 200-command
+link session (the game's .mpy
 files are in CircuitPython's heap, as on the stock MicroPython route),
 power-on to the home screen's update, and a press's edge to its update
 command (B flips, A goes home, alternately; each waited on until the panel
@@ -17,15 +18,18 @@ import sys
 import tempfile
 import time
 
+from bench_pico import session_commands
 from bench_stock import hello, idle, kb, update_after  # the stock bench's waits: the same board, another runtime
+from host_tools.link import DeviceLink
 from host_tools.sim.circuitpython import DamagedDrive
 from host_tools.sim.emulated import EmuBoard, unavailable
 
 BOARD = "pico-epaper29-cp"
 PRESSES = 20
+SESSION = 200  # rules commands over the link, as bench_pico's session
 
 
-def measure(base, presses=PRESSES):
+def measure(base, presses=PRESSES, session=SESSION):
     board = EmuBoard("c1", base + "/c1", seed=7, board=BOARD)
     out = {"press": []}
     try:
@@ -43,6 +47,14 @@ def measure(base, presses=PRESSES):
             out["press"].append(last["t"] * 1e-9 - t)
         end = hello(board.port)
         out["end_used"], out["end_free"], out["end_low"] = end["heap_used"], end["heap_free"], end["heap_low"]
+        out["session"] = session
+        if session:
+            with DeviceLink(board.port, timeout=30.0) as link:
+                t0 = board.time()
+                session_commands(link, session)
+                out["session_emu"] = board.time() - t0
+                info = link.hello()
+            out["session_used"], out["session_low"] = info["heap_used"], info["heap_low"]
         crashes = None
         for _ in range(20):  # the FAT may be half-written (CircuitPython flushes its cache in the background)
             try:
@@ -68,25 +80,28 @@ def rows(m, presses):
          "%.0f / %.0f ms" % (statistics.median(p) * 1e3, p[-1] * 1e3) if p else "n/a", ""),
         ("cp.heap_end", "CircuitPython Pico: heap in use / free / lowest free after the presses",
          "%s / %s / %s" % (kb(m["end_used"]), kb(m["end_free"]), kb(m["end_low"])), ""),
+        ("cp.session_heap", "CircuitPython Pico: heap in use / lowest free after a %d-command link session" % m["session"],
+         "%s / %s" % (kb(m.get("session_used")), kb(m.get("session_low"))) if m["session"] else "n/a", ""),
         ("cp.crashes", "CircuitPython Pico: crashes (crash.log) / panel violations",
          "%d / %d" % (m["crashes"], m["violations"]), "0 / 0"),
     ]
 
 
-def run(presses=PRESSES):
+def run(presses=PRESSES, session=SESSION):
     """The rows, or (None, why) when the CircuitPython image cannot run here."""
     why = unavailable("circuitpython")
     if why:
         return None, why
     with tempfile.TemporaryDirectory(prefix="deckahedron-bench-cp-") as base:
-        return rows(measure(base, presses), presses), None
+        return rows(measure(base, presses, session), presses), None
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=PRESSES, help="presses timed one by one")
+    parser.add_argument("--session", type=int, default=SESSION, help="rules commands over the link (0: none)")
     args = parser.parse_args(argv)
-    table_rows, why = run(args.presses)
+    table_rows, why = run(args.presses, args.session)
     if why:
         print("CircuitPython bench skipped: %s" % why)
         return 0

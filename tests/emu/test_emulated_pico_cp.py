@@ -63,6 +63,19 @@ def test_the_same_seed_gives_the_same_game_and_pixels_as_the_unix_port(cp, twin)
     same_as_twin(cp, twin, "the home screen")
 
 
+def test_a_flip_looks_as_the_unix_port_renderer_draws_it(cp, twin):
+    """The flip's screen and the home screen after it, pixel for pixel:
+    CircuitPython's displayio path (the board's bitmap, adafruit_ssd1680)
+    draws what the renderer drew."""
+    for op, args, what in (("flip", {"suit": "blade", "net": 1}, "a flip"), ("end_flip", {}, "the flip ended")):
+        since = cp.event_count()
+        with DeviceLink(cp.port, timeout=10.0) as link:
+            link.request(op, **args)
+        twin.request(op, **args)
+        cp.wait_event(is_update, timeout=PRESS_WALL, since=since)
+        same_as_twin(cp, twin, what)
+
+
 def test_a_flip_by_the_boards_buttons_shows_on_the_panel(cp):
     before = hello(cp)
     home = cp.panel_image()
