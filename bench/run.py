@@ -282,6 +282,11 @@ def main():
     mix = power.refresh_mix()
     rows.append(("refreshes_per_100_flips", "panel updates per 100 flips (B+A), policy: full / fast",
                  "%d / %d" % (mix["full"], mix["fast"] + mix.get("partial", 0)), "", ""))
+    for what, m in power.session_refreshes():
+        rows.append(("refreshes_per_session_%s" % what.split()[0],
+                     "panel updates of a %d-press session, %s: full (after idle) / fast" % (
+                         2 * power.SESSION_FLIPS, what),
+                     "%d (%d) / %d" % (m["full"], m["clean"], m["fast"] + m["partial"]), "", ""))
     goal = ">= %d" % power.GOAL_SESSIONS
     for r in power.table():
         rows.append(("sessions_per_1000mah_%s_%s" % (r["board"], r["mode"]),

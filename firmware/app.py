@@ -209,7 +209,7 @@ class App:
         self.need_save = True
         for e in result.get("events", ()):
             if "reshuffle" in e:  # (no joined str: each new str costs a board ~0.1 ms)
-                self.refresh.shuffled()  # a clean refresh on every shuffle
+                self.refresh.clean_next()  # a clean refresh on every shuffle
                 break
         self.dirty = True
         return result
@@ -254,7 +254,7 @@ class App:
                     if k not in ("confirm", "seed", "system"):
                         options["edition_key" if k == "edition" else k] = args[k]
                 self.new_game(args.get("seed", self.board.entropy()), args.get("system", systems.DEFAULT), options)
-                self.refresh.shuffled()
+                self.refresh.clean_next()
                 self.dirty = True
                 return True, True, {"digest": self.digest()}
             if op == "set_name":
@@ -392,6 +392,8 @@ class App:
             raise LeaveApp()
         if self.dirty:
             self.show()
+        elif self.refresh.idle(_elapsed(self.refresh.shown)):
+            self.show()  # the same screen, cleaned while nobody waits (refresh.py)
         if data or pressed:
             self.heap_due = True
         elif self.heap_due:
@@ -499,12 +501,12 @@ class App:
         view = self.render()
         try:
             t0 = _us()
-            self.board.show(self.renderer.buf, self.refresh.mode(view.get("screen")))
+            self.board.show(self.renderer.buf, self.refresh.mode(view.get("screen"), _ticks()))
             self.work["show"] = _us_since(t0)
             self.panel_error = ""
         except Exception as e:  # a board's PanelTimeout (drivers/panel.py), or its own
             self.panel_error = "%s: %s" % (type(e).__name__, e)
-            self.refresh.power_on()  # try a clean full refresh next time
+            self.refresh.clean_next()  # try a clean full refresh next time
 
     def run(self, booted=None):
         """Play until the host asks for the REPL; booted(), if given, is

@@ -40,7 +40,7 @@ def boot(app):
         app.refresh.resume(app.game.s.count)  # a press powered it up: the panel kept its image
         restore_rest(app)
     else:
-        app.refresh.power_on()
+        app.refresh.clean_next()
     app.dirty = True
 
 

@@ -11,9 +11,10 @@ from app import MAX_STATE, RESTORE_PARTS
 
 
 def stats(app, args):
-    """The firmware's split of its last press (bench/bench_pico.py)."""
+    """The firmware's split of its last press (bench/bench_pico.py), and
+    the refresh policy's counts since power-on."""
     out = {"rules_us": None, "save_us": None, "render_us": None, "show_us": None, "gc_us": None,
-           "saves": app.storage.saves}
+           "saves": app.storage.saves, "refreshes": app.refresh.counts}
     for k in app.work:
         out[k + "_us"] = app.work[k]
     return out
@@ -65,6 +66,6 @@ def restore_part(app, args):
     app.problem = ""
     app.fit_ui()
     app.ui.reset()
-    app.refresh.shuffled()
+    app.refresh.clean_next()
     app.dirty = True
     return True, True, {"restored": True, "digest": g.digest()}

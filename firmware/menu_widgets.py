@@ -161,7 +161,7 @@ def choose_system(u):
 
 def new_character(u, system="deck"):
     u.app.new_game(u.app.board.entropy(), system=system)
-    u.app.refresh.shuffled()
+    u.app.refresh.clean_next()
 
 
 MENU_HELP = ("Menus", ["UP/DOWN move, B choose,", "A back. In a card list", "B marks a card, the",

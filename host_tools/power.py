@@ -33,6 +33,7 @@ constant below with where its number comes from. Currents are battery-side
 """
 
 import argparse
+import random
 
 from host_tools import boards as registry
 from host_tools import firmware_importable
@@ -50,9 +51,20 @@ GOAL_MAH = 1000
 SCREENS_PER_FLIP = ("flip", "home")
 # A reshuffle every ~15 flips: the 20-card Deckahedron runs out after 10-20
 # flips of 1-3 cards. The flip that reshuffles is drawn with a clean full
-# refresh (App.command -> shuffled()).
+# refresh (App.command -> RefreshPolicy.clean_next()).
 SHUFFLE_EVERY_FLIPS = 15
 MIX_FLIPS = 100  # the refresh mix is also quoted per 100 flips
+# A board that stays awake between presses (the registry's mode key): its
+# app's clock counts the pauses, so firmware/refresh.py cleans a panel left
+# on fast updates longer than its idle threshold. A sleeping board's clock
+# does not count its sleep (a DORMANT RP2040's timer stops with the
+# crystal; "off" and deep sleep lose the RAM): no clean after idle.
+AWAKE = "awake"
+# The pauses after a player's flips: the session's pace on average (4 h / 200
+# flips = 72 s), drawn from an exponential distribution (a table's turns come
+# at no fixed pace; an assumption), seeded so the counts repeat.
+PAUSE_SEED = 29
+UPDATES = ("full", "fast", "partial")  # the kinds of update; a mix's "clean" counts some of its full ones
 # No input this long after a press, no host: the board sleeps
 # (BoardBase.SLEEP_AFTER_MS, MagTagBoard.SLEEP_AFTER_MS: 100 ms).
 SLEEP_AFTER_S = 0.1
@@ -200,20 +212,31 @@ from refresh import RefreshPolicy  # noqa: E402  (firmware/refresh.py: the devic
 
 
 def refresh_mix(flips=MIX_FLIPS, shuffle_every=SHUFFLE_EVERY_FLIPS, screens=SCREENS_PER_FLIP,
-                can_partial=False):
+                can_partial=False, pause_s=None):
     """Count the panel updates of a simulated session: ``flips`` flips from
     power-on, each drawing ``screens`` in turn, a reshuffle on every
     ``shuffle_every``-th flip (None: never). Sleeping between presses adds
     no update and no clean refresh: the press that wakes the board acts,
-    and a wake keeps the policy's count (App.sleep, App.boot ->
-    RefreshPolicy.resume). Returns {"full": n, "fast": n, "partial": n}."""
+    a wake keeps the policy's count (App.sleep, App.boot ->
+    RefreshPolicy.resume), and the board's clock does not count the sleep.
+    ``pause_s``: the mean pause after each flip of a board awake between
+    presses (its app's clock counts it), drawn as PAUSES says; a pause
+    longer than the policy's idle threshold brings a clean full refresh of
+    the screen shown (App.poll -> RefreshPolicy.idle). Returns {"full": n,
+    "fast": n, "partial": n, "clean": n} (clean: of the full, those after idle)."""
     policy = RefreshPolicy(can_partial)
-    policy.power_on()
+    policy.clean_next()
+    pauses = random.Random(PAUSE_SEED) if pause_s else None
+    now = 0
     for i in range(1, flips + 1):
         if shuffle_every and i % shuffle_every == 0:
-            policy.shuffled()
+            policy.clean_next()
         for screen in screens:
-            policy.mode(screen)
+            policy.mode(screen, now)
+        if pauses is not None:
+            now += int(pauses.expovariate(1.0 / pause_s) * 1000)
+            if policy.idle(now - policy.shown):
+                policy.mode(screens[-1], now)  # the same screen, cleaned
     return dict(policy.counts)
 
 
@@ -239,10 +262,10 @@ def session(board, mode=None, flips=SESSION_FLIPS, hours=SESSION_HOURS, battery_
     if mah <= 0:
         raise ValueError("battery_mah must be positive")
     m = b.modes[mode]
-    mix = refresh_mix(flips, can_partial=False)
+    mix = refresh_mix(flips, can_partial=False, pause_s=hours * 3600.0 / flips if mode == AWAKE else None)
     presses = flips * len(SCREENS_PER_FLIP)
     wake_s, wake_q = b.wake(mode)
-    t_update = dict((k, n * b.update_s(k)) for k, n in mix.items())
+    t_update = dict((k, mix[k] * b.update_s(k)) for k in UPDATES)
     t_awake = presses * (wake_s + SLEEP_AFTER_S) + sum(t_update.values())
     t_session = hours * 3600.0
     if t_awake > t_session:
@@ -264,6 +287,15 @@ def session(board, mode=None, flips=SESSION_FLIPS, hours=SESSION_HOURS, battery_
         "press_to_pixels": {"fast": b.press_to_pixels(mode, "fast"), "full": b.press_to_pixels(mode, "full")},
         "measured": b.measured,
     }
+
+
+def session_refreshes(flips=SESSION_FLIPS, hours=SESSION_HOURS):
+    """The refresh mix of a session, per way of spending the pauses:
+    [(what, mix)]: asleep between presses (on a battery), and awake (a
+    host's USB power, or a board that never sleeps), where the policy
+    cleans after idle."""
+    return [("asleep between presses", refresh_mix(flips)),
+            ("awake between presses", refresh_mix(flips, pause_s=hours * 3600.0 / flips))]
 
 
 def standby_days(board, mode=None, battery_mah=None):
@@ -330,6 +362,9 @@ def main(argv=None):
         print("%-15s %-8s %12.1f %14.0f %10.0f (%4d) %10.2f s%s" % (
             r["board"], r["mode"], r["mah"], r["sessions_per_1000"], r["sessions"], r["battery_mah"],
             r["press_to_pixels"]["fast"], "" if r["meets_goal"] else "  below the goal"))
+    for what, mix in session_refreshes():
+        print("panel updates of a session (%d presses), %s: %d full (%d of them after idle), %d fast"
+              % (2 * SESSION_FLIPS, what, mix["full"], mix["clean"], mix["fast"] + mix["partial"]))
     return 0
 
 

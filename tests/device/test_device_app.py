@@ -384,11 +384,11 @@ def test_idle_power_off_with_the_state_saved_and_wake_on_a_button():
     app.IDLE_OFF_MS = 0
     app.last_input -= 10
     app.show = lambda: None  # no renderer on CPython
-    app.refresh.full_pending = False
+    app.refresh.since_full = 1  # a fast update on the panel, no clean refresh due
     app.poll(0)
     assert board.offs == 1 and board.feeds == 1
     assert "table 4" in board.saved_at_off  # the flip was saved before the power went
-    assert app.ui.view()["screen"] == "flip" and not app.refresh.full_pending  # the panel kept its image
+    assert app.ui.view()["screen"] == "flip" and app.refresh.since_full == 1  # the panel kept its image
 
 
 def test_a_failing_panel_does_not_stop_the_game():

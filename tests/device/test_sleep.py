@@ -3,7 +3,8 @@ the press that woke the board is the press that acts, that the panel is not
 cleaned for a wake, and the low-battery warning. Portable: CPython and the
 MicroPython unix port (micropython tests/mp_runner.py test_sleep)."""
 
-from tests.device.support import FakeBoard, make_app, saved_text
+from tests.device.support import IDLE_CLEAN_MS, FakeBoard, make_app, saved_text
+from app import _ticks  # noqa: E402 -- support puts firmware/ on the path
 
 
 class SleepyBoard(FakeBoard):
@@ -46,7 +47,7 @@ def app_on(board):
     app = make_app(board)
     shows = []
     # no renderer here: the view and the update the policy picks for it
-    app.show = lambda: (shows.append(dict(app.ui.view(), mode=app.refresh.mode(app.ui.view().get("screen")))),
+    app.show = lambda: (shows.append(dict(app.ui.view(), mode=app.refresh.mode(app.ui.view().get("screen"), _ticks()))),
                         setattr(app, "dirty", False))
     app.shows = shows
     app.poll(0)  # the home screen
@@ -230,3 +231,47 @@ def test_a_menu_is_given_time_then_closed_before_a_sleep_without_ram():
     app.poll(0)
     keeps.pausing = True
     assert app.sleep_after_ms() == 100
+
+
+def pause(app, ms):
+    """A pause of ms with the board awake (a host attached: no sleep) and
+    its panel untouched: the fake clock is the last update's time moved
+    back, then a pass of the loop."""
+    app.refresh.shown -= ms
+    app.last_input -= ms
+    app.poll(0)
+
+
+def test_awake_a_panel_left_on_fast_updates_is_cleaned_while_nobody_waits():
+    """Issue 29: the flip is drawn fast; once the panel has sat
+    _IDLE_CLEAN_MS on it, the same screen is drawn again with a full
+    refresh, counted as a clean one; the next flip is fast again."""
+    board = SleepyBoard(after=None)
+    app = app_on(board)
+    board.pressed = ["B"]
+    app.poll(0)
+    assert [(v["screen"], v["mode"]) for v in app.shows] == [("flip", "fast")]
+    pause(app, IDLE_CLEAN_MS - 1000)
+    assert len(app.shows) == 1  # not yet
+    pause(app, 1000)
+    assert [(v["screen"], v["mode"]) for v in app.shows] == [("flip", "fast"), ("flip", "full")]
+    assert app.shows[1] == dict(app.shows[0], mode="full")  # the same screen
+    assert app.refresh.counts["clean"] == 1 and board.offs == 0
+    pause(app, 10 * IDLE_CLEAN_MS)  # clean now: nothing more
+    board.pressed = ["A"]
+    app.poll(0)
+    assert [v["mode"] for v in app.shows] == ["fast", "full", "fast"] and app.refresh.counts["clean"] == 1
+
+
+def test_asleep_on_the_battery_the_clock_does_not_count_the_sleep():
+    """A board that sleeps between presses: its clock stops (a DORMANT
+    RP2040) or dies with the RAM, so the wake is no reason to clean; the
+    press that wakes it is drawn fast."""
+    board = SleepyBoard(after=100)
+    app = app_on(board)
+    board.pressed = ["B"]
+    app.poll(0)
+    board.wake = ["A"]
+    idle(app)  # asleep after 100 ms with no input: the clock moved on 1 s, not the sleep's length
+    app.poll(0)
+    assert [v["mode"] for v in app.shows] == ["fast", "fast"] and app.refresh.counts["clean"] == 0

@@ -26,20 +26,20 @@ GUIDES = {
 def test_the_policy_is_the_firmwares_and_refreshes_fully_every_seventeenth_update():
     assert power.RefreshPolicy.FULL_EVERY == 16  # firmware/refresh.py; the counts below assume it
     p = power.RefreshPolicy()
-    modes = [p.mode("flip") for _ in range(35)]
+    modes = [p.mode("flip", 0) for _ in range(35)]
     assert [i for i, m in enumerate(modes) if m == "full"] == [0, 17, 34]
 
 
 def test_mix_without_shuffles_one_screen_per_flip_is_ceil_100_over_17_full():
     # updates 0..99 from power-on: full at 0, 17, ..., 85 -> ceil(100/17) = 6
     mix = power.refresh_mix(100, shuffle_every=None, screens=("flip",))
-    assert mix == {"full": 6, "fast": 94, "partial": 0}
+    assert mix == {"full": 6, "fast": 94, "partial": 0, "clean": 0}
     assert mix["full"] == math.ceil(100 / 17)
 
 
 def test_mix_without_shuffles_two_screens_per_flip():
     # 200 updates: full at 0, 17, ..., 187 -> 12
-    assert power.refresh_mix(100, shuffle_every=None) == {"full": 12, "fast": 188, "partial": 0}
+    assert power.refresh_mix(100, shuffle_every=None) == {"full": 12, "fast": 188, "partial": 0, "clean": 0}
 
 
 def test_mix_with_a_shuffle_every_15_flips_the_guides_session():
@@ -49,7 +49,31 @@ def test_mix_with_a_shuffle_every_15_flips_the_guides_session():
     # 0 17 28 45 58 75 88 105 118 135 148 165 178 195 -> 14 full.
     mix = power.refresh_mix()
     assert power.SHUFFLE_EVERY_FLIPS == 15 and power.SCREENS_PER_FLIP == ("flip", "home")
-    assert mix == {"full": 14, "fast": 186, "partial": 0}
+    assert mix == {"full": 14, "fast": 186, "partial": 0, "clean": 0}
+
+
+def test_awake_every_pause_past_the_threshold_after_a_fast_update_brings_one_clean_refresh():
+    # pauses of 10^6 s on average (each past 180 s): every flip's home screen is cleaned once
+    # (flips 15 and 30 reshuffle: their flip screen is full)
+    mix = power.refresh_mix(30, pause_s=1e6)
+    assert mix == {"full": 1 + 2 + 30, "fast": 60 - 3, "partial": 0, "clean": 30}
+    assert power.refresh_mix(30, pause_s=1e-3) == power.refresh_mix(30)  # no pause long enough: none
+
+
+def test_a_sessions_full_refreshes_are_reported_asleep_and_awake(capsys):
+    """Issue 29: the 400 presses of a session, asleep between them (a
+    battery: no clean after idle) and awake (a host's USB power), where
+    the pauses past 180 s (8 % at a 72 s mean) each bring a clean refresh."""
+    (asleep_what, asleep), (awake_what, awake) = power.session_refreshes()
+    assert asleep == power.refresh_mix(200) == {"full": 27, "fast": 373, "partial": 0, "clean": 0}
+    assert awake["full"] + awake["fast"] == 400 + awake["clean"]
+    assert 200 * 0.04 < awake["clean"] < 200 * 0.12 and awake["full"] > asleep["full"]
+    assert power.session("pico-epaper29")["mix"] == asleep  # the battery boards' sessions: no clean after idle
+    assert power.session("pico-epaper29-cp")["mix"] == awake  # a board that never sleeps sees its pauses
+    power.main([])
+    out = capsys.readouterr().out
+    assert "%s: %d full (0 of them after idle)" % (asleep_what, asleep["full"]) in out
+    assert "%s: %d full (%d of them after idle)" % (awake_what, awake["full"], awake["clean"]) in out
 
 
 def test_the_sleep_after_a_press_is_the_firmwares():

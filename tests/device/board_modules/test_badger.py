@@ -222,7 +222,7 @@ def test_the_refresh_policy_picks_full_fast_and_partial(fx):
     frame = pattern_frame(7)
     for i in range(RefreshPolicy.FULL_EVERY + 2):
         frame = flipped(frame, 10 + i, 20)
-        board.show(frame, policy.mode("flip" if i % 2 == 0 else "menu"))
+        board.show(frame, policy.mode("flip" if i % 2 == 0 else "menu", 0))
     assert panel.kinds() == ["full"] + ["partial", "fast"] * (RefreshPolicy.FULL_EVERY // 2) + ["full"]
     assert first_difference(panel.landscape(), frame) is None and panel.errors == []
 
@@ -559,7 +559,7 @@ def test_the_app_flips_by_buttons_end_to_end(fx):
     board, panel = make(fx)
     app = flip_with_buttons(fx, board, BTN["B"], BTN["A"])
     assert panel.kinds() == ["full", "fast", "fast"] and panel.errors == []
-    assert app.refresh.counts == {"full": 1, "fast": 2, "partial": 0}
+    assert app.refresh.counts == {"full": 1, "fast": 2, "partial": 0, "clean": 0}
     assert first_difference(panel.landscape(), app.renderer.frame_bytes()) is None
     events = [support.P.decode(line) for line in board.serial.sent]
     assert [e[2]["op"] for e in events if e[0] == "E"] == ["flip", "end_flip"]

@@ -597,7 +597,7 @@ def test_the_app_flips_by_buttons_end_to_end(fx):
     board, panel = make(fx)
     app = flip_with_buttons(fx, board, BTN["B"], BTN["A"], active=0)
     assert [u["kind"] for u in panel.updates] == ["full", "fast", "fast"]
-    assert app.refresh.counts == {"full": 1, "fast": 2, "partial": 0}
+    assert app.refresh.counts == {"full": 1, "fast": 2, "partial": 0, "clean": 0}
     assert first_difference(panel.landscape(), app.renderer.frame_bytes()) is None
     settle(board, fx, board.epd.READY_MS + 1000)  # kept ready for the next press, then powered off
     assert panel.asleep
