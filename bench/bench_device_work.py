@@ -97,8 +97,9 @@ def heap():
 
 
 class _Board:
-    """What App needs of a board, with no panel or link: the panel's frame
-    conversion is timed separately with the real driver class."""
+    """What App needs of a board, with no panel or link, on the firmware's
+    Board contract (press() mixes it in: its no-op defaults); the panel's
+    frame conversion is timed separately with the real driver class."""
 
     name = "bench"
     width, height = 296, 128
@@ -156,12 +157,16 @@ def press(n):
     """n flips (B then A), each press timed stage by stage: medians and the
     worst case in ms; then the heap in use after a collection."""
     from app import App
+    from boards import Board
     from drivers.ssd1680 import SSD1680
+
+    class BenchBoard(_Board, Board):
+        pass
 
     pin = _Pin()
     epd = SSD1680(_Spi(), pin, pin, pin, pin)
     # on a board the save goes where the firmware's goes: the flash's root
-    board = _Board("" if sys.platform == "rp2" else "build/bench_work")
+    board = BenchBoard("" if sys.platform == "rp2" else "build/bench_work")
     canvas = getattr(epd, "canvas", None)  # as boards/pico_epaper29.py draws: in the panel's layout
     if canvas is not None:
         board.surface = canvas()

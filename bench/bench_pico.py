@@ -17,13 +17,15 @@ emulated Pico as its main.py (the device code in ROMFS as ever, no flash
 chip times): at the RP2040's default 125 MHz, against the goal, and at
 200 MHz beside it; the unix port's figures from the same script.
 
-The Badger 2040 (the same image, our UC8151 driver on its panel model) gets
-its boot and per-press figures after them, and its boot-to-result when it
-is switched off between presses: powered up by a held B, to the update
-showing that flip (``--badger 0``: none).
+The Badger 2040 and the Badger 2040 W, each apart (the same image, our
+UC8151 driver on its panel model; the W's own board module, its RTC
+unanswered: the emulator does not model the PCF85063A, so no RTC wake is
+timed) get their boot and per-press figures after them, and their
+boot-to-result when switched off between presses: powered up by a held B,
+to the update showing that flip (``--badger 0``: no Badger).
 
 Asleep on the battery (``--dormant N``, 0: none): the USB cable unplugged,
-the Pico DORMANT between presses (the Badger 2040 too, with sleep=dormant):
+the Pico DORMANT between presses (each Badger too, with sleep=dormant):
 per press, the button edge to the crystal running again, to the panel's
 update command and to the pixels, and the update's end to the next DORMANT
 (host_tools/sim/emu/dormant.mjs), with the events of 32 earlier presses kept
@@ -32,7 +34,7 @@ press_s is this press, measured with --flash-timing (the flash chip's
 erase and program times charged, as on a board).
 
 Prints a table, then ``pico.NAME: value unit`` / ``unix.NAME: ...`` /
-``badger2040.NAME: ...`` lines.
+``badger2040.NAME: ...`` / ``badger2040w.NAME: ...`` lines.
 Skips (exit 0, one line saying why) without the base image, the bootrom or
 Node.js; exit 1 when a figure could not be taken.
 """
@@ -251,11 +253,11 @@ def bench_pico(base, presses, session, flips):
     return out
 
 
-def bench_badger(base, presses):
-    """The Badger 2040: boot, then presses once the home screen's full
-    update (4.5 s of OTP waveform) is over."""
+def bench_badger(base, presses, board_name):
+    """A Badger (2040, or 2040 W): boot, then presses once the home
+    screen's full update (4.5 s of OTP waveform) is over."""
     out = {}
-    board = EmuBoard("b1", str(Path(base) / "badger"), seed=SEED, board="badger2040", **BOARD_OPTIONS)
+    board = EmuBoard("b1", str(Path(base) / board_name), seed=SEED, board=board_name, **BOARD_OPTIONS)
     try:
         wall = time.monotonic()
         board.start()
@@ -289,14 +291,14 @@ def bench_badger(base, presses):
     return out
 
 
-def bench_badger_wake(base, button="B", hold_ms=None):
-    """The Badger 2040 switched off between presses (sleep=off): power-on
+def bench_badger_wake(base, board_name, button="B", hold_ms=None):
+    """A Badger switched off between presses (sleep=off): power-on
     with `button` held for hold_ms, the press that powers it up, to the
     panel update that shows that press's result: boot-to-result; the
     events of KEPT_EVENTS earlier presses kept, as in a long session with no
     host (that press's save rewrites them)."""
     hold_ms = WAKE_HOLD_MS if hold_ms is None else hold_ms
-    board = EmuBoard("b2", str(Path(base) / "badger-wake"), seed=SEED, board="badger2040", **BOARD_OPTIONS)
+    board = EmuBoard("b2", str(Path(base) / (board_name + "-wake")), seed=SEED, board=board_name, **BOARD_OPTIONS)
     try:
         board.start()  # the first power-on: a new game, saved
         board.wait_event(is_update, timeout=WALL)
@@ -317,39 +319,42 @@ def bench_badger_wake(base, button="B", hold_ms=None):
         board.close()
 
 
-def badger_wake_rows(w):
+BADGERS = (("badger2040", "Badger 2040"), ("badger2040w", "Badger 2040 W"))  # (board, title): each benched apart
+
+
+def badger_wake_rows(w, key, title):
     return [
-        ("badger2040.wake_latch_high", "Badger 2040 off: power-on by a press to ENABLE_3V3 high",
+        (key + ".wake_latch_high", "%s off: power-on by a press to ENABLE_3V3 high" % title,
          ms(w["latch"]) if w["latch"] is not None else "never", "", "< hold (%d ms)" % w["hold_ms"]),
-        ("badger2040.boot_to_result", "Badger 2040 off: power-on by B to that flip's update command",
+        (key + ".boot_to_result", "%s off: power-on by B to that flip's update command" % title,
          ms(w["to_update"]), "", ""),
-        ("badger2040.boot_to_result_pixels", "Badger 2040 off: power-on by B to the flip on the glass",
+        (key + ".boot_to_result_pixels", "%s off: power-on by B to the flip on the glass" % title,
          ms(w["to_pixels"]), "", ""),
-        ("badger2040.boot_to_result_kind", "Badger 2040 off: that update, and commands the press made",
+        (key + ".boot_to_result_kind", "%s off: that update, and commands the press made" % title,
          "%s, %d" % (w["kind"], w["acted"]), "", "fast, 1"),
     ]
 
 
-def badger_rows(b):
+def badger_rows(b, key, title):
     def m(xs):
         x = median(xs)
         return ms(x) if x is not None else "n/a"
 
     kinds = ", ".join("%d %s" % (n, k) for k, n in sorted(b["kinds"].items())) or "none"
     return [
-        ("badger2040.latch_high", "Badger 2040: power-on to ENABLE_3V3 driven high",
+        (key + ".latch_high", "%s: power-on to ENABLE_3V3 driven high" % title,
          ms(b["latch"]) if b["latch"] is not None else "never", "", ""),
-        ("badger2040.boot_to_home", "Badger 2040: power-on to the home screen's refresh (DRF)",
+        (key + ".boot_to_home", "%s: power-on to the home screen's refresh (DRF)" % title,
          ms(b["boot"]), "", "<= %d ms" % BOOT_GOAL_MS),
-        ("badger2040.boot_to_home_pixels", "Badger 2040: power-on to the home screen on the glass",
+        (key + ".boot_to_home_pixels", "%s: power-on to the home screen on the glass" % title,
          ms(b["boot_pixels"]), "", ""),
-        ("badger2040.press_to_update", "Badger 2040: button edge to DRF (median)", m(b["press_to_cmd"]), "",
+        (key + ".press_to_update", "%s: button edge to DRF (median)" % title, m(b["press_to_cmd"]), "",
          "work <= %d ms" % PRESS_GOAL_MS),
-        ("badger2040.press_to_pixels", "Badger 2040: button edge to pixels on the glass (median)",
+        (key + ".press_to_pixels", "%s: button edge to pixels on the glass (median)" % title,
          m(b["press_to_pixels"]), "", ""),
-        ("badger2040.updates", "Badger 2040: the presses' updates", kinds, "", ""),
-        ("badger2040.panel_refusals", "Badger 2040: commands the UC8151 refused", "%d" % b["violations"], "", "0"),
-        ("badger2040.wall_boot", "Badger 2040: wall time, emulated boot to hello", "%.1f s" % b["boot_wall"], "", ""),
+        (key + ".updates", "%s: the presses' updates" % title, kinds, "", ""),
+        (key + ".panel_refusals", "%s: commands the UC8151 refused" % title, "%d" % b["violations"], "", "0"),
+        (key + ".wall_boot", "%s: wall time, emulated boot to hello" % title, "%.1f s" % b["boot_wall"], "", ""),
     ]
 
 
@@ -626,10 +631,11 @@ def run(presses=PRESSES, session=SESSION, flips=FLIPS, badger=BADGER_PRESSES, do
         extra = work_rows(bench_work(base), bench_work(base, FAST_MHZ), unix_work())
         if dormant:
             extra += dormant_rows(bench_dormant(base, dormant), "", "Pico")
-        if badger:
-            extra += badger_rows(bench_badger(base, badger)) + badger_wake_rows(bench_badger_wake(base))
-        if badger and dormant:
-            extra += dormant_rows(bench_dormant(base, dormant, "badger2040"), "badger2040.", "Badger 2040")
+        for key, title in BADGERS if badger else ():
+            extra += badger_rows(bench_badger(base, badger, key), key, title)
+            extra += badger_wake_rows(bench_badger_wake(base, key), key, title)
+            if dormant:
+                extra += dormant_rows(bench_dormant(base, dormant, key), key + ".", title)
         if stock and unavailable("stock") is None:  # the official image, the game as .mpy files
             import bench_stock
 
@@ -669,7 +675,7 @@ def main(argv=None):
     parser.add_argument("--session", type=int, default=SESSION, help="commands in the link session")
     parser.add_argument("--flips", type=int, default=FLIPS, help="presses with no host (0: none)")
     parser.add_argument("--badger", type=int, default=BADGER_PRESSES,
-                        help="presses timed on the emulated Badger 2040 (0: no Badger)")
+                        help="presses timed on each emulated Badger, the 2040 and the 2040 W (0: no Badger)")
     parser.add_argument("--dormant", type=int, default=DORMANT_PRESSES,
                         help="presses timed on boards asleep on their battery, DORMANT (0: none)")
     parser.add_argument("--stock", type=int, default=STOCK_PRESSES,
