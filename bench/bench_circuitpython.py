@@ -4,8 +4,9 @@ the MicroPython Pico's (bench/bench_pico.py runs this in `make bench`).
 
     python bench/bench_circuitpython.py [--presses 20]
 
-Heap in use and free after boot, after the presses and after a 200-command
-link session (the game's .mpy
+Heap in use and free after boot, after the presses, after a 200-command
+link session and after a 100-press random walk of every button (its crashes
+counted from crash.log) (the game's .mpy
 files are in CircuitPython's heap, as on the stock MicroPython route),
 power-on to the home screen's update, and a press's edge to its update
 command (B flips, A goes home, alternately; each waited on until the panel
@@ -22,14 +23,15 @@ from bench_pico import session_commands
 from bench_stock import hello, idle, kb, update_after  # the stock bench's waits: the same board, another runtime
 from host_tools.link import DeviceLink
 from host_tools.sim.circuitpython import DamagedDrive
-from host_tools.sim.emulated import EmuBoard, unavailable
+from host_tools.sim.emulated import EmuBoard, random_walk, unavailable
 
 BOARD = "pico-epaper29-cp"
 PRESSES = 20
 SESSION = 200  # rules commands over the link, as bench_pico's session
+WALK = 100  # random presses of every button (menus, odds, gear, mini-games), as the stock bench's walk
 
 
-def measure(base, presses=PRESSES, session=SESSION):
+def measure(base, presses=PRESSES, session=SESSION, walk=WALK):
     board = EmuBoard("c1", base + "/c1", seed=7, board=BOARD)
     out = {"press": []}
     try:
@@ -55,6 +57,11 @@ def measure(base, presses=PRESSES, session=SESSION):
                 out["session_emu"] = board.time() - t0
                 info = link.hello()
             out["session_used"], out["session_low"] = info["heap_used"], info["heap_low"]
+        out["walk"] = walk
+        if walk:
+            random_walk(board, walk, seed=2)
+            info = hello(board.port)
+            out["walk_used"], out["walk_low"] = info["heap_used"], info["heap_low"]
         crashes = None
         for _ in range(20):  # the FAT may be half-written (CircuitPython flushes its cache in the background)
             try:
@@ -82,26 +89,29 @@ def rows(m, presses):
          "%s / %s / %s" % (kb(m["end_used"]), kb(m["end_free"]), kb(m["end_low"])), ""),
         ("cp.session_heap", "CircuitPython Pico: heap in use / lowest free after a %d-command link session" % m["session"],
          "%s / %s" % (kb(m.get("session_used")), kb(m.get("session_low"))) if m["session"] else "n/a", ""),
+        ("cp.walk_heap", "CircuitPython Pico: heap in use / lowest free after a %d-press random walk" % m["walk"],
+         "%s / %s" % (kb(m.get("walk_used")), kb(m.get("walk_low"))) if m["walk"] else "n/a", ""),
         ("cp.crashes", "CircuitPython Pico: crashes (crash.log) / panel violations",
          "%d / %d" % (m["crashes"], m["violations"]), "0 / 0"),
     ]
 
 
-def run(presses=PRESSES, session=SESSION):
+def run(presses=PRESSES, session=SESSION, walk=WALK):
     """The rows, or (None, why) when the CircuitPython image cannot run here."""
     why = unavailable("circuitpython")
     if why:
         return None, why
     with tempfile.TemporaryDirectory(prefix="deckahedron-bench-cp-") as base:
-        return rows(measure(base, presses, session), presses), None
+        return rows(measure(base, presses, session, walk), presses), None
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=PRESSES, help="presses timed one by one")
     parser.add_argument("--session", type=int, default=SESSION, help="rules commands over the link (0: none)")
+    parser.add_argument("--walk", type=int, default=WALK, help="random presses of every button (0: none)")
     args = parser.parse_args(argv)
-    table_rows, why = run(args.presses, args.session)
+    table_rows, why = run(args.presses, args.session, args.walk)
     if why:
         print("CircuitPython bench skipped: %s" % why)
         return 0
