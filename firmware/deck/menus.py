@@ -9,7 +9,6 @@ from shared_rules.deck import cards as C
 from shared_rules.deck.editions import EDITION_KEYS, CAMPAIGNS, edition
 from shared_rules.deck.state import ATTRS, MOVE_LEVELS
 
-from deck.flip_menus import show_odds
 from deck.ui import flip_now
 from menu_widgets import MENU_HELP, ROW_CHARS, Menu, NameEntry, NumberPick, Pick, Shown, confirm_new, help_pages
 from widgets import _wrap
@@ -46,7 +45,7 @@ class MainMenu(Menu):
                 ("Teamwork flip", lambda: ui.push(Menu(ui, "Teamwork", [
                     ("Lead (your attr)", lambda: flip_now(ui, "lead")),
                     ("Support (1 Anvil)", lambda: flip_now(ui, "support"))]))),
-                ("Odds of next flip", lambda: show_odds(ui, g.s.attrs[ui.attr], ui.net))] + ([
+                ("Odds of next flip", lambda: _show_odds(ui, g.s.attrs[ui.attr], ui.net))] + ([
                 ("UNENCUMBERED flip", lambda: flip_now(ui, unencumbered=True))]
                 if edition(g.s.edition)["speed_tokens"] is not None else []) + [
                 ("Pass the spotlight", lambda: ui.run("spotlight", {}, lambda r: ui.notice(
@@ -384,3 +383,9 @@ def help_menu(u, settings=()):
         ("Buttons at home", ["A: next attribute", "UP/DOWN: advantage; it", "stays set after a flip", "B: flip  C: menu",
                              "After a flip: A done,", "B again, C more"]),
         MENU_HELP), settings)
+
+
+def _show_odds(u, suit, net):
+    from deck.flip_menus import show_odds  # loaded when asked, not with the menu
+
+    show_odds(u, suit, net)
