@@ -20,7 +20,7 @@ import tempfile
 import time
 
 from bench_pico import session_commands
-from bench_stock import hello, idle, kb, update_after  # the stock bench's waits: the same board, another runtime
+from bench_stock import hello, idle, kb, power_on, update_after  # the stock bench's waits: the same board, another runtime
 from host_tools.link import DeviceLink
 from host_tools.sim.circuitpython import DamagedDrive
 from host_tools.sim.emulated import EmuBoard, random_walk, unavailable
@@ -35,12 +35,7 @@ def measure(base, presses=PRESSES, session=SESSION, walk=WALK):
     board = EmuBoard("c1", base + "/c1", seed=7, board=BOARD)
     out = {"press": []}
     try:
-        board.start()
-        first = update_after(board, 0)
-        out["boot_update"] = first["t"] * 1e-9
-        boot = hello(board.port)
-        out["boot_used"], out["boot_free"] = boot["heap_used"], boot["heap_free"]
-        last = first
+        last = power_on(board, out)
         for i in range(presses):
             idle(board, last["until"] * 1e-9)
             since = board.event_count()

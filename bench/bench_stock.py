@@ -66,15 +66,22 @@ def open_menu(board, after=None):
     return shown["t"] * 1e-9 - t, update_after(board, since)
 
 
+def power_on(board, out):
+    """Start the board; its boot figures into `out` (the home screen's
+    update time, heap in use and free after boot); the update event."""
+    board.start()
+    first = update_after(board, 0)
+    out["boot_update"] = first["t"] * 1e-9
+    boot = hello(board.port)
+    out["boot_used"], out["boot_free"] = boot["heap_used"], boot["heap_free"]
+    return first
+
+
 def measure(base, presses=PRESSES, seed=SEED):
     board = EmuBoard("s1", base + "/s1", seed=7, firmware="stock")
     out = {}
     try:
-        board.start()
-        first = update_after(board, 0)
-        out["boot_update"] = first["t"] * 1e-9
-        boot = hello(board.port)
-        out["boot_used"], out["boot_free"] = boot["heap_used"], boot["heap_free"]
+        first = power_on(board, out)
         idle(board, first["until"] * 1e-9)
         # C opens the main menu (menus.py loaded), A goes home (and, with
         # the free heap under app.RELEASE_BELOW, drops it), C again

@@ -7,10 +7,11 @@ readable."""
 
 import pytest
 
+from host_tools.sim.circuitpython import DamagedDrive
 from host_tools.sim.emulated import EmuBoard
-from tests.emu.conftest import boot, copy_flash, hello, press_and_wait, put_flash
+from tests.emu.conftest import boot, copy_flash, hello, press_and_wait
 from tests.emu.test_emulated_pico_cp import BOARD, on_the_drive
-from tests.emu.test_power_cut import cut_points, state
+from tests.emu.test_power_cut import cut_each, state
 
 
 def quiet(board, wall=60.0):
@@ -53,23 +54,20 @@ def save_run(circuitpython, tmp_path_factory):
         board.close()
 
 
+# A defect found here (2026-11-28), open: CircuitPython writes CIRCUITPY from its cache a 4 KiB
+# sector at a time, erase then program, in an order of its own. A cut between the erase and the
+# program of the FAT's sector leaves the whole drive unreadable (pyfatfs: a FREE_CLUSTER mark in a
+# cluster chain; the emulated board cannot even be laid out again), code.py with it. Whether a run's
+# four cut points land there depends on the flush's order: one run passed all four, the next failed at
+# the first. The game's own tmp-then-rename cannot help below the filesystem (design §3).
+CUT_LOSES_THE_DRIVE = pytest.mark.xfail(
+    strict=False, raises=DamagedDrive,
+    reason="defect: a power cut between CircuitPython's erase and program of CIRCUITPY's FAT sector loses the drive")
+
+
 @pytest.mark.slow  # each cut boots CircuitPython again: about 20 s of wall time a cut
+@CUT_LOSES_THE_DRIVE
 def test_a_power_cut_anywhere_in_a_circuitpython_save_loses_nothing(save_run):
-    board, before, after = save_run["board"], save_run["before"], save_run["after"]
     assert save_run["ops"] >= 2, "a save is at least an erase and a program: %d" % save_run["ops"]
-    seen = {}
-    for k in cut_points(save_run["ops"]):
-        board.stop()
-        put_flash(board, save_run["pre"])
-        boot(board)
-        quiet(board)
-        assert board.cut_power(after_ops=k, then=lambda: board.press("B")), (
-            "the save took fewer than %d flash operations" % k)
-        board.restart()
-        board.wait_event(lambda e: e.get("ev") == "update", timeout=120)
-        got = state(hello(board))
-        assert got in (before, after), (
-            "power cut after flash operation %d of %d: the game loaded %s, expected the state the host "
-            "last saw %s or that plus the press %s" % (k, save_run["ops"], got, before, after))
-        seen[k] = got == after
+    seen = cut_each(save_run, quiet, wall=120)
     print("CircuitPython cut points (op: kept the press) of %d:" % save_run["ops"], seen)
