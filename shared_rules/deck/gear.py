@@ -325,6 +325,14 @@ def activate(g, name, level, spare, ongoing, out):
             raise RulesError("not_active", "on a miss the item does not activate")
         out["magic"] = "does not activate"
         return
+    if spare is None and item[5] < 1:
+        # Its charges went during the flip (a capacity lost, DW l.757): a depleted item "cannot
+        # be used" (MD *Use a Magic Item*), so it does not activate and pays nothing.
+        if ongoing:
+            raise RulesError("depleted", "%s has no charge left: it cannot keep magic flowing" % name)
+        out["magic"] = "does not activate: no charge left"
+        g.event(name, "has no charge left: it does not activate")
+        return
     if spare is None:
         item[5] -= 1
         g.event(name, "loses a charge:", item[5], "left")

@@ -490,6 +490,23 @@ def test_dw_permanent_loss_takes_a_charge_with_the_capacity():
     assert do(g, "magic_capacity", name="Orb", change=-1)["charges"] == 0  # no charge below none
 
 
+def test_an_item_whose_charges_went_during_its_flip_does_not_activate():
+    """DW (seed 004 l.757): a permanent loss takes a charge with the
+    capacity, so an item can lose its last charge while its own flip is on
+    the table; MD (seed 001 *Use a Magic Item*): a depleted item "cannot be
+    used". Found by the magic-items property test: the flip's end spent a
+    charge the item no longer had (charges -1)."""
+    g = stacked(["14", "13"], edition="dw-lucky")
+    do(g, "gear_add", name="Orb", kind="magic")
+    do(g, "flip", item="Orb")
+    do(g, "end_flip")  # 2 of 3 left
+    do(g, "flip", item="Orb")
+    do(g, "magic_capacity", name="Orb", change=-2)  # 0 of 1: both charges went with the capacity
+    refused(g, "end_flip", "depleted", ongoing=True)
+    out = do(g, "end_flip")
+    assert out["magic"] == "does not activate: no charge left" and g.s.gear[0][5:7] == [0, 1]
+
+
 def test_a_magic_weapon_is_a_weapon_with_charges():
     """MD (seed 001 *Use a Magic Item*): "if the magic item being used is a
     magical weapon, another choice is available: "the weapon is damaged"";
