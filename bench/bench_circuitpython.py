@@ -17,12 +17,11 @@ import argparse
 import statistics
 import sys
 import tempfile
-import time
 
 from bench_pico import session_commands
 from bench_stock import hello, idle, kb, power_on, update_after  # the stock bench's waits: the same board, another runtime
 from host_tools.link import DeviceLink
-from host_tools.sim.circuitpython import DamagedDrive
+from host_tools.sim.circuitpython import read_settled
 from host_tools.sim.emulated import EmuBoard, random_walk, unavailable
 
 BOARD = "pico-epaper29-cp"
@@ -57,13 +56,7 @@ def measure(base, presses=PRESSES, session=SESSION, walk=WALK):
             random_walk(board, walk, seed=2)
             info = hello(board.port)
             out["walk_used"], out["walk_low"] = info["heap_used"], info["heap_low"]
-        crashes = None
-        for _ in range(20):  # the FAT may be half-written (CircuitPython flushes its cache in the background)
-            try:
-                crashes = board.read_file("deckahedron/crash.log")
-                break
-            except DamagedDrive:
-                time.sleep(0.5)
+        crashes = read_settled(board.fs_path, "deckahedron/crash.log")
         out["crashes"] = 0 if crashes is None else crashes.count(b"--- crash")
         out["violations"] = len(board.violations())
     finally:

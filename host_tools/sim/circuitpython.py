@@ -19,6 +19,7 @@ the tests.
 """
 
 import os
+import time
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -125,6 +126,21 @@ def read_file(path, name):
             if found.lower() == wanted:
                 return fs.readbytes(found)
         return None
+
+
+def read_settled(path, name, wall=30.0):
+    """read_file, asked again while the FAT reads half-written: CircuitPython
+    writes CIRCUITPY from its cache in the background, and a read of the
+    image in the middle of that finds a damaged FAT. DamagedDrive after
+    `wall` seconds of it."""
+    end = time.monotonic() + wall
+    while True:
+        try:
+            return read_file(path, name)
+        except DamagedDrive:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.5)
 
 
 def listing(path):

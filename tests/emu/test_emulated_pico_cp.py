@@ -11,7 +11,7 @@ import pytest
 import serial
 
 from host_tools.link import DeviceLink, LinkError
-from host_tools.sim.circuitpython import DamagedDrive
+from host_tools.sim.circuitpython import read_settled
 from host_tools.sim.emulated import random_walk
 from tests.host.conftest import wait_hello
 from tests.emu.conftest import (PRESS_WALL, booted, hello, is_update, press_and_settle, press_and_wait,
@@ -99,29 +99,13 @@ def test_a_flip_over_usb_cdc_data_shows_on_the_panel(cp):
     assert hello(cp)["count"] == count + 2
 
 
-def read_settled(cp, name, wall=30.0):
-    """A file of CIRCUITPY (None when absent), read again while the image's
-    FAT is half-written (CircuitPython writes it from a cache in the background)."""
-    end = time.monotonic() + wall
-    while True:
-        try:
-            return cp.read_file(name)
-        except DamagedDrive:
-            if time.monotonic() > end:
-                raise
-            time.sleep(0.5)
-
-
 def on_the_drive(cp, count, wall=60.0):
     """The save on CIRCUITPY once it holds the game at `count` commands:
     CircuitPython writes its FAT from a cache in the background, and a read
     of the image in the middle of that finds the FAT half-written."""
     end = time.monotonic() + wall
     while True:
-        try:
-            data = cp.read_file("deckahedron/deck.sav")
-        except DamagedDrive:
-            data = None
+        data = read_settled(cp.fs_path, "deckahedron/deck.sav", wall)
         if data and ("\ncount %d\n" % count).encode() in data:
             return data
         if time.monotonic() > end:
@@ -183,7 +167,7 @@ def test_a_walk_over_every_button_and_menu_never_crashes(cp):
     """Menus, odds, gear, the sheet: every screen's code runs on
     CircuitPython's heap (a crash would leave crash.log and reload)."""
     random_walk(cp, WALK_PRESSES, seed=3)
-    crashes = read_settled(cp, "deckahedron/crash.log")
+    crashes = read_settled(cp.fs_path, "deckahedron/crash.log")
     assert crashes is None, crashes.decode("utf-8", "replace")[-800:]
     info = answer(cp)  # still playing, and answering the link
     print("CircuitPython heap after a %d-press walk: %d used, %d free, lowest %s"

@@ -128,6 +128,18 @@ def press(machine, pin, at, hold=120, bounce=(), active=1):
     return at + hold
 
 
+def panel_timeout(show, *args):
+    """The PanelTimeout show(*args) raises (drivers/panel.py); AssertionError
+    when it raises none."""
+    from drivers.panel import PanelTimeout
+
+    try:
+        show(*args)
+    except PanelTimeout as e:
+        return e
+    raise AssertionError("no PanelTimeout")
+
+
 def pattern_frame(seed=1):
     """A deterministic 296 x 128 MONO_HLSB test frame with ink on every
     band, both edges and the corners (so a rotation or flip shows)."""
