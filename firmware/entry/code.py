@@ -12,10 +12,11 @@ emulated board's host wrote them. When boot.py left the drive to the
 computer (button A held at reset), the game cannot be saved: the panel says
 so and the game does not start. A 0x03 on the console port (the REPL's
 Ctrl-C: CircuitPython has no micropython.kbd_intr to turn it off) raises
-KeyboardInterrupt in the game: it goes on from its save, as main.py does
-where kbd_intr is missing.
+KeyboardInterrupt in the game: code.py reloads (a whole heap) and the game
+goes on from its save, as after a crash.
 """
 
+import gc
 import sys
 
 
@@ -116,9 +117,25 @@ def main():
             app.run()
             return
         except KeyboardInterrupt:
-            continue  # a 0x03 on the console port: go on from the save
+            # a 0x03 on the console port: go on from the save, with a whole heap (a new App
+            # beside the old one's leftovers ran out of memory answering the next request)
+            app = None
+            _reload()
         except Exception as e:
             _crashed(board, renderer, e)
+
+
+def _reload():
+    """CircuitPython's soft reload: ends code.py (a ReloadException) and
+    runs it again, the USB link up. Where there is none (CPython's tests),
+    a collection and back to the caller."""
+    try:
+        import supervisor
+    except ImportError:
+        supervisor = None
+    if supervisor is not None and hasattr(supervisor, "reload"):
+        supervisor.reload()
+    gc.collect()
 
 
 def _crashed(board, renderer, e):
@@ -135,12 +152,7 @@ def _crashed(board, renderer, e):
         log_crash(board.flash_dir, "".join(traceback.format_exception(e)))
     except Exception:  # noqa: BLE001 - out of memory or of drive: the reload matters more
         pass
-    try:
-        import supervisor
-    except ImportError:  # CPython's tests
-        supervisor = None
-    if supervisor is not None and hasattr(supervisor, "reload"):
-        supervisor.reload()  # ends code.py (a ReloadException), then runs it again
+    _reload()
     try:
         notice(board, renderer, "Firmware error", [type(e).__name__, str(e)[:34], "", "Press reset."])
     except Exception:  # noqa: BLE001

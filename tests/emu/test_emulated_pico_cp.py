@@ -8,7 +8,6 @@ One board is booted for the module; the tests run in order on it.
 import time
 
 import pytest
-import serial
 
 from host_tools.link import DeviceLink, LinkError
 from host_tools.sim.circuitpython import read_settled
@@ -125,18 +124,37 @@ def test_a_save_survives_a_reset(cp):
                                                                     before["events"])
 
 
+# Junk the panel got after a deliberate Ctrl-C, excused by test_the_panel_never_got_...: a 0x03 on
+# the console while a refresh starts cuts CircuitPython's own waits short (its delays end early on
+# a pending KeyboardInterrupt, and busio.SPI aborts its DMA), so the start sequence's soft reset is
+# followed at once by commands the SSD1680 ignores while BUSY (found on CI, 2026-11-28: 13 refused
+# bytes; reproduced by sending the 0x03 at set times into a press's refresh). The firmware cannot
+# mask it (CircuitPython has no micropython.kbd_intr); code.py reloads, the game goes on from its
+# save, and its next refresh resets the controller and draws the whole screen (asserted below).
+CTRL_C_JUNK = []
+INTO_THE_REFRESH = 0.45  # emulated s after B's edge: the flip's refresh is starting (its RAM write ~0.42-0.45)
+
+
+def idle(cp):
+    """Until the panel's last refresh is over, so a press is drawn at once."""
+    updates = cp.panel()["updates"]
+    until = updates[-1]["until"] * 1e-9 if updates else 0.0
+    end = time.monotonic() + PRESS_WALL
+    while cp.time() < until + 0.5 and time.monotonic() < end:
+        time.sleep(0.2)
+
+
 @pytest.mark.parametrize("which", ["console", "data"])
 def test_ctrl_c_on_either_usb_port_does_not_stop_the_game(cp, which):
     """0x03 on the console port is CircuitPython's Ctrl-C (KeyboardInterrupt
-    in code.py: the game goes on from its save); on usb_cdc.data it is a
-    byte of the link."""
+    in code.py, which reloads: the game goes on from its save), sent into the refresh
+    of a B press; on usb_cdc.data it is a byte of the link."""
     hello(cp)
-    path = cp.console_port if which == "console" else cp.port
-    start = cp.time()
-    with serial.Serial(path, 115200, timeout=0.1) as port:
-        port.write(b"\x03")
-        port.flush()
-    while cp.time() < start + 1.0:
+    idle(cp)
+    before_junk = len(cp.violations())
+    start = cp.press("B")
+    cp.send_at(b"\x03", t=start + INTO_THE_REFRESH, port="console" if which == "console" else "link")
+    while cp.time() < start + 2.0:
         time.sleep(0.1)
     try:
         with DeviceLink(cp.port, timeout=10.0, retries=3) as link:
@@ -154,12 +172,22 @@ def test_ctrl_c_on_either_usb_port_does_not_stop_the_game(cp, which):
         time.sleep(0.5)
     assert cp.panel_image() != before, "0x03 on the %s port: the buttons no longer play" % which
     press_and_settle(cp, "A")
+    # what the panel refused came with the refresh the 0x03 cut into, and only on the console
+    first = [u for u in cp.panel()["updates"] if u["t"] * 1e-9 > start]
+    window_end = first[0]["until"] * 1e-9 if first else start + 2.0
+    junk = cp.violations()[before_junk:]
+    late = [v for v in junk if not start <= v["t"] * 1e-9 <= window_end]
+    assert not late, "the panel refused commands after the refresh the 0x03 cut into: %s" % late[:3]
+    assert which == "console" or not junk, "a 0x03 on usb_cdc.data reached the panel: %s" % junk[:3]
+    CTRL_C_JUNK.extend(junk)
+    print("0x03 on the %s port %.2f s into B's refresh: %d bytes the panel refused"
+          % (which, INTO_THE_REFRESH, len(junk)))
 
 
 def test_the_panel_never_got_a_command_it_would_refuse(cp):
     panel = cp.panel()
     assert panel["full"] + panel["fast"] >= 1
-    assert cp.violations() == []
+    assert [v for v in cp.violations() if v not in CTRL_C_JUNK] == []
 
 
 @pytest.mark.slow  # about a minute: CircuitPython's emulated presses are slow
