@@ -346,9 +346,7 @@ class App:
 
     def part(self, text, args, extra):
         parts = P.chunks(text)
-        i = args.get("part", 0)
-        if not isinstance(i, int) or not 0 <= i < len(parts):
-            raise RulesError("bad_args", "part must be 0 to %d" % (len(parts) - 1))
+        i = part_asked(args, len(parts))
         extra.update({"part": i, "parts": len(parts), "data": parts[i]})
         return extra
 
@@ -535,6 +533,14 @@ def _elapsed(since):
 # (/rom/app.mpy); elsewhere (the stock image's littlefs, the simulator) a
 # module's code is in the heap for as long as it is loaded.
 _IN_ROM = __file__.startswith("/rom/")
+
+
+def part_asked(args, parts):
+    """The part a request asks for (args' part, 0 if none) of `parts`."""
+    i = args.get("part", 0)
+    if not isinstance(i, int) or not 0 <= i < parts:
+        raise RulesError("bad_args", "part must be 0 to %d" % (parts - 1))
+    return i
 
 
 def release_modules(below=None, names=RELEASABLE):

@@ -4,10 +4,11 @@ that only plays keeps their code out of its heap. Each takes the App."""
 
 import binascii
 
+from shared_rules import protocol as P
 from shared_rules import systems
 from shared_rules.errors import RulesError
 
-from app import MAX_STATE, RESTORE_PARTS
+from app import MAX_STATE, RESTORE_PARTS, part_asked
 
 
 def stats(app, args):
@@ -27,10 +28,17 @@ def crashlog(app, args):
 
 
 def screen(app, args):
-    """The panel's frame, base64 in parts."""
+    """The panel's frame, base64 in parts, each part the encoding of its
+    own slice of the frame (a multiple of 3 bytes, so the parts join into
+    the whole frame's encoding): the whole text, made for each part, took
+    ~20 KB and ran a CircuitPython Pico out of heap."""
     app.render()
-    text = binascii.b2a_base64(app.renderer.frame_bytes()).decode().replace("\n", "")
-    return app.part(text, args, {"w": app.board.width, "h": app.board.height})
+    frame = app.renderer.frame_bytes()
+    step = P.CHUNK // 4 * 3  # frame bytes per part of CHUNK characters
+    parts = (len(frame) + step - 1) // step
+    i = part_asked(args, parts)
+    data = binascii.b2a_base64(frame[i * step:(i + 1) * step]).decode().rstrip("\n")
+    return {"w": app.board.width, "h": app.board.height, "part": i, "parts": parts, "data": data}
 
 
 def restore_part(app, args):
