@@ -130,6 +130,20 @@ def pico(emulator, tmp_path_factory):
     yield from booted(tmp_path_factory.mktemp("emu"))
 
 
+CP_BOARD = "pico-epaper29-cp"  # CircuitPython 10.2.1's image for the Pico, the game on its CIRCUITPY drive
+
+
+@pytest.fixture(scope="module")
+def cp(circuitpython, tmp_path_factory):
+    """One emulated CircuitPython Pico for a module, booted to its home screen (seed 7)."""
+    yield from booted(tmp_path_factory.mktemp("cp"), board=CP_BOARD)
+
+
+@pytest.fixture(scope="module")
+def cp_twin(cp, tmp_path_factory):
+    yield from twin_of(cp, tmp_path_factory.mktemp("twin"))
+
+
 def kept(emu):
     """Yield the emulated board; then close it and print the end of its
     emulator log (what a failing test wants to see)."""

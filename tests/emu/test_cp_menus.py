@@ -18,9 +18,7 @@ import pytest
 
 from host_tools.link import DeviceError, DeviceLink
 from host_tools.sim.circuitpython import read_settled
-from tests.emu.conftest import PRESS_WALL, battery_box, booted, hello, twin_of
-
-BOARD = "pico-epaper29-cp"
+from tests.emu.conftest import PRESS_WALL, battery_box, hello
 GAP = 0.35  # emulated s between presses off the checkpoints: keypad's debounce and the app's work
 
 # (button, the screen the twin must show after it, or None: no checkpoint). Found on the
@@ -77,16 +75,6 @@ def crashed(cp):
         raise (OutOfHeap if "MemoryError" in text else AssertionError)(text)
 
 
-@pytest.fixture(scope="module")
-def cp(circuitpython, tmp_path_factory):
-    yield from booted(tmp_path_factory.mktemp("cpm"), board=BOARD)
-
-
-@pytest.fixture(scope="module")
-def twin(cp, tmp_path_factory):
-    yield from twin_of(cp, tmp_path_factory.mktemp("twin"))
-
-
 def glass_shows(cp, frame, wall=PRESS_WALL):
     """Wait for the panel to show `frame` (the board may still be drawing
     an earlier press's frame), the battery gauge aside (only the home and
@@ -101,12 +89,12 @@ def glass_shows(cp, frame, wall=PRESS_WALL):
 
 @pytest.mark.slow  # about a minute and a half: 59 presses on CircuitPython's emulated Pico
 @HEAP_DEFECT
-def test_every_screen_kind_and_each_systems_menu_on_circuitpython(cp, twin):
+def test_every_screen_kind_and_each_systems_menu_on_circuitpython(cp, cp_twin):
     seen = []
     since = cp.event_count()
     for i, (button, screen) in enumerate(WALK):
         t = cp.press(button)
-        shown = twin.request("press", button=button)["screen"]
+        shown = cp_twin.request("press", button=button)["screen"]
         if screen is None:
             while cp.time() < t + GAP:
                 time.sleep(0.05)
@@ -114,10 +102,10 @@ def test_every_screen_kind_and_each_systems_menu_on_circuitpython(cp, twin):
         what = "press %d (%s): %s" % (i + 1, button, screen)
         assert shown == screen, "%s: the twin shows %s, the walk was laid out for another state" % (what, shown)
         digest = answered(lambda: hello(cp))["digest"]
-        if digest != twin.hello()["digest"]:
+        if digest != cp_twin.hello()["digest"]:
             crashed(cp)  # a MemoryError's reload lost presses
             raise AssertionError("%s: the two runtimes disagree on the state" % what)
-        frame = twin.fetch_screen()
+        frame = cp_twin.fetch_screen()
         if not glass_shows(cp, frame):
             glass = battery_box(cp.panel_image(), clear=True)
             with DeviceLink(cp.port, timeout=30.0) as link:  # what the app draws now, not yet on the glass?

@@ -13,12 +13,11 @@ from host_tools.link import DeviceLink, LinkError
 from host_tools.sim.circuitpython import read_settled
 from host_tools.sim.emulated import random_walk
 from tests.host.conftest import wait_hello
-from tests.emu.conftest import (PRESS_WALL, booted, hello, is_update, press_and_settle, press_and_wait,
-                                same_as_twin, twin_of)
+from tests.emu.conftest import CP_BOARD, PRESS_WALL, hello, is_update, press_and_settle, press_and_wait, same_as_twin
 
 # Figures this module prints (pytest -s): CircuitPython's heap after boot.
 
-BOARD = "pico-epaper29-cp"
+BOARD = CP_BOARD
 
 
 # Two defects found here (2026-11-28). CircuitPython 10.2.1 on a Pico has ~164 KB of heap and the
@@ -35,16 +34,6 @@ def answer(board):
     return wait_hello(board.port, timeout=QUICK)
 
 
-@pytest.fixture(scope="module")
-def cp(circuitpython, tmp_path_factory):
-    yield from booted(tmp_path_factory.mktemp("cp"), board=BOARD)
-
-
-@pytest.fixture(scope="module")
-def twin(cp, tmp_path_factory):
-    yield from twin_of(cp, tmp_path_factory.mktemp("twin"))
-
-
 def test_circuitpython_boots_the_game_to_its_home_screen(cp):
     info = hello(cp)
     assert info["board"] == BOARD and info["device"] == cp.device_id
@@ -58,11 +47,11 @@ def test_circuitpython_boots_the_game_to_its_home_screen(cp):
 
 # A defect found here: CircuitPython's hashlib has only new(name, data), so the digest fell back to
 # FNV-1a and the same seed gave another game id and digest (and every backup failed its check).
-def test_the_same_seed_gives_the_same_game_and_pixels_as_the_unix_port(cp, twin):
-    same_as_twin(cp, twin, "the home screen")
+def test_the_same_seed_gives_the_same_game_and_pixels_as_the_unix_port(cp, cp_twin):
+    same_as_twin(cp, cp_twin, "the home screen")
 
 
-def test_a_flip_looks_as_the_unix_port_renderer_draws_it(cp, twin):
+def test_a_flip_looks_as_the_unix_port_renderer_draws_it(cp, cp_twin):
     """The flip's screen and the home screen after it, pixel for pixel:
     CircuitPython's displayio path (the board's bitmap, adafruit_ssd1680)
     draws what the renderer drew."""
@@ -70,9 +59,9 @@ def test_a_flip_looks_as_the_unix_port_renderer_draws_it(cp, twin):
         since = cp.event_count()
         with DeviceLink(cp.port, timeout=10.0) as link:
             link.request(op, **args)
-        twin.request(op, **args)
+        cp_twin.request(op, **args)
         cp.wait_event(is_update, timeout=PRESS_WALL, since=since)
-        same_as_twin(cp, twin, what)
+        same_as_twin(cp, cp_twin, what)
 
 
 def test_a_flip_by_the_boards_buttons_shows_on_the_panel(cp):
