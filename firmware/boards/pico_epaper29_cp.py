@@ -3,8 +3,8 @@ key pico-epaper29-cp): the same parts and pins as pico-epaper29, for players
 who prefer CircuitPython's CIRCUITPY drive. Started by code.py (boot.py
 first: two USB serial ports, the drive writable by code).
 
-What differs from the MagTag (boards/magtag.py), whose screen, refresh,
-link and save logic this board inherits:
+What differs from the MagTag (boards/magtag.py); the screen, refresh,
+link and save logic both have is boards/circuitpython.py's:
 
 - the panel is not built in: Adafruit's ``adafruit_ssd1680`` driver (its
   module in lib/ on CIRCUITPY, as CircuitPython users install it; the
@@ -20,7 +20,7 @@ link and save logic this board inherits:
 """
 
 from boards import spec
-from boards.magtag import MagTagBoard, Surface, _monotonic_ms, _sleep_ms
+from boards.circuitpython import CircuitPythonBoard, _monotonic_ms, _sleep_ms
 
 NAME = "pico-epaper29-cp"
 WIDTH, HEIGHT = 296, 128
@@ -58,8 +58,11 @@ class _Led:
         self.on = on
 
 
-class PicoEpaper29CPBoard(MagTagBoard):
+class PicoEpaper29CPBoard(CircuitPythonBoard):
     name = NAME
+    # the app's idle "sleep" runs (the save, the battery notices): power_off() lets the
+    # panel finish and the board stays awake
+    can_sleep = True
     SPI_BAUD = 20000000  # the SSD1680's limit for writes; the RP2040 gives 15.6 MHz
     # EPaperDisplay refuses a refresh sooner than this after the last one
     # started, and while BUSY is high (the panel's own time: ~3 s full)
@@ -90,20 +93,9 @@ class PicoEpaper29CPBoard(MagTagBoard):
 
         # microcontroller.pin names every GPIO (board has no GP29: it is VOLTAGE_MONITOR)
         gp = lambda n: getattr(microcontroller.pin, "GPIO%d" % n)  # noqa: E731
-        self.display = display if display is not None else self._make_display(pins["panel"], gp, displayio)
-        self.bitmap = displayio.Bitmap(WIDTH, HEIGHT, 2)
-        self.palette = displayio.Palette(2)
-        self.palette[0] = 0xFFFFFF
-        self.palette[1] = 0x000000
-        self.group = displayio.Group()
-        self.group.append(displayio.TileGrid(self.bitmap, pixel_shader=self.palette))
-        self.display.root_group = self.group
-        self.surface = Surface(self.bitmap, self.GLYPH_RUNS)
-        self.pending = None
-        self.retry_at = 0
-        self.refreshes = {"full": 0, "fast": 0, "partial": 0}
-        self.too_soon = 0
-
+        self._make_screen(displayio, display if display is not None else self._make_display(pins["panel"], gp,
+                                                                                            displayio),
+                          self.GLYPH_RUNS)
         self._digitalio = digitalio
         names = [b[0] for b in pins["buttons"]]
         self.pins = tuple(gp(b[1]) for b in pins["buttons"])

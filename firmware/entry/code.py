@@ -5,7 +5,7 @@ and boards/), shared_rules/, this file and boot.py to the CIRCUITPY drive
 reset, then this file.
 
 It builds the board deckahedron.cfg names (``board=``; the MagTag without
-one: boards/magtag.py), a renderer that draws into the board's displayio
+one) from the board registry, a renderer that draws into the board's displayio
 bitmap (CircuitPython has no framebuf: surface.py), and runs the same App as
 main.py does on MicroPython, with the file's ``seed=`` and ``id=`` where an
 emulated board's host wrote them. When boot.py left the drive to the
@@ -70,10 +70,6 @@ def device_id():
 
 def make_board():
     name = config().get("board") or "magtag"
-    if name == "magtag":
-        from boards.magtag import MagTagBoard
-
-        return MagTagBoard()
     from boards import spec
 
     cls = spec(name)["class"]
