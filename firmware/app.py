@@ -42,8 +42,8 @@ RESTORE_PARTS = 64  # parts of a restore upload (the host cuts them smaller only
 # below RELEASE_BELOW, and loaded again when next opened (~0.1 s): the
 # stock route's heap is otherwise filled and cut into pieces by every menu
 # a session opens, until an import fails (docs/rp2040.md, "The stock route").
-RELEASABLE = ("deck.menus", "deck.gear_menus", "deck.flip_menus", "deck.ask", "menu_widgets",
-              "shared_rules.deck.odds", "menu_screens", "link_ops", "shared_rules.deck.load",
+RELEASABLE = ("deck.menus", "deck.harm_menus", "deck.sheet", "deck.minigame_menus", "deck.gear_menus",
+              "deck.flip_menus", "deck.ask", "menu_widgets", "shared_rules.deck.odds", "menu_screens", "link_ops", "shared_rules.deck.load",
               "shared_rules.deck.creation", "shared_rules.deck.table")
 RELEASE_BELOW = 96 * 1024
 # Code only power-on runs (reading the save back, again on a restore; a first

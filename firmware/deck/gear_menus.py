@@ -5,9 +5,17 @@ rules are shared_rules/deck/gear.py and campaign.py: the rows ask the edition
 and the campaign which of them exist."""
 
 from shared_rules.deck.editions import edition
-from deck.ui import _menus, finish_flip, flip_now
+from deck.ui import finish_flip, flip_now
 from menu_widgets import ROW_CHARS, Menu, NameEntry, NumberPick
 from widgets import _wrap
+
+
+def _reveal(u, name):
+    from deck.harm_menus import reveal  # Hurt & recover's flows, loaded when chosen
+
+    reveal(u, None, name)
+
+
 def item_choices(u, again, crit, extra):
     """A magic item that activated: the charge is spent or spared by a move
     on the sheet that spares it, and the magic may keep flowing (ONGOING);
@@ -107,7 +115,7 @@ def item_menu(u, name):
         rows.append(("Damage it (%d of 3)" % it[4], lambda: u.run("item_damage", {"name": name}, lambda r: r["destroyed"] and u.notice(
             "Destroyed", _wrap("%s and its red cards go back to the supply." % name)))))
     if kind == "weapon":
-        rows.append(("Reveal its attack power", lambda: _menus().reveal(u, None, name)))
+        rows.append(("Reveal its attack power", lambda: _reveal(u, name)))
     if kind in ("weapon", "magic"):
         rows.append(("Power: %s" % (it[9] or "none"), lambda: u.push(Menu(u, "Power of " + name[:14], [
             (p, (lambda p=p: u.run("item_power", {"name": name, "power": p}))) for p in POWERS]))))

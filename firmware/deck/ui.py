@@ -79,7 +79,7 @@ class Ui(Screens):
         if g is not None and g.s.flip is not None:
             kind = FlipScreen
         elif g is not None and g.s.minigame:
-            kind = _menus().MiniGame  # the mini-games' screen: with the menu's flows, loaded when one starts
+            from deck.minigame_menus import MiniGame as kind  # the mini-games' screen, loaded when one starts
         elif g is not None and g.s.incapacitated:
             if self.result is not None:
                 self.last, self.result = ResultScreen(self).view(), None
@@ -258,7 +258,9 @@ def finish_flip(u, again=False, crit=None, extra=None):
         u.notice(f["item"][:24], _wrap("%s. %s" % (r.get("magic") or r["shield"], r.get("cost", ""))))
     if u.game.s.pursuit is not None and u.pursuit_flip:
         u.pursuit_flip = False
-        u.push(_menus().PursuitRound(u, r["level"]))
+        from deck.minigame_menus import PursuitRound
+
+        u.push(PursuitRound(u, r["level"]))
     elif again:
         flip_now(u, team=f["team"])
 

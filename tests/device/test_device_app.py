@@ -157,7 +157,7 @@ def test_minigame_screen():
 def test_sheet_changes_attribute_suits():
     app = make_app()
     app.game.s.attrs["str"] = "crown"
-    app.ui.push(__import__("deck.menus", None, None, ["Sheet"]).Sheet(app.ui))
+    app.ui.push(__import__("deck.sheet", None, None, ["Sheet"]).Sheet(app.ui))
     v = press(app, "B")
     assert app.game.s.attrs["str"] == "dragon" and v["screen"] == "sheet"
 
