@@ -68,7 +68,6 @@ finish()) waits for it if needed.
 """
 
 from drivers.panel import Panel
-from drivers.vlsb import HlsbToVlsb, framebuf, invert
 
 try:
     from micropython import const
@@ -152,7 +151,10 @@ class SSD1680(Panel):
         Panel.__init__(self, spi, cs, dc, rst, busy, clock, idle)
         self._canvas = None  # see canvas()
         self._landscape = None  # HlsbToVlsb into a buffer of its own, made on first use
-        self.invert = invert  # flips a frame's bits in place: native_invert() puts native code here
+        # flips a frame's bits in place: native_invert() puts native code
+        # here; else drivers/vlsb.py's, loaded on first use (a board that
+        # draws on canvas() in native code never loads that module)
+        self.invert = None
         self.ended = None
         self.powered = False  # ready for a fast update: its waveform loaded, analog power on
         self.ready_at = 0  # since when (ticks_ms)
@@ -205,10 +207,13 @@ class SSD1680(Panel):
         """A drawing target in this panel's own layout (a render.Canvas over
         a MONO_VLSB buffer, ink 1) for the renderer, made once; None where
         there is no framebuf. show() takes it instead of a frame."""
-        if self._canvas is None and framebuf is not None:
-            from render import Canvas
+        if self._canvas is None:
+            from render import framebuf
 
-            self._canvas = Canvas(bytearray(FRAME_BYTES), framebuf.MONO_VLSB)
+            if framebuf is not None:
+                from render import Canvas
+
+                self._canvas = Canvas(bytearray(FRAME_BYTES), framebuf.MONO_VLSB)
         return self._canvas
 
     def native_invert(self):
@@ -229,9 +234,15 @@ class SSD1680(Panel):
             if len(frame) != FRAME_BYTES:
                 raise ValueError("a frame is %d bytes, not %d" % (FRAME_BYTES, len(frame)))
             if self._landscape is None:
+                from drivers.vlsb import HlsbToVlsb
+
                 self._landscape = HlsbToVlsb(bytearray(FRAME_BYTES), WIDTH, HEIGHT)
             self._landscape.convert(frame)
             buf = self._landscape.out
+        if self.invert is None:
+            from drivers.vlsb import invert
+
+            self.invert = invert
         self.invert(buf)
         return buf
 

@@ -145,16 +145,6 @@ def pack_art(rows):
     return w, len(rows), bytes(out)
 
 
-def font_columns(font):
-    """font8.FONT (8 rows a glyph, most significant bit leftmost) as column
-    bytes, bit r = row r: drivers/ink.py's COLUMNS, as its source lines."""
-    out = bytearray()
-    for k in range(len(font) // 8):
-        for x in range(8):
-            out.append(sum(((font[k * 8 + r] >> (7 - x)) & 1) << r for r in range(8)))
-    return "".join("    b\"%s\"\n" % "".join("\\x%02x" % b for b in out[i:i + 24]) for i in range(0, len(out), 24))
-
-
 def unpack_art(bm):
     """(w, h, bytes) -> list of ASCII art rows."""
     w, h, data = bm

@@ -104,16 +104,6 @@ def test_native_ink_draws_what_framebuf_draws():
     assert proc.stdout.strip().splitlines()[-1].startswith("ink ok "), proc.stdout
 
 
-def test_native_inks_font_columns_are_the_font():
-    import font8
-    from host_tools.screens.core import font_columns
-
-    src = (ROOT / "firmware" / "drivers" / "ink.py").read_text()
-    body = src[src.index("COLUMNS = (\n") + len("COLUMNS = (\n"):]
-    assert body.startswith(font_columns(font8.FONT) + ")"), (
-        "drivers/ink.py COLUMNS is not font8.FONT as columns: paste host_tools.screens.core.font_columns(font8.FONT)")
-
-
 # ---------------------------------------------------------------- flip screens
 
 
