@@ -145,12 +145,6 @@ class Endpoint:
         except OSError:
             return None
 
-    def event_frames(self):
-        """[(seq, frame line)] of the kept events, read back where saved."""
-        out = []
-        self._each_kept(EVENTS, lambda num, line: out.append((num, line)))
-        return out
-
     def events_kept(self):
         return len(self.kept[EVENTS]) // 3
 

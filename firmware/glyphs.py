@@ -313,11 +313,6 @@ def blit(fb, bm, x, y, c=1, scale=1):
         fill_rect(x + runs[i + 1] * scale, y + runs[i] * scale, runs[i + 2] * scale, runs[i + 3] * scale, c)
 
 
-def mini_width(s):
-    n = len(s)
-    return n * (MINI_W + 1) - 1 if n else 0
-
-
 _MINI = {}  # short mini-font lines (the zodiac labels) as images, made once: (line, scale) -> bitmap
 _MINI_KEEP = 40  # at most this many lines of at most 4 characters kept (12 zodiac labels at 1x and 2x)
 

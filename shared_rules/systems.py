@@ -35,12 +35,6 @@ def name(key):
     return SYSTEMS[check_system(key)][2]
 
 
-def shares_table(key):
-    """Whether players of system ``key`` take part in the shared supply,
-    the GM's Shadow points and teamwork flips (the Deckahedron's)."""
-    return SYSTEMS[check_system(key)][3]
-
-
 def folder(key):
     """The folder of system ``key`` in every layer (``save`` is save2d6)."""
     return SYSTEMS[check_system(key)][0]
@@ -81,16 +75,6 @@ def stamp(game, result):
     if game.SYSTEM != DEFAULT:
         result["system"] = game.SYSTEM
     return result
-
-
-def all_commands():
-    """Every op any system takes (the host's ``do`` command checks names)."""
-    ops = []
-    for key in KEYS:
-        for op in game_class(key).COMMANDS:
-            if op not in ops:
-                ops.append(op)
-    return tuple(ops)
 
 
 def new(key, seed=0, options=None):

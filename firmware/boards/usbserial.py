@@ -191,12 +191,6 @@ class Debouncer:
             if len(self.pending) < self.MAX_PENDING:
                 self.pending.append(name)
 
-    def any_down(self):
-        for i in range(len(self.names)):
-            if self.read(i):
-                return True
-        return False
-
     def take(self):
         out = self.pending
         self.pending = []

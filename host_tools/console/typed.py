@@ -11,7 +11,19 @@ import re
 from shared_rules import protocol as P
 from shared_rules import systems
 
-OPS = tuple(P.APP_OPS) + systems.all_commands()
+
+
+def all_commands():
+    """Every op any system takes (``do`` checks names against them)."""
+    ops = []
+    for key in systems.KEYS:
+        for op in systems.game_class(key).COMMANDS:
+            if op not in ops:
+                ops.append(op)
+    return tuple(ops)
+
+
+OPS = tuple(P.APP_OPS) + all_commands()
 KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 

@@ -935,14 +935,14 @@ class TableHub:
             holds[n] = systems.load(row[1])
         others = self.holdings()
         for n, g in holds.items():
-            if not systems.shares_table(g.SYSTEM):  # no supply cards, no Shadow
+            if not replies.shares_table(g.SYSTEM):  # no supply cards, no Shadow
                 continue
             for cid in held_supply_cards(g):
                 owner = [m for m, cards in others.items() if m not in holds and cid in cards]
                 if owner:
                     raise TableError("undoing it gives %s supply card %s back, but %s holds it now" % (n, cid, owner[0]))
         earned = sum(int(self.player(n).state.get("shadow", 0)) - g.s.shadow for n, g in holds.items()
-                     if systems.shares_table(g.SYSTEM))
+                     if replies.shares_table(g.SYSTEM))
         if earned > self.shadow()[2]:
             raise TableError("the Shadow points it earned are spent (%d left): it cannot be undone" % self.shadow()[2])
         text = "; ".join("%s back to before %s" % (n, r[1]) for n, r in rows.items())
@@ -1263,7 +1263,7 @@ class TableHub:
 def shares_table(state):
     """Whether a device's summary is of a system that shares the supply,
     Shadow and teamwork (the default's summary names no system)."""
-    return systems.shares_table(replies.system_of(state))
+    return replies.shares_table(replies.system_of(state))
 
 
 def _flip_view(flip, result, source):

@@ -15,6 +15,12 @@ def system_of(state):
     return (state or {}).get("system") or systems.DEFAULT
 
 
+def shares_table(key):
+    """Whether players of system ``key`` take part in the shared supply,
+    the GM's Shadow points and teamwork flips (the Deckahedron's)."""
+    return systems.SYSTEMS[systems.check_system(key)][3]
+
+
 def words(key):
     """The words module of system ``key``; a summary or result names no
     system when it is the default's (and an unknown one is said as it)."""

@@ -124,11 +124,6 @@ def edition(key):
     return e
 
 
-def every_edition():
-    """Every edition by key (the host's tables and checks)."""
-    return dict((k, edition(k)) for k in EDITION_KEYS)
-
-
 def check_campaign(campaign):
     if campaign not in CAMPAIGNS:
         raise RulesError("bad_campaign", "unknown campaign %r: choose oneshot, 9h or 30h" % (campaign,))

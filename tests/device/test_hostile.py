@@ -12,6 +12,15 @@ from tests.device.support import FakeBoard, kept, make_app, press, request, save
 from tests.rules.support import stacked
 
 
+def event_frames(link):
+    """[(seq, frame line)] of the link's kept events, read back where saved."""
+    from endpoint import EVENTS
+
+    out = []
+    link._each_kept(EVENTS, lambda num, line: out.append((num, line)))
+    return out
+
+
 def _size(path):
     return os.stat(path)[6]
 
@@ -65,7 +74,7 @@ def test_solo_play_keeps_the_save_bounded_and_counts_dropped_events():
     size = _size(app.board.flash_dir + "/deck.sav")
     assert size <= A.MAX_SAVE, (size, A.MAX_SAVE)
     again = make_app(FakeBoard(app.board.flash_dir))
-    assert again.game.dump() == app.game.dump() and again.link.event_frames() == app.link.event_frames()
+    assert again.game.dump() == app.game.dump() and event_frames(again.link) == event_frames(app.link)
     assert all(e[1] is None for e in kept(again.link))  # kept in the save file, not in RAM
     ok, hello = request(again, 1, "hello")
     assert hello["events"] == MAX_EVENTS and hello["events_dropped"] == n - MAX_EVENTS
@@ -81,17 +90,17 @@ def test_saved_link_lines_are_read_back_from_the_save_not_kept_in_ram():
         solo_flip(app)
     ok, first = request(app, 7, "flip", suit="crown")
     assert ok and app.link.events_kept() and all(e[1] is None for e in kept(app.link) + kept(app.link, 0))
-    frames = app.link.event_frames()
+    frames = event_frames(app.link)
     assert [f[0] for f in frames] == list(range(1, app.link.seq + 1))
     assert all(line.startswith("E %d " % seq) and P.decode(line)[1] == seq for seq, line in frames)
     solo_flip(app)  # more saves copy the kept lines from the save they replace
-    assert app.link.event_frames()[:len(frames)] == frames
+    assert event_frames(app.link)[:len(frames)] == frames
     assert request(app, 7, "flip", suit="crown") == (ok, first)  # a retry: the remembered reply
     again = make_app(FakeBoard(app.board.flash_dir))
     assert request(again, 7, "flip", suit="crown") == (ok, first)
     before = len(again.board.sent)
     request(again, 8, "events")
-    assert [l for l in again.board.sent[before:] if l[:1] == "E"] == [f[1] for f in app.link.event_frames()]
+    assert [l for l in again.board.sent[before:] if l[:1] == "E"] == [f[1] for f in event_frames(app.link)]
     # a replay reads and sends one event at a time, never all of them in RAM
     log = []
     saved = again.link.open_saved
@@ -130,16 +139,16 @@ def test_the_game_text_leaves_the_heap_once_saved_and_queries_make_it_again():
 def test_a_kept_line_not_where_it_was_saved_is_found_or_dropped_never_a_crash():
     app = make_app()
     solo_flip(app)
-    frames = app.link.event_frames()
+    frames = event_frames(app.link)
     for i in range(app.link.events_kept()):
         app.link.kept[1][3 * i + 1] = 0  # an offset into the game's text: found again by its record's head
-    assert app.link.event_frames() == frames
+    assert event_frames(app.link) == frames
     os.remove(app.board.flash_dir + "/deck.sav")  # the file gone behind the app's back
-    assert app.link.event_frames() == []
+    assert event_frames(app.link) == []
     solo_flip(app)  # the next save leaves the unreadable lines out and says so
     assert app.link.damaged == len(frames) and [e[0] for e in kept(app.link)] == [3, 4]
     again = make_app(FakeBoard(app.board.flash_dir))
-    assert again.game.dump() == app.game.dump() and [f[0] for f in again.link.event_frames()] == [3, 4]
+    assert again.game.dump() == app.game.dump() and [f[0] for f in event_frames(again.link)] == [3, 4]
 
 
 def test_kept_lines_copied_into_the_next_save_in_runs_or_found_by_their_heads():
@@ -149,14 +158,14 @@ def test_kept_lines_copied_into_the_next_save_in_runs_or_found_by_their_heads():
     app = make_app()
     for _ in range(3):
         solo_flip(app)
-    frames = app.link.event_frames()
+    frames = event_frames(app.link)
     assert len(frames) >= 6
     app.link.kept[1][3 * 2 + 1] -= 3  # one line's offset wrong: the run breaks there
     solo_flip(app)
     assert app.link.damaged == 0
     again = make_app(FakeBoard(app.board.flash_dir))
-    kept = again.link.event_frames()
-    assert kept[:len(frames)] == frames and kept == app.link.event_frames()
+    kept = event_frames(again.link)
+    assert kept[:len(frames)] == frames and kept == event_frames(app.link)
 
 
 def test_the_save_is_text_lines_closed_by_a_checksum():
@@ -236,7 +245,7 @@ def test_an_older_save_reads_back_with_its_events():
         f.write(text)
     again = make_app(board)
     assert again.game.dump() == app.game.dump() and again.name == "Bo"
-    assert again.link.event_frames() == [(4, line)] and again.link.seq == 4 and again.link.dropped == 1
+    assert event_frames(again.link) == [(4, line)] and again.link.seq == 4 and again.link.dropped == 1
     assert again.ui.view()["screen"] == "home"
 
 

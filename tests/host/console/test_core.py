@@ -14,6 +14,7 @@ import pytest
 
 from host_tools.console.core import TableConsole, make_console
 from host_tools.console.deck import breather_pick
+from host_tools.console.typed import all_commands
 from host_tools.link import DeviceError
 from shared_rules.deck.results import NOTES, WORDS
 from host_tools.table.hub import TableHub
@@ -703,3 +704,8 @@ def test_a_critical_successs_reward_is_asked_after_the_flip(gm):
     gm.hub.command("Ann", "new_game", confirm=True, seed=seed)
     text = gm("flip Ann str crit=blessing")  # chosen ahead: no question, the flip ends with it
     assert "chooses the reward" not in text and "critical success: Blessing " in text, text
+
+
+def test_every_systems_commands_are_known_ops():
+    ops = all_commands()
+    assert "flip" in ops and len(ops) == len(set(ops))
