@@ -46,9 +46,9 @@ RELEASABLE = ("deck.menus", "deck.gear_menus", "deck.flip_menus", "deck.ask", "m
               "shared_rules.deck.odds", "menu_screens", "link_ops", "shared_rules.deck.load",
               "shared_rules.deck.creation", "shared_rules.deck.table")
 RELEASE_BELOW = 96 * 1024
-# Code only power-on runs (reading the save back, again on a restore; a first
-# character): dropped once the game is up.
-BOOT_ONLY = ("boot_game", "shared_rules.deck.load", "shared_rules.deck.creation")
+# Code only power-on runs (reading the save back, the game's again on a
+# restore; a first character): dropped once the game is up.
+BOOT_ONLY = ("boot_game", "save_reader", "shared_rules.deck.load", "shared_rules.deck.creation")
 
 
 

@@ -9,12 +9,14 @@ import json
 from shared_rules import protocol as P
 from shared_rules import systems
 
+from endpoint import EVENTS, REPLIES
+from save_reader import SaveReader
 from widgets import _wrap
 
 
 def boot(app):
-    got, status = app.storage.load(lambda lines: parse(app, lines))
-    st = app.storage
+    st = SaveReader(app.storage)
+    got, status = st.load(lambda lines: parse(app, lines))
     if got is not None:
         app.game, app.name = got
     app.fit_ui()  # the save's system's screens; the Deckahedron's with none
@@ -68,12 +70,12 @@ def parse(app, lines):
             except ValueError:
                 mem = None
             if isinstance(mem, dict):
-                link.restore(mem)
+                _restore_link(link, mem)
                 name = _name(mem.get("name", ""))
             else:
                 link.damaged += 1
         else:
-            link.load_line(line, at)
+            _load_link_line(link, line, at)
         at += len(line)
     return game, name
 
@@ -104,3 +106,50 @@ def _name(value):
         except P.FrameError:
             pass
     return ""
+
+
+def _load_link_line(link, line, at):
+    """One saved link line of the Endpoint ``link``, which begins at byte
+    offset ``at`` of the save file (None: keep the frame in RAM). Whatever
+    does not read back as the firmware wrote it is dropped and counted in
+    ``damaged``: the game is worth more than the link memory."""
+    try:
+        key, _, rest = line.partition(" ")
+        if key == "seq":
+            seq, dropped = rest.split()
+            link.seq, link.dropped = _count(seq), _count(dropped)
+        elif key in ("reply", "event"):
+            num, _, frame = rest.partition(" ")
+            if frame[:2] != ("R " if key == "reply" else "E ") or not frame.endswith("\n"):
+                raise ValueError(key)
+            at = None if at is None or link.open_saved is None else at + len(key) + len(num) + 2
+            link._keep(REPLIES if key == "reply" else EVENTS, _count(num), frame, at)
+        else:
+            raise ValueError(key)
+    except ValueError:
+        link.damaged += 1
+
+
+def _restore_link(link, mem):
+    """The link memory of an older save (one JSON record), as leniently."""
+    try:
+        link.seq = _count(mem.get("seq", 0))
+        link.dropped = _count(mem.get("dropped", 0))
+    except (ValueError, TypeError, AttributeError):
+        link.damaged += 1
+    for key, into in (("replies", REPLIES), ("events", EVENTS)):
+        items = mem.get(key) if isinstance(mem, dict) else None
+        for item in items if isinstance(items, list) else ():
+            try:
+                link._keep(into, _count(item[0]), item[1])
+            except (ValueError, TypeError, IndexError, KeyError):
+                link.damaged += 1
+
+
+def _count(value):
+    """A saved counter: a non-negative int (from text or JSON), else ValueError."""
+    if isinstance(value, str):
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= P.MAX_ID:
+        raise ValueError("not a count")
+    return value

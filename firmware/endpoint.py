@@ -51,7 +51,7 @@ class Endpoint:
         self.dropped = 0
         self.damaged = 0  # saved entries that could not be read back
 
-    # -- persistence (see app.py for the save's layout) -------------------
+    # -- persistence (app.py: the save's layout; boot_game.py reads it back) --
     def save_pieces(self, at):
         """The link memory as save lines, one piece at a time; ``at`` is the
         byte offset in the new save where they begin. Kept lines come from
@@ -177,42 +177,6 @@ class Endpoint:
         finally:
             if f is not None:
                 f.close()
-
-    def load_line(self, line, at=None):
-        """One saved link line, which begins at byte offset ``at`` of the
-        save file (None: keep the frame in RAM). Whatever does not read back
-        as the firmware wrote it is dropped and counted in ``damaged``: the
-        game is worth more than the link memory."""
-        try:
-            key, _, rest = line.partition(" ")
-            if key == "seq":
-                seq, dropped = rest.split()
-                self.seq, self.dropped = _count(seq), _count(dropped)
-            elif key in ("reply", "event"):
-                num, _, frame = rest.partition(" ")
-                if frame[:2] != ("R " if key == "reply" else "E ") or not frame.endswith("\n"):
-                    raise ValueError(key)
-                at = None if at is None or self.open_saved is None else at + len(key) + len(num) + 2
-                self._keep(REPLIES if key == "reply" else EVENTS, _count(num), frame, at)
-            else:
-                raise ValueError(key)
-        except ValueError:
-            self.damaged += 1
-
-    def restore(self, mem):
-        """The link memory of an older save (one JSON record), as leniently."""
-        try:
-            self.seq = _count(mem.get("seq", 0))
-            self.dropped = _count(mem.get("dropped", 0))
-        except (ValueError, TypeError, AttributeError):
-            self.damaged += 1
-        for key, into in (("replies", REPLIES), ("events", EVENTS)):
-            items = mem.get(key) if isinstance(mem, dict) else None
-            for item in items if isinstance(items, list) else ():
-                try:
-                    self._keep(into, _count(item[0]), item[1])
-                except (ValueError, TypeError, IndexError, KeyError):
-                    self.damaged += 1
 
     def _keep(self, k, num, line, at=None):
         """Keep frame ``line`` numbered num in kept[k]: in RAM until saved
@@ -398,12 +362,3 @@ def _read_kept(f, kind, num, where, size):
                 return line[len(head):].decode()
     except (OSError, ValueError):  # ValueError: UnicodeError, not a text line
         return None
-
-
-def _count(value):
-    """A saved counter: a non-negative int (from text or JSON), else ValueError."""
-    if isinstance(value, str):
-        value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= P.MAX_ID:
-        raise ValueError("not a count")
-    return value

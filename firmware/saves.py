@@ -16,11 +16,8 @@ close, ~3 ms, where a temporary file and a rename cost ~10-20 ms). Elsewhere
 the new text goes to ``deck.tmp``, then replaces ``deck.sav``: os.rename over
 an existing file is atomic on POSIX; on FAT (CircuitPython) it is not, so the
 old file is removed first and a power cut can leave only ``deck.tmp``.
-load() recovers from exactly that, and never
-replaces a damaged save by a new deck: it keeps it as ``deck.bad`` and says
-so. A file over MAX_BYTES is never read (an 8 MB file would not fit in any
-board's memory), and a folder under one of these names is moved out of the
-way, so no file on the flash can stop the device from booting.
+Reading it back is save_reader.py's (power-up only: it leaves the heap
+once the game is up).
 """
 
 import os
@@ -35,9 +32,6 @@ CRASH = "crash.log"  # firmware errors in play mode, newest last (the host's cra
 MAX_CRASH = 4096  # bytes of crash.log kept: the newest entries
 TMP = "deck.tmp"
 BAD = "deck.bad"
-MAX_BYTES = 48 * 1024  # well above the largest save the app writes (app.MAX_SAVE)
-END = 13  # len("end 0123abcd\n")
-BLOCK = 512  # bytes read at a time while checking
 
 
 def _kind(path):
@@ -64,16 +58,6 @@ def _sync():
         os.sync()
     except (AttributeError, OSError):
         pass
-
-
-def _lines(f, left):
-    """The lines (str) of a checked save file before its end line."""
-    while left > 0:
-        line = f.readline()
-        if not line:
-            return
-        left -= len(line)
-        yield line.decode()
 
 
 def on_littlefs(folder):
@@ -108,95 +92,6 @@ class Storage:
         self.tmp = folder + "/" + TMP
         self.bad = folder + "/" + BAD
         self.saves = 0
-        self.notes = []  # what load() had to move or remove, for the screen
-        self.why = ""  # why the last file read was refused
-
-    # -- reading -------------------------------------------------------
-    def check(self, path):
-        """The file's size when its end line's CRC matches, else None (why says why)."""
-        try:
-            size = os.stat(path)[6]
-            if size > MAX_BYTES:
-                self.why = "it is too large (%d bytes)" % size
-                return None
-            if size < END:
-                self.why = "it is truncated"
-                return None
-            crc = 0
-            with open(path, "rb") as f:
-                left = size - END
-                while left > 0:
-                    block = f.read(min(BLOCK, left))
-                    if not block:
-                        break
-                    crc = crc32(block, crc)
-                    left -= len(block)
-                tail = f.read(END)
-        except OSError as e:
-            self.why = "it cannot be read (%s)" % e
-            return None
-        if left or tail != ("end %08x\n" % (crc & 0xFFFFFFFF)).encode():
-            self.why = "it is damaged or truncated"
-            return None
-        return size
-
-    def read(self, path, parse):
-        """parse(lines) of a sound file, or None (why says why). parse raises
-        ValueError for content it cannot use."""
-        size = self.check(path)
-        if size is None:
-            return None
-        try:
-            with open(path, "rb") as f:
-                return parse(_lines(f, size - END))
-        except (ValueError, OSError, MemoryError) as e:
-            self.why = "it is not a game save (%s)" % e
-            return None
-
-    def load(self, parse):
-        """(value, status): value is parse(lines) of the save; status is "ok",
-        "recovered" (from the temp file), "new" (nothing saved yet) or
-        "damaged" (value None; the file was kept as deck.bad and a message is
-        due). ``notes`` lists anything moved or removed on the way."""
-        self.notes = []
-        for path, name in ((self.tmp, TMP), (self.bad, BAD)):
-            if _kind(path) == "dir":
-                _discard(path)
-                self.notes.append("A folder %s was removed." % name)
-        main = _kind(self.path)
-        if main == "dir":
-            self.keep_bad(self.path)
-            self.notes.append("A folder %s was moved to %s." % (SAVE, BAD))
-            main = None
-        if main:
-            value = self.read(self.path, parse)
-            if value is not None:
-                if _kind(self.tmp):
-                    os.remove(self.tmp)  # a save that never got to replace it
-                return value, "ok"
-        tmp = _kind(self.tmp)
-        if tmp:
-            why = self.why
-            value = self.read(self.tmp, parse)
-            if value is not None:
-                if main:
-                    os.remove(self.path)
-                os.rename(self.tmp, self.path)
-                _sync()
-                return value, "recovered"
-            if main:
-                self.why = why  # the save's own defect is the news
-        if not main and not tmp:
-            return None, "new"
-        # Keep the evidence; a new game starts only when the player says so.
-        self.keep_bad(self.path if main else self.tmp)
-        if _kind(self.tmp):
-            os.remove(self.tmp)
-        return None, "damaged"
-
-    def keep_bad(self, path):
-        _discard(self.bad)
-        os.rename(path, self.bad)
 
     def open_saved(self):
         """The save file in place, for reading (the link's kept lines live
@@ -233,7 +128,7 @@ class Storage:
                 os.rename(self.tmp, self.path)
             except OSError:
                 # FAT: cannot rename over an existing file. Between these two
-                # steps only deck.tmp holds the save, and load() recovers it.
+                # steps only deck.tmp holds the save, and save_reader recovers it.
                 os.remove(self.path)
                 os.rename(self.tmp, self.path)
         _sync()

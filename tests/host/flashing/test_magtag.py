@@ -784,10 +784,12 @@ class FatOS:
 def test_saving_works_on_fat_and_a_power_cut_mid_save_is_recovered(tmp_path, monkeypatch):
     import os
 
+    import save_reader
     import saves as ST
 
     fat = FatOS(os)
     monkeypatch.setattr(ST, "os", fat)
+    monkeypatch.setattr(save_reader, "os", fat)
 
     def parse(lines):
         text = "".join(lines)
@@ -797,19 +799,19 @@ def test_saving_works_on_fat_and_a_power_cut_mid_save_is_recovered(tmp_path, mon
 
     folder = str(tmp_path)
     st = ST.Storage(folder)
-    assert st.load(parse) == (None, "new")
+    assert save_reader.SaveReader(st).load(parse) == (None, "new")
     st.save(["save 1\n"])
     st.save(["save ", "2\n"])  # rename over deck.sav raises on FAT: removed first, then renamed
-    assert st.load(parse) == ("save 2\n", "ok") and fat.renames == 2
+    assert save_reader.SaveReader(st).load(parse) == ("save 2\n", "ok") and fat.renames == 2
     fat.cut_after_remove = True
     with pytest.raises(PowerCut):
         st.save(["save 3\n"])
     assert sorted(os.listdir(folder)) == ["deck.tmp"]  # only the new save survives, as deck.tmp
     st2 = ST.Storage(folder)  # power back on
-    assert st2.load(parse) == ("save 3\n", "recovered")
+    assert save_reader.SaveReader(st2).load(parse) == ("save 3\n", "recovered")
     assert sorted(os.listdir(folder)) == ["deck.sav"]
-    assert st2.load(parse) == ("save 3\n", "ok")
+    assert save_reader.SaveReader(st2).load(parse) == ("save 3\n", "ok")
     # a torn deck.tmp (power lost while writing it) never replaces a good save
     with open(folder + "/deck.tmp", "w") as f:
         f.write("save 4")
-    assert st2.load(parse) == ("save 3\n", "ok") and sorted(os.listdir(folder)) == ["deck.sav"]
+    assert save_reader.SaveReader(st2).load(parse) == ("save 3\n", "ok") and sorted(os.listdir(folder)) == ["deck.sav"]
