@@ -63,11 +63,6 @@ _TABLE = (
     "w1 w 1111 - 00 OOOO exhaust_top\n"
 )
 
-SUPPLY_SETS = {
-    "print": (("pb1", "pb2", "pb3", "pb4", "pb5", "pb6"), ("pw1", "pw2")),
-    "web": (("b1", "b2", "b3", "b4", "b5", "b6"), ("w1",)),
-}
-DEFAULT_SUPPLY_SET = "print"
 
 
 _KINDS = {"d": "deck", "b": "blessing", "w": "wound"}
@@ -98,6 +93,14 @@ ALL_IDS = (
     "pb1", "pb2", "pb3", "pb4", "pb5", "pb6", "pw1", "pw2", "b1", "b2", "b3", "b4", "b5", "b6", "w1",
 )
 DECK_IDS = ALL_IDS[:20]
+# (blessings, wounds) of each set: "print" pb1-pb6, pw1, pw2; "web" b1-b6, w1.
+# Slices of ALL_IDS, not the ids again: on the stock image each id written
+# out is a str object of its own in the heap.
+SUPPLY_SETS = {
+    "print": (ALL_IDS[20:26], ALL_IDS[26:28]),
+    "web": (ALL_IDS[28:34], ALL_IDS[34:]),
+}
+DEFAULT_SUPPLY_SET = "print"
 _MARKERS = ("copper", "gold", "minus1", "return", "exhaust_top")
 
 
