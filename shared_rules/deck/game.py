@@ -82,26 +82,28 @@ def _flag(value, name):
 
 
 # The rules a board seldom needs, in mixin classes loaded on first use:
-# (module, class, the methods called from outside the mixin: commands and
-# what Game, other modules and the UI call). Loading one copies all of its
-# class's methods into Game (load_mixin); tests/rules/deck/test_game.py checks
-# that each list names every public method of its class.
+# (module, class, its commands (Game.COMMANDS), its other methods called
+# from outside the mixin: what Game, other modules and the UI call).
+# Loading one copies all of its class's methods into Game (load_mixin);
+# tests/rules/deck/test_game.py checks that the lists name every public
+# method of its class. Each name is written once: on the stock image a name
+# in a tuple is a str object of its own in the heap, each time it is written.
 MIXINS = (
-    ("combat", "Combat", ("reveal", "damage", "damage_ways", "lose_stamina", "stamina_loss", "take_wound",
-                          "take_harm", "take_blessing")),
-    ("recovery", "Recovery", ("breather", "breather_options", "keep_count", "worst_exhausted", "rest", "seek_help",
-                              "revive")),
-    ("advancement", "Advancement", ("levelup_max", "set_attr", "set_move", "study",
-                                    "mercy_flashback", "gain_xp", "minigame_start", "minigame_view",
-                                    "minigame_exhaust", "minigame_end", "pursuit")),
+    ("combat", "Combat", ("reveal", "damage", "lose_stamina", "take_wound", "take_harm", "take_blessing"),
+     ("damage_ways", "stamina_loss")),
+    ("recovery", "Recovery", ("breather", "rest", "seek_help", "revive"),
+     ("breather_options", "keep_count", "worst_exhausted")),
+    ("advancement", "Advancement", ("set_attr", "set_move", "study", "mercy_flashback", "gain_xp",
+                                    "minigame_start", "minigame_exhaust", "minigame_end"),
+     ("levelup_max", "minigame_view", "pursuit")),
 )
 
 
 def load_mixin(name):
     """Loads the mixin holding method ``name`` into Game; False when no
     mixin has it."""
-    for module, cls, methods in MIXINS:
-        if name in methods:
+    for module, cls, commands, others in MIXINS:
+        if name in commands or name in others:
             mixin = getattr(__import__("shared_rules.deck." + module, None, None, [cls]), cls)
             for k, v in mixin.__dict__.items():
                 if k[:2] != "__" and not hasattr(Game, k):  # Game and Atomic come first, as bases would
@@ -127,13 +129,7 @@ class Game(Atomic):
                     ("flashback", FLASHBACK_COMMANDS), ("table", TABLE_COMMANDS))
     LAZY_COMMANDS = GEAR_COMMANDS + CAMPAIGN_COMMANDS + PURSUIT_COMMANDS + FLASHBACK_COMMANDS + TABLE_COMMANDS
     # op name -> method name; everything a player or GM can do to a device.
-    COMMANDS = (
-        "flip", "choose", "end_flip", "reshuffle",
-        "reveal", "damage", "lose_stamina", "take_wound", "take_harm",
-        "take_blessing", "breather", "rest", "seek_help", "set_attr",
-        "set_move", "study", "mercy_flashback", "gain_xp", "revive",
-        "minigame_start", "minigame_exhaust", "minigame_end",
-    ) + LAZY_COMMANDS
+    COMMANDS = ("flip", "choose", "end_flip", "reshuffle") + MIXINS[0][2] + MIXINS[1][2] + MIXINS[2][2] + LAZY_COMMANDS
 
     def __init__(self, state):
         self.s = state
