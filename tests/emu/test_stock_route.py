@@ -24,7 +24,7 @@ from tests.emu.conftest import BOOT_WALL, booted, is_update
 WALK_PRESSES = 120  # make bench walks 500 (docs/benchmarks.md)
 # Today's figure after boot with ~3 KB of room: a guard against growth (the
 # goal, 128 KB, is met: docs/rp2040.md, "The stock route").
-BOOT_HEAP_GUARD = 129 * 1024  # 126.0 KB (129,072 B) on 2026-11-28 (14:00)
+BOOT_HEAP_GUARD = 130 * 1024  # 126.9 KB (129,920 B) on 2026-11-28 (14:05)
 
 
 @pytest.fixture(scope="module")
