@@ -109,8 +109,12 @@ def put_files(path, files):
             parent = name.rsplit("/", 1)[0]
             if parent:
                 fs.makedirs(parent, recreate=True)
-            if fs.exists(name) and fs.readbytes(name) == data:
-                continue
+            if fs.exists(name):
+                if fs.readbytes(name) == data:
+                    continue
+                # removed first: pyfatfs overwriting a file with a shorter one leaves a free
+                # cluster in its chain, and the whole image no longer reads
+                fs.remove(name)
             fs.writebytes(name, data)
             changed = True
     return changed

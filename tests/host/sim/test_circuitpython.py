@@ -69,3 +69,20 @@ def test_the_emulated_board_s_layer_step_refuses_a_damaged_drive_as_an_image_err
     with pytest.raises(rp2040.ImageError) as e:  # what `deckahedron sim` says in one line
         board._prepare_flash()
     says_what_to_do(e.value, board.fs_path)
+
+
+def test_files_laid_again_onto_a_drive_replace_the_old_ones_and_keep_the_rest(tmp_path):
+    """A board's files laid again (a changed checkout, `deckahedron sim --dir`
+    reused): a file shorter or longer than before replaces it, and the save
+    beside it stays. pyfatfs overwriting in place with a shorter file broke
+    the whole image (a free cluster left in the chain)."""
+    path = str(tmp_path / "circuitpy.img")
+    C.make_fat(path)
+    C.put_files(path, {"code.py": b"a" * 5000, "lib/x.py": b"x" * 3000, "deckahedron/deck.sav": b"s" * 2000})
+    assert C.put_files(path, {"code.py": b"b" * 900})
+    assert C.read_file(path, "code.py") == b"b" * 900
+    assert C.put_files(path, {"code.py": b"c" * 9000})
+    assert not C.put_files(path, {"code.py": b"c" * 9000}), "an unchanged file is not written again"
+    assert C.read_file(path, "code.py") == b"c" * 9000
+    assert C.read_file(path, "lib/x.py") == b"x" * 3000
+    assert C.read_file(path, "deckahedron/deck.sav") == b"s" * 2000
