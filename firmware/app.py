@@ -488,6 +488,14 @@ class App:
         view = self.ui.view()
         self.renderer.render(view)
         self.work["render"] = _us_since(t0)
+        if self.renderer.error is not None:  # drawn as "Screen error": said in crash.log for the host
+            error, self.renderer.error = self.renderer.error, None
+            try:
+                from saves import log_crash
+
+                log_crash(self.board.flash_dir, "screen %s: %s\n" % (view.get("screen"), error))
+            except Exception:  # noqa: BLE001 - out of memory or of drive: the panel says it already
+                pass
         return view
 
     def show(self):

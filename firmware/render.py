@@ -210,6 +210,7 @@ def _art():
 class Renderer:
     WIDTH = L.WIDTH
     HEIGHT = L.HEIGHT
+    error = None  # the last screen that failed to draw ("Screen error"), until the app logged it
 
     def __init__(self, buf=None, fb=None):
         """``buf``: the MONO_HLSB bytearray to draw into (made if None).
@@ -522,6 +523,7 @@ class Renderer:
         except Exception as e:  # never let a bad view crash the device
             fb.fill(0)
             self._message("Screen error", [_str(type(e).__name__, 36), _str(e, 36)], "")
+            self.error = "%s: %s" % (type(e).__name__, e)  # the app logs it (crash.log)
         return self.buf
 
     def _hint(self, hint, y=L.HINT_Y):

@@ -291,6 +291,7 @@ class _Frame:
     """A renderer that draws nothing (App.show needs MicroPython's framebuf)."""
 
     buf = bytearray(4736)
+    error = None  # render.Renderer's: a screen it could not draw
 
     def render(self, view):
         pass
@@ -398,13 +399,7 @@ def test_a_failing_panel_does_not_stop_the_game():
 
     app = make_app(DeadPanel())
 
-    class Stub:
-        buf = bytearray(4736)
-
-        def render(self, view):
-            pass
-
-    app.renderer = Stub()
+    app.renderer = _Frame()
     app.show()
     ok, hello = request(app, 1, "hello")
     assert ok and "stayed busy" in hello["panel_error"]
@@ -482,3 +477,50 @@ def test_state_says_the_attribute_the_home_screen_has_selected():
     press(app, "A")  # Str -> Dex
     state = json.loads(fetch_parts(app, 1, "state")[0])
     assert state["selected"] == "dex"
+
+
+class _FailingRenderer:
+    """A renderer whose drawing failed, as render.Renderer leaves it."""
+
+    error = None
+
+    def render(self, view):
+        self.error = "MemoryError: memory allocation failed, allocating 1280 bytes"
+
+
+def test_a_screen_that_fails_to_draw_is_said_in_crash_log():
+    """The renderer draws "Screen error" instead of crashing; the app puts
+    the error in crash.log, which the host reads (deckahedron do crashlog),
+    once."""
+    from saves import read_crashes
+
+    app = make_app()
+    app.renderer = _FailingRenderer()
+    app.render()
+    assert "screen home: MemoryError: memory allocation failed" in read_crashes(app.board.flash_dir)
+    assert app.renderer.error is None
+    app.render()
+    assert read_crashes(app.board.flash_dir).count("--- crash") == 2
+
+
+def test_the_renderer_keeps_the_error_of_a_screen_it_could_not_draw():
+    from tests.device.walker import renderer
+
+    r = renderer()
+    if r is None:  # CPython: no framebuf
+        return
+    import render
+
+    def boom(r, view):
+        raise MemoryError("memory allocation failed, allocating 1280 bytes")
+
+    kept = render._SCREENS["home"]
+    render._SCREENS["home"] = boom
+    try:
+        r.render({"screen": "home", "hint": ""})
+    finally:
+        render._SCREENS["home"] = kept
+    assert r.error == "MemoryError: memory allocation failed, allocating 1280 bytes", r.error
+    r.error = None
+    r.render({"screen": "message", "title": "Hello", "lines": [], "hint": ""})
+    assert r.error is None

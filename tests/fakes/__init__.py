@@ -179,6 +179,8 @@ class StubRenderer:
     """Stands in for render.Renderer where framebuf is missing (CPython):
     a different frame for each screen."""
 
+    error = None  # render.Renderer's: a screen it could not draw
+
     def __init__(self):
         self.buf = bytearray(296 * 128 // 8)
 
