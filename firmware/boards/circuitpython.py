@@ -122,16 +122,34 @@ class _PolledKeys:
 
 
 class CircuitPythonBoard(Board):
-    """A board subclass gives in its __init__: clock_ms, sleep_ms,
-    flash_dir and read_only (_check_writable), the screen (_make_screen),
-    pins, map, use_keypad, _pressed, _digitalio then _make_keys(),
-    indicator, and _open_link()."""
+    """A board subclass's __init__ calls _setup(), _make_screen(),
+    _buttons() then _make_keys(), sets its indicator, and calls
+    _open_link()."""
 
     DEBOUNCE_MS = 20  # polled buttons only; keypad debounces itself
     RETRY_MS = 250  # after a "Refresh too soon" although time_to_refresh was 0
     POLL_MS = 5  # serial_read's wait step (buttons and the panel checked each step)
     BATTERY_MS = 30000  # read the battery at most this often
     FLASH_DIR = "/deckahedron"
+
+    def _setup(self, board, flash_dir, clock_ms, sleep_ms):
+        """What each board's __init__ sets first: the clock, the drive (and
+        whether code may write it), the battery reading's cache."""
+        self._board = board
+        self.clock_ms = clock_ms or _monotonic_ms
+        self.sleep_ms = sleep_ms or _sleep_ms
+        self.flash_dir = self.FLASH_DIR if flash_dir is None else flash_dir
+        self.read_only = self._check_writable()
+        self._adc = self._volts = self._volts_at = None
+
+    def _buttons(self, digitalio, pins, key_map, use_keypad):
+        """The buttons' pins and the map of their events to the app's names;
+        _make_keys() then starts reading them."""
+        self._digitalio = digitalio
+        self.pins = pins
+        self.map = key_map
+        self.use_keypad = use_keypad
+        self._pressed = []
 
     def _make_screen(self, displayio, display, glyph_runs=256):
         """The Group, TileGrid and 2-colour Bitmap shown on `display`,

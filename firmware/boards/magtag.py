@@ -44,7 +44,7 @@ names the button, and a tap over before code.py runs again is reported as
 that button's press (D's as DOWN).
 """
 
-from boards.circuitpython import CircuitPythonBoard, _monotonic_ms, _sleep_ms
+from boards.circuitpython import CircuitPythonBoard
 
 PHYSICAL = ("A", "B", "C", "D")  # left to right: BUTTON_A (D15), B (D14), C (D12), D (D11)
 
@@ -136,21 +136,10 @@ class MagTagBoard(CircuitPythonBoard):
         import digitalio
         import displayio
 
-        self._board = board
-        self.clock_ms = clock_ms or _monotonic_ms
-        self.sleep_ms = sleep_ms or _sleep_ms
-        self.flash_dir = self.FLASH_DIR if flash_dir is None else flash_dir
-        self.read_only = self._check_writable()
-
+        self._setup(board, flash_dir, clock_ms, sleep_ms)
         self._make_screen(displayio, display if display is not None else board.DISPLAY)
-
-        # buttons
-        self._digitalio = digitalio
-        self.pins = (board.BUTTON_A, board.BUTTON_B, board.BUTTON_C, board.BUTTON_D)
-        self.map = ButtonMap(self.LONG_MS)
-        self.use_keypad = use_keypad
-        self._pressed = []
-        self.woke = None
+        self._buttons(digitalio, (board.BUTTON_A, board.BUTTON_B, board.BUTTON_C, board.BUTTON_D),
+                      ButtonMap(self.LONG_MS), use_keypad)
         try:
             import alarm
 
@@ -160,12 +149,7 @@ class MagTagBoard(CircuitPythonBoard):
         self._make_keys()
 
         self.indicator = _Indicator(board, digitalio)
-
         self._open_link()
-
-        self._adc = None
-        self._volts = None
-        self._volts_at = None
 
     def _alarm_key(self, a):
         """The button (0..3) a pin alarm names, else None."""

@@ -20,7 +20,7 @@ link and save logic both have is boards/circuitpython.py's:
 """
 
 from boards import spec
-from boards.circuitpython import CircuitPythonBoard, _monotonic_ms, _sleep_ms
+from boards.circuitpython import CircuitPythonBoard
 
 NAME = "pico-epaper29-cp"
 WIDTH, HEIGHT = 296, 128
@@ -83,36 +83,22 @@ class PicoEpaper29CPBoard(CircuitPythonBoard):
         import displayio
 
         pins = spec(NAME)["pins"]
-        self._board = board
-        self.clock_ms = clock_ms or _monotonic_ms
-        self.sleep_ms = sleep_ms or _sleep_ms
-        self.flash_dir = self.FLASH_DIR if flash_dir is None else flash_dir
-        self.read_only = self._check_writable()
-
+        self._setup(board, flash_dir, clock_ms, sleep_ms)
         import microcontroller
 
         # microcontroller.pin names every GPIO (board has no GP29: it is VOLTAGE_MONITOR)
         gp = lambda n: getattr(microcontroller.pin, "GPIO%d" % n)  # noqa: E731
-        self._make_screen(displayio, display if display is not None else self._make_display(pins["panel"], gp,
-                                                                                            displayio),
-                          self.GLYPH_RUNS)
-        self._digitalio = digitalio
-        names = [b[0] for b in pins["buttons"]]
-        self.pins = tuple(gp(b[1]) for b in pins["buttons"])
-        self.map = ButtonNames(names)
-        self.use_keypad = use_keypad
-        self._pressed = []
-        self.woke = None
+        if display is None:
+            display = self._make_display(pins["panel"], gp, displayio)
+        self._make_screen(displayio, display, self.GLYPH_RUNS)
+        self._buttons(digitalio, tuple(gp(b[1]) for b in pins["buttons"]), ButtonNames([b[0] for b in pins["buttons"]]),
+                      use_keypad)
         self._make_keys()
         self.indicator = _Led(board, digitalio)
-
         self._open_link()
         battery = pins.get("battery")
         self._battery_pin = gp(battery[0]) if battery else None
         self._divider = battery[1] if battery else None
-        self._adc = None
-        self._volts = None
-        self._volts_at = None
 
     def _make_display(self, p, gp, displayio):
         import busio

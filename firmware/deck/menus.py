@@ -13,9 +13,13 @@ from deck.ui import flip_now
 from menu_widgets import MENU_HELP, Menu, NameEntry, Shown, confirm_new, help_pages
 
 
+def _module(name):
+    return __import__(name, None, None, ["_"])  # a fromlist: the package's module itself
+
+
 def _later(ui, module, name, *args):
     """A row's action whose code loads when the row is chosen."""
-    return lambda: getattr(__import__(module, None, None, [name]), name)(ui, *args)
+    return lambda: getattr(_module(module), name)(ui, *args)
 
 
 class MainMenu(Menu):
@@ -31,7 +35,7 @@ class MainMenu(Menu):
         sub = lambda title, rows: (title, lambda: ui.push(Menu(ui, title, rows())))  # noqa: E731
         items = [
             ("Last flip", lambda: show_last(ui)),
-            ("Character sheet", lambda: ui.push(__import__("deck.sheet", None, None, ["Sheet"]).Sheet(ui))),
+            ("Character sheet", lambda: ui.push(_module("deck.sheet").Sheet(ui))),
             sub("Hurt & recover", lambda: [
                 ("Take damage", _later(ui, "deck.harm_menus", "damage_flow")),
                 ("Reveal attack power", lambda: ui.push(Menu(ui, "Reveal", [
