@@ -48,7 +48,7 @@ RELEASABLE = ("deck.menus", "deck.harm_menus", "deck.sheet", "deck.minigame_menu
 RELEASE_BELOW = 96 * 1024
 # Code only power-on runs (reading the save back, the game's again on a
 # restore; a first character): dropped once the game is up.
-BOOT_ONLY = ("boot_game", "save_reader", "shared_rules.deck.load", "shared_rules.deck.creation")
+BOOT_ONLY = ("boot_game", "save_reader", "boards.slot_reader", "shared_rules.deck.load", "shared_rules.deck.creation")
 
 
 
@@ -96,7 +96,7 @@ class App:
         self.name = ""
         self.game = None
         self.problem = ""
-        self.storage = Storage(board.flash_dir)
+        self.storage = (board.save_store or Storage)(board.flash_dir)
         self.link = Endpoint(board.serial_write, self.storage.open_saved)
         self.ui = None  # the system's screens, once boot() knows the system (fit_ui)
         self.renderer = None
@@ -174,7 +174,7 @@ class App:
         name = "name %s\n" % self.name
         yield text
         yield name
-        for piece in self.link.save_pieces(len(text) + len(name)):
+        for piece in self.link.save_pieces(self.storage.new_head + len(text) + len(name)):
             yield piece
 
     # -- commands ----------------------------------------------------------

@@ -10,12 +10,11 @@ from shared_rules import protocol as P
 from shared_rules import systems
 
 from endpoint import EVENTS, REPLIES
-from save_reader import SaveReader
 from widgets import _wrap
 
 
 def boot(app):
-    st = SaveReader(app.storage)
+    st = app.storage.reader()
     got, status = st.load(lambda lines: parse(app, lines))
     if got is not None:
         app.game, app.name = got
@@ -50,7 +49,7 @@ def parse(app, lines):
     """(game, name) from a checked save's lines; ValueError if the game
     cannot be used. Link records that cannot be read are dropped."""
     rows = []
-    at = 0  # byte offset of the line (saves are ASCII): kept link lines stay in the file
+    at = app.storage.head  # byte offset of the line (saves are ASCII): kept link lines stay in the file
     for line in lines:
         rows.append(line)
         at += len(line)

@@ -1,7 +1,8 @@
 """The save read back at power-up (saves.py writes it): checked against its
 end line's CRC, recovered from ``deck.tmp`` where a power cut on FAT left
 only that (saves.Storage.save), and never replaced by a new deck when it is
-damaged: it is kept as ``deck.bad`` and the reader says why. A file over
+damaged: it is kept as ``deck.bad`` and the reader says why (CircuitPython's
+slots: boards/slot_reader.py). A file over
 MAX_BYTES is never read (an 8 MB file would not fit in any board's
 memory), and a folder under one of these names is moved out of the way, so
 no file on the flash can stop the device from booting.

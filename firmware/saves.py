@@ -85,6 +85,8 @@ _UNFINISHED = None  # in-place writers a failure left open on purpose (Storage.s
 
 
 class Storage:
+    head = new_head = 0  # where the save's lines begin in the file read / the file written
+
     def __init__(self, folder):
         self.folder = folder
         self.in_place = on_littlefs(folder)  # write the save over itself (module notes)
@@ -92,6 +94,12 @@ class Storage:
         self.tmp = folder + "/" + TMP
         self.bad = folder + "/" + BAD
         self.saves = 0
+
+    def reader(self):
+        """What reads the save back at power-up (dropped once the game is up)."""
+        from save_reader import SaveReader
+
+        return SaveReader(self)
 
     def open_saved(self):
         """The save file in place, for reading (the link's kept lines live

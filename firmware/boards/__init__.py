@@ -22,6 +22,7 @@ class Board:
     can_sleep = False  # power_off() sleeps until a press (or cuts the power)
     woke = None  # what woke the board for this boot: "button", "rtc", ...
     surface = None  # CircuitPython: the Surface drawn into the panel's bitmap (no framebuf)
+    save_store = None  # the save's writer: saves.Storage, or a class of the board's (boards/fat_slots.py)
 
     # The optional capabilities, no-ops by default; two function objects
     # in all, not one each (every one takes heap on a board). What each

@@ -26,7 +26,9 @@ Host link: ``usb_cdc.data``, the second USB serial port (the REPL keeps the
 first), read without blocking (``in_waiting``). No host, no port: writes are
 dropped, as on the other boards. Entropy: ``os.urandom``. Saves: the
 ``/deckahedron`` folder on CIRCUITPY, writable by code only after boot.py
-remounted it (``read_only`` says whether it is).
+remounted it (``read_only`` says whether it is), in two fixed slots written
+in place, so a power cut during a save cannot take the drive's FAT with it
+(boards/fat_slots.py).
 
 Kept apart from the MagTag's module so a Pico on CircuitPython does not
 load the MagTag's button split, NeoPixel and deep sleep (its heap is
@@ -37,6 +39,7 @@ import os
 import time
 
 from boards import Board
+from boards.fat_slots import SlotStorage
 from surface import Surface
 
 WIDTH, HEIGHT = 296, 128
@@ -131,6 +134,7 @@ class CircuitPythonBoard(Board):
     POLL_MS = 5  # serial_read's wait step (buttons and the panel checked each step)
     BATTERY_MS = 30000  # read the battery at most this often
     FLASH_DIR = "/deckahedron"
+    save_store = SlotStorage  # a save never rewrites CIRCUITPY's FAT (boards/fat_slots.py)
 
     def _setup(self, board, flash_dir, clock_ms, sleep_ms):
         """What each board's __init__ sets first: the clock, the drive (and

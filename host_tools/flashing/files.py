@@ -23,12 +23,17 @@ ROOT = Path(host_tools.ROOT)
 
 CONFIG = "deckahedron.cfg"
 SAVE_FILES = ("deck.sav", "deck.tmp", "deck.bad")
+# On CIRCUITPY: the game's folder (boards/circuitpython.py FLASH_DIR) with those and the save's
+# slots (boards/fat_slots.py); tests/host/flashing/test_magtag.py keeps the three in step
+CIRCUITPY_SAVES = tuple("deckahedron/" + p for p in SAVE_FILES + ("slot.pad", "s0/deck.sav", "s1/deck.sav"))
 ENTRY_FILES = ("main.py", "code.py", "boot.py")  # run by the runtime at boot, from the filesystem
 # the walk is the tests'; each system's words.py is the host's phrasing (a board says its results
 # with results.py): neither is on a board, nor its strings in the base image's names
 LEFT_OUT = ("shared_rules/deck/walk.py",) + tuple("shared_rules/%s/words.py" % systems.folder(k) for k in systems.KEYS)
-COMMON_BOARD_FILES = ("boards/__init__.py", "boards/usbserial.py", "boards/rp2_sleep.py", "boards/boards.json")
+COMMON_BOARD_FILES = ("boards/__init__.py", "boards/usbserial.py", "boards/rp2_sleep.py", "boards/fat_slots.py",
+                      "boards/slot_reader.py", "boards/boards.json")
 RP2_ONLY = ("boards/usbserial.py", "boards/rp2_sleep.py")  # not on a CircuitPython board
+CIRCUITPYTHON_ONLY = ("boards/fat_slots.py", "boards/slot_reader.py")  # saves on FAT: littlefs needs none
 SYSTEM_FOLDERS = ("deck", "facets", "save2d6")  # each system's screens: firmware/<folder>/ (render.system_module)
 
 
@@ -109,7 +114,7 @@ def device_files(board, root=ROOT):
     fw = root / "firmware"
     circuitpython = entry["runtime"] == "circuitpython"
     wanted = [f.relative_to(fw).as_posix() for d in (fw,) + SYSTEM_FOLDERS for f in sorted((fw / d).glob("*.py"))]
-    wanted += [p for p in COMMON_BOARD_FILES if not (circuitpython and p in RP2_ONLY)]
+    wanted += [p for p in COMMON_BOARD_FILES if p not in (RP2_ONLY if circuitpython else CIRCUITPYTHON_ONLY)]
     wanted.append(_module_path(entry["module"]))
     if "extends" in entry:  # the module its board class builds on
         wanted.append(_module_path(entry["extends"]))

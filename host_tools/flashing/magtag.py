@@ -176,7 +176,7 @@ def make_plan(drive, wipe=False, root=files.ROOT, board="magtag"):
             copies[path] = data
     stale = sorted(o for o in (_other_form(p) for p in wanted)
                    if o and o not in wanted and drive.joinpath(*o.split("/")).is_file())
-    saves = [p for p in files.SAVE_FILES if (drive / p).exists()]
+    saves = [p for p in files.CIRCUITPY_SAVES if (drive / p).exists()]
     plan = Plan(drive, copies, same, stale + (saves if wipe else []), [] if wipe else saves, info)
     if not mpy.circuitpython_loads(info["version"]):
         plan.notes.append("CircuitPython %s cannot load the game's compiled modules, so they go on as source, which "

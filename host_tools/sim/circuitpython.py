@@ -125,11 +125,17 @@ def read_file(path, name):
     names are case-blind: CircuitPython writes deck.sav as the short name
     DECK.SAV, which pyfatfs lists in capitals."""
     with _opened(path) as fs:
-        wanted = "/" + name.lstrip("/").lower()
-        for found in fs.walk.files("/"):
-            if found.lower() == wanted:
-                return fs.readbytes(found)
-        return None
+        found = _found(fs, name)
+        return None if found is None or not fs.isfile(found) else fs.readbytes(found)
+
+
+def _found(fs, name):
+    """The path of file or folder `name` as pyfatfs spells it (None: absent)."""
+    wanted = "/" + name.lstrip("/").lower()
+    for found in list(fs.walk.dirs("/")) + list(fs.walk.files("/")):
+        if found.lower() == wanted:
+            return found
+    return None
 
 
 def read_settled(path, name, wall=30.0):
@@ -145,6 +151,21 @@ def read_settled(path, name, wall=30.0):
             if time.monotonic() > end:
                 raise
             time.sleep(0.5)
+
+
+def flash_sectors(path, name, first=None):
+    """The 4 KiB flash sectors (counted from the drive's start) that hold
+    `name`'s first `first` bytes (a file; all of it when None) or, for a
+    folder, its entries: CircuitPython erases and programs the drive a
+    sector at a time."""
+    with _opened(path) as fs:
+        entry = fs._get_dir_entry(_found(fs, name))
+        pf = fs.fs
+        chain = list(pf.get_cluster_chain(entry.get_cluster()))
+        if first is not None:
+            chain = chain[:-(-first // pf.bytes_per_cluster)]
+        return sorted({(pf.get_data_cluster_address(c) + k) // 4096 for c in chain
+                       for k in (0, pf.bytes_per_cluster - 1)})
 
 
 def listing(path):

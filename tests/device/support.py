@@ -77,6 +77,15 @@ class FakeBoard(Board):
         return out
 
 
+def event_frames(link):
+    """[(seq, frame line)] of the link's kept events, read back where saved."""
+    from endpoint import EVENTS
+
+    out = []
+    link._each_kept(EVENTS, lambda num, line: out.append((num, line)))
+    return out
+
+
 def kept(link, k=1):
     """The link's kept lines of kind k (endpoint.EVENTS, 1, or REPLIES, 0)
     as [number, frame or None once saved, offset in the save (-1 before),

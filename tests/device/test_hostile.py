@@ -8,17 +8,8 @@ that share one serial read, firmware errors and the way out to the REPL.
 import os
 
 from shared_rules import protocol as P
-from tests.device.support import FakeBoard, kept, make_app, press, request, saved_text, solo_flip, with_game
+from tests.device.support import FakeBoard, event_frames, kept, make_app, press, request, saved_text, solo_flip, with_game
 from tests.rules.support import stacked
-
-
-def event_frames(link):
-    """[(seq, frame line)] of the link's kept events, read back where saved."""
-    from endpoint import EVENTS
-
-    out = []
-    link._each_kept(EVENTS, lambda num, line: out.append((num, line)))
-    return out
 
 
 def _size(path):

@@ -16,9 +16,8 @@ import time
 
 import pytest
 
-from host_tools.link import DeviceError
-from host_tools.sim.circuitpython import read_settled
 from tests.emu.conftest import PRESS_WALL, battery_box, hello
+from tests.emu.cp_defects import OPEN_DEFECTS, PanelGarbled, answered, crashed
 GAP = 0.35  # emulated s after a press: keypad's debounce and the app's work
 
 # (button, the screen the twin must show after it, or None: no checkpoint). Found on the
@@ -40,51 +39,6 @@ WALK = (
     ("B", "save_roll"), ("A", None), ("C", None), ("UP", None), ("B", "menu"),  # SAVE's Help & settings
     ("UP", None), ("B", None), ("DOWN", None), ("B", None), ("B", "home"),  # New character > Deckahedron
 )
-
-
-class OpenDefect(AssertionError):
-    """One of the two open defects this walk found (2026-11-28)."""
-
-
-class OutOfHeap(OpenDefect):
-    """CircuitPython's heap ran out: a MemoryError answered the link or was
-    logged. With ~32 KB free after boot a press soon after the menu opened
-    drew "Screen error: MemoryError" (the renderer's fallback) and the link's
-    next request answered MemoryError; the menu's flows split by row and the
-    boot heap cut (125 KB in use, ~39 KB free) made it rarer."""
-
-
-class PanelGarbled(OpenDefect):
-    """The panel got bytes it refuses in the middle of a frame, and missed
-    that frame: ASCII text ("i37dd8...", hex digits) with no command, as if a
-    DMA channel of CircuitPython's busio.SPI sent another buffer (the
-    emulator's DMA model or CircuitPython's own; never seen under
-    MicroPython's driver). Seen after an end of flip's save, a few presses
-    later, as a refresh began."""
-
-
-# Only those failures are expected here: a state that differs from the twin's, a crash of another
-# kind, a reset, or a glass that differs with no refused bytes and no MemoryError still fails.
-OPEN_DEFECTS = pytest.mark.xfail(strict=False, raises=OpenDefect,
-                                 reason="open defects: CircuitPython's heap runs out; the panel's SPI gets stray bytes")
-
-
-def answered(ask):
-    """ask() over the link; a MemoryError the board answers is OutOfHeap."""
-    try:
-        return ask()
-    except DeviceError as e:
-        if "MemoryError" in str(e):
-            raise OutOfHeap(str(e))
-        raise
-
-
-def crashed(cp):
-    """Fail on a crash the board logged: OutOfHeap for a MemoryError."""
-    crashes = read_settled(cp.fs_path, "deckahedron/crash.log")
-    if crashes is not None:
-        text = crashes.decode("utf-8", "replace")[-800:]
-        raise (OutOfHeap if "MemoryError" in text else AssertionError)(text)
 
 
 def glass_shows(cp, frame, refused, wall=PRESS_WALL):

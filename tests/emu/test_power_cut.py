@@ -55,15 +55,15 @@ def cut_points(n, k=CUT_POINTS):
     return sorted({1 + round(i * (n - 2) / (k - 1)) for i in range(k)})
 
 
-def cut_each(save_run, settle, wall=90):
-    """Power cut after each of cut_points() flash operations of the press's
-    save, from the flash before it, the board powered up again each time:
+def cut_each(save_run, settle, wall=90, points=None):
+    """Power cut after each of `points` (else cut_points()) flash operations
+    of the press's save, from the flash before it, the board powered up again each time:
     {operation: the press kept}; fails when the game loads as neither the
     state before the press nor that plus the press. `settle(board)` waits
     until the board has stopped writing its flash."""
     board, before, after = save_run["board"], save_run["before"], save_run["after"]
     seen = {}
-    for k in cut_points(save_run["ops"]):
+    for k in points or cut_points(save_run["ops"]):
         board.stop()
         put_flash(board, save_run["pre"])
         boot(board)

@@ -533,8 +533,13 @@ def drive(tmp_path):
     return d
 
 
+SAVED = ("deckahedron/deck.sav", "deckahedron/slot.pad", "deckahedron/s0/deck.sav", "deckahedron/s1/deck.sav")
+
+
 def test_magtag_gets_compiled_modules_skips_the_same_keeps_the_save(drive):
-    (drive / "deck.sav").write_bytes(b"save")
+    for p in SAVED:  # the save in its slots and one from before slots (boards/fat_slots.py)
+        (drive / p).parent.mkdir(parents=True, exist_ok=True)
+        (drive / p).write_bytes(b"save")
     (drive / "app.py").write_text("# an install from before: CircuitPython would import it before app.mpy")
     plan = magtag.flash(drive)
     assert (drive / "code.py").read_bytes() == (ROOT / "firmware/entry/code.py").read_bytes()
@@ -542,10 +547,21 @@ def test_magtag_gets_compiled_modules_skips_the_same_keeps_the_save(drive):
     assert (drive / "boards" / "magtag.mpy").read_bytes()[:2] == b"C\x06"  # CircuitPython's flavour of mpy v6
     assert not (drive / "app.py").exists() and "app.py" in plan.deletes
     assert not [p for p in drive.rglob("*.py") if p.name not in ("code.py", "boot.py")]
-    assert plan.kept == ["deck.sav"] and (drive / "deck.sav").read_bytes() == b"save"
+    assert plan.kept == list(SAVED) and all((drive / p).read_bytes() == b"save" for p in SAVED)
+    assert "keep          deckahedron/s0/deck.sav (the saved game)" in plan.lines()
     again = magtag.flash(drive)
     assert again.copies == {} and len(again.same) == len(files.device_files("magtag"))
-    assert magtag.flash(drive, wipe=True).deletes == ["deck.sav"] and not (drive / "deck.sav").exists()
+    assert magtag.flash(drive, wipe=True).deletes == list(SAVED) and not any((drive / p).exists() for p in SAVED)
+
+
+def test_the_flashers_save_paths_on_circuitpy_are_the_boards(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "firmware"))
+    import saves
+    from boards import fat_slots
+    from boards.circuitpython import CircuitPythonBoard
+
+    names = (saves.SAVE, saves.TMP, saves.BAD, fat_slots.PAD) + tuple(d + "/" + saves.SAVE for d in fat_slots.DIRS)
+    assert sorted(files.CIRCUITPY_SAVES) == sorted(CircuitPythonBoard.FLASH_DIR.strip("/") + "/" + n for n in names)
 
 
 def test_magtag_on_circuitpython_8_gets_source_and_a_note(drive):

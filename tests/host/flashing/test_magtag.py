@@ -735,7 +735,11 @@ def test_the_app_plays_on_the_fake_magtag(cp, tmp_path, monkeypatch, mp_screens)
     assert app.game.s.flip is None and app.ui.view()["screen"] == "home"
     gaps = [t2 - t1 for t1, t2 in zip(disp.times, disp.times[1:])]
     assert disp.refused == 0 and all(g >= 5000 for g in gaps) and len(disp.frames) == 3
-    assert (tmp_path / "deckahedron" / "deck.sav").exists()  # saved after every command
+    # saved after every command, into the slots that spare CIRCUITPY's FAT (boards/fat_slots.py)
+    saves = tmp_path / "deckahedron"
+    assert app.storage.saves >= 3 and app.storage.gen == app.storage.saves
+    assert (saves / "s0" / "deck.sav").exists() and (saves / "s1" / "deck.sav").exists()
+    assert not (saves / "deck.sav").exists()
 
 
 def test_firmware_modules_do_not_shadow_circuitpython_builtins():

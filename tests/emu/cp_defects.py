@@ -1,0 +1,61 @@
+"""The open defects CircuitPython's emulated Pico shows (issue 28), as
+exception classes: a test expects only these (pytest.mark.xfail's raises),
+so a failure of any other kind still fails it."""
+
+import pytest
+
+from host_tools.link import DeviceError
+from host_tools.sim.circuitpython import read_settled
+
+
+class OpenDefect(AssertionError):
+    """One of the two open defects the walks found (2026-11-28)."""
+
+
+class OutOfHeap(OpenDefect):
+    """CircuitPython's heap ran out: a MemoryError answered the link or was
+    logged. With ~32 KB free after boot a press soon after the menu opened
+    drew "Screen error: MemoryError" (the renderer's fallback) and the link's
+    next request answered MemoryError; the menu's flows split by row and the
+    boot heap cut (125 KB in use, ~39 KB free) made it rarer. What fails is
+    mostly "allocating 1280 bytes": not bytes but a count of names (py/qstr.c
+    reports new_alloc) — CircuitPython keeps interned names, never freed, in
+    tables that double, and past ~1,270 names the next table is 1,280
+    entries, 7.7 KB in one piece, which a heap cut up by a session's menus
+    may not have. Making that table at power-up (names interned until the
+    heap grew by it) moved the failure, not removed it: ~28 KB free after
+    boot, and the sheet's import failed instead. A fix is less in the heap:
+    fewer names and less code loaded at once."""
+
+
+class PanelGarbled(OpenDefect):
+    """The panel got bytes it refuses in the middle of a frame, and missed
+    that frame: ASCII text ("i37dd8...", hex digits) with no command, as if a
+    DMA channel of CircuitPython's busio.SPI sent another buffer (the
+    emulator's DMA model or CircuitPython's own; never seen under
+    MicroPython's driver). Seen after an end of flip's save, a few presses
+    later, as a refresh began."""
+
+
+# Only those failures are expected here: a state that differs from the twin's, a crash of another
+# kind, a reset, or a glass that differs with no refused bytes and no MemoryError still fails.
+OPEN_DEFECTS = pytest.mark.xfail(strict=False, raises=OpenDefect,
+                                 reason="open defects: CircuitPython's heap runs out; the panel's SPI gets stray bytes")
+
+
+def answered(ask):
+    """ask() over the link; a MemoryError the board answers is OutOfHeap."""
+    try:
+        return ask()
+    except DeviceError as e:
+        if "MemoryError" in str(e):
+            raise OutOfHeap(str(e))
+        raise
+
+
+def crashed(cp):
+    """Fail on a crash the board logged: OutOfHeap for a MemoryError."""
+    crashes = read_settled(cp.fs_path, "deckahedron/crash.log")
+    if crashes is not None:
+        text = crashes.decode("utf-8", "replace")[-800:]
+        raise (OutOfHeap if "MemoryError" in text else AssertionError)(text)
