@@ -20,7 +20,7 @@ import tempfile
 
 from bench_pico import session_commands
 from bench_stock import hello, idle, kb, power_on, update_after  # the stock bench's waits: the same board, another runtime
-from host_tools.link import DeviceLink
+from host_tools.link import DeviceError, DeviceLink
 from host_tools.sim.circuitpython import read_settled
 from host_tools.sim.emulated import EmuBoard, random_walk, unavailable
 
@@ -45,12 +45,16 @@ def measure(base, presses=PRESSES, session=SESSION, walk=WALK):
         out["end_used"], out["end_free"], out["end_low"] = end["heap_used"], end["heap_free"], end["heap_low"]
         out["session"] = session
         if session:
-            with DeviceLink(board.port, timeout=30.0) as link:
-                t0 = board.time()
-                session_commands(link, session)
-                out["session_emu"] = board.time() - t0
-                info = link.hello()
-            out["session_used"], out["session_low"] = info["heap_used"], info["heap_low"]
+            try:
+                with DeviceLink(board.port, timeout=30.0) as link:
+                    t0 = board.time()
+                    session_commands(link, session)
+                    out["session_emu"] = board.time() - t0
+                    info = link.hello()
+                out["session_used"], out["session_low"] = info["heap_used"], info["heap_low"]
+            except DeviceError as e:  # the open heap defect: logged, and the board restarts into its save
+                out["session_error"] = e.message if "MemoryError" not in e.message else "MemoryError"
+                hello(board.port)
         out["walk"] = walk
         if walk:
             random_walk(board, walk, seed=2)
@@ -76,6 +80,7 @@ def rows(m, presses):
         ("cp.heap_end", "CircuitPython Pico: heap in use / free / lowest free after the presses",
          "%s / %s / %s" % (kb(m["end_used"]), kb(m["end_free"]), kb(m["end_low"])), ""),
         ("cp.session_heap", "CircuitPython Pico: heap in use / lowest free after a %d-command link session" % m["session"],
+         "stopped by the board's %s (it restarted into its save)" % m["session_error"] if m.get("session_error") else
          "%s / %s" % (kb(m.get("session_used")), kb(m.get("session_low"))) if m["session"] else "n/a", ""),
         ("cp.walk_heap", "CircuitPython Pico: heap in use / lowest free after a %d-press random walk" % m["walk"],
          "%s / %s" % (kb(m.get("walk_used")), kb(m.get("walk_low"))) if m["walk"] else "n/a", ""),
