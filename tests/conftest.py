@@ -41,6 +41,11 @@ def pytest_collection_modifyitems(config, items):
             continue
         if key in slow:
             item.add_marker(pytest.mark.slow)
+    # Files with a slow test first (stable: each file keeps its order): make
+    # test's workers take whole files in this order, so the long emulated
+    # boards start at once instead of one ending alone on a single core.
+    heavy = {item.fspath for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.fspath not in heavy)
 
 
 def pytest_terminal_summary(terminalreporter):
