@@ -199,3 +199,11 @@ def test_a_folder_named_like_a_slot_is_removed_and_the_game_goes_on():
     solo_flip(again)
     assert files(again.board.flash_dir) == LAYOUT
     assert slot_app(again.board.flash_dir).game.dump() == again.game.dump()
+
+
+def test_the_largest_save_fits_a_slot_before_its_guard():
+    """A save past SLOT - GUARD would write the guard's sector, shared with
+    what follows the slot; past SLOT it would grow the file (the FAT)."""
+    import app
+
+    assert HEAD + app.MAX_SAVE <= SLOT - GUARD, (app.MAX_SAVE, SLOT, GUARD)
