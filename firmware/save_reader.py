@@ -35,20 +35,13 @@ class SaveReader:
             if size < END:
                 self.why = "it is truncated"
                 return None
-            crc = 0
             with open(path, "rb") as f:
-                left = size - END
-                while left > 0:
-                    block = f.read(min(BLOCK, left))
-                    if not block:
-                        break
-                    crc = crc32(block, crc)
-                    left -= len(block)
+                crc = crc_of(f, size - END)
                 tail = f.read(END)
         except OSError as e:
             self.why = "it cannot be read (%s)" % e
             return None
-        if left or tail != ("end %08x\n" % (crc & 0xFFFFFFFF)).encode():
+        if crc is None or tail != ("end %08x\n" % crc).encode():
             self.why = "it is damaged or truncated"
             return None
         return size
@@ -111,6 +104,22 @@ class SaveReader:
     def keep_bad(self, path):
         _discard(self.st.bad)
         os.rename(path, self.st.bad)
+
+
+def crc_of(f, left, out=None):
+    """The CRC-32 of the next `left` bytes of file `f` (None when it ends
+    before), read a block at a time; each block is also written to `out`
+    when given."""
+    crc = 0
+    while left > 0:
+        block = f.read(min(BLOCK, left))
+        if not block:
+            return None
+        crc = crc32(block, crc)
+        left -= len(block)
+        if out is not None:
+            out.write(block)
+    return crc & 0xFFFFFFFF
 
 
 def _lines(f, left):

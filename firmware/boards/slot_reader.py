@@ -10,8 +10,8 @@ Power-up only: dropped from the heap once the game is up (app.BOOT_ONLY).
 import os
 
 from boards.fat_slots import GUARD, HEAD, PAD, SLOT, header
-from save_reader import BLOCK, END, MAX_BYTES, SaveReader, _lines
-from saves import _discard, _kind, _sync, crc32
+from save_reader import BLOCK, END, MAX_BYTES, SaveReader, _lines, crc_of
+from saves import _discard, _kind, _sync
 
 
 class SlotReader(SaveReader):
@@ -73,13 +73,9 @@ class SlotReader(SaveReader):
             size = self.check(path) if _kind(path) == "file" else None
             if size is None:
                 continue
-            crc, left = 0, size - END
             with open(path, "rb") as src, open(st.slots[0], "r+b") as dst:
                 dst.seek(HEAD)
-                while left > 0:
-                    block = src.read(min(BLOCK, left))
-                    crc = crc32(block, crc)
-                    left -= dst.write(block)
+                crc = crc_of(src, size - END, dst)
                 dst.seek(0)
                 dst.write(header(1, size - END, crc))
             _sync()
@@ -97,13 +93,14 @@ class SlotReader(SaveReader):
         st = self.st
         blank = bytes(512)
         for path, size in ((st.folder + "/" + PAD, GUARD),) + tuple((p, SLOT) for p in st.slots):
-            if _kind(path) == "dir":
+            kind = _kind(path)
+            if kind == "dir":
                 _discard(path)
                 self.notes.append("A folder %s was removed." % path[len(st.folder) + 1:])
             folder = path[:path.rfind("/")]
             if _kind(folder) is None:
                 os.mkdir(folder)
-            have = os.stat(path)[6] if _kind(path) else 0
+            have = os.stat(path)[6] if kind == "file" else 0
             if have < size:
                 with open(path, "ab") as f:
                     while have < size:
@@ -123,18 +120,11 @@ class SlotReader(SaveReader):
                     return None
                 self.why = "it is damaged or truncated"
                 gen, length, want = [int(x, 16) for x in head[5:].decode().split()]
-                if length > MAX_BYTES:
+                if length > MAX_BYTES or crc_of(f, length) != want:
                     return None
-                crc, left = 0, length
-                while left > 0:
-                    block = f.read(min(BLOCK, left))
-                    if not block:
-                        return None
-                    crc = crc32(block, crc)
-                    left -= len(block)
         except (OSError, ValueError):
             return None
-        return (gen, length) if crc & 0xFFFFFFFF == want else None
+        return gen, length
 
     def copy_bad(self, path):
         """A damaged slot's bytes kept as deck.bad (the slot stays: rewriting
