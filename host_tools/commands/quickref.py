@@ -17,6 +17,7 @@ title in its metadata, its dates SOURCE_DATE_EPOCH's when that is set.
 """
 
 import os
+import re
 import sys
 import textwrap
 
@@ -265,7 +266,8 @@ def help_pages():
             if items and ":" not in line:
                 items[-1] += " " + line
             else:
-                items.append(line)
+                # the panel puts two short keys on a line ("B: flip  C: menu"): one item each
+                items.extend(re.split(r"\s{2,}(?=[A-Z/]+: )", line))
         out.append((title, items))
     return out
 

@@ -179,6 +179,25 @@ def test_a_board_without_up_down_says_how_to_press_them():
     assert Q.board_buttons(B.board("badger2040")) == (["A", "B", "C", "UP", "DOWN"], [])
 
 
+def test_no_text_runs_off_the_page_or_into_another():
+    """With every board of the registry, each line of text stays on the page and no two
+    lines share a pixel: a board's name wider than its column ran into the next board's."""
+    pg = Q.render(Q._boards(None, None), "md")
+    boxes = [(t, x, y, x + len(t) * 8 * s, y + 8 * s) for t, x, y, s in pg.placed]
+    width, height = pg.image.size
+    for t, x0, y0, x1, y1 in boxes:
+        assert 0 <= x0 and x1 <= width and 0 <= y0 and y1 <= height, t
+    for i, (t, x0, y0, x1, y1) in enumerate(boxes):
+        for u, a0, b0, a1, b1 in boxes[i + 1:]:
+            assert x1 <= a0 or a1 <= x0 or y1 <= b0 or b1 <= y0, (t, u)
+
+
+def test_two_keys_on_one_device_line_are_two_items():
+    """The panel's "B: flip  C: menu" is two items on the sheet, each with its key first."""
+    buttons = dict(Q.help_pages())["Buttons at home"]
+    assert "B: flip" in buttons and "C: menu" in buttons
+
+
 def test_one_board_only(tmp_path, capsys, monkeypatch):
     seen = []
     real = Q.render
