@@ -85,6 +85,8 @@ def views():
     scene("menu_gear_item", presses=("C",) + ("DOWN",) * 5 + ("B", "B", "B"), setup=_gear)  # > Item cards > Orb
     scene("minigame_pick_locks", ["4", "9", "14"], setup=lambda a, g: g.do("minigame_start", {"kind": "pick_locks"}))
     scene("minigame_magic", ["2", "7", "pb1", "pw2"], setup=lambda a, g: g.do("minigame_start", {"kind": "magic"}))
+    scene("ask", setup=lambda a, g: a.ui.ask({"ask": 7, "from": "GM", "attr": "dex", "net": 1,
+                                               "reason": "climb the wall before the guards turn"}))
     scene("sheet", setup=lambda a, g: [g.do("set_move", {"name": m, "level": lv}) for m, lv in
                                        (("Defy Danger", 1), ("Mix It Up", 0), ("Pick Pockets", -1), ("Volley", 2))],
           presses=("C", "DOWN", "B"))  # Menu > Character sheet

@@ -27,7 +27,7 @@ SAYS = {
     "menu_breather_pick": ("menu", "Breather: regain up to 4"), "menu_pursuit": ("menu", "Pursuit: you 0, them 0"),
     "entry_new_move": ("entry", "New move's name"), "menu_gear": ("menu", "Gear & rings"),
     "menu_gear_item": ("menu", "Orb of Ash"), "minigame_pick_locks": ("minigame", None),
-    "minigame_magic": ("minigame", None), "sheet": ("sheet", None),
+    "minigame_magic": ("minigame", None), "sheet": ("sheet", None), "ask": ("message", "Flip asked"),
     "facets_home": ("facets_home", None), "facets_roll_explode": ("facets_roll", "Finesse vs TN 8"),
     "facets_roll_paired_attack": ("facets_roll", "Finesse vs TN 8"), "facets_task": ("facets_home", None),
     "facets_task_done": ("facets_home", None), "facets_taken_out": ("menu", "Taken out! (health 0)"),
@@ -63,7 +63,7 @@ def test_the_sheet_is_the_character_sheet_and_the_tie_cursor_is_under_card_1(vie
 
 
 def test_every_doc_png_is_what_its_scene_draws_now(tmp_path):
-    """Regenerated (`python -m host_tools.screens docs/screens`), every PNG
+    """Regenerated (`python -m host_tools.screens.core docs/screens`), every PNG
     comes out the same pixels."""
     S.write_docs(tmp_path)
     for doc in sorted(DOCS.glob("*.png")):
