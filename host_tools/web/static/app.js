@@ -215,7 +215,7 @@ function renderPlayer(node, p, now) {
     if (f.undone) { li.classList.add("undone"); li.append(" ", el("small", "(undone)")); }
     items.push(li);
   }
-  if (!items.length) items.push(el("li", "no flips yet"));
+  if (!items.length) items.push(el("li", "no flips yet", "none"));  // a note, not flip number 1
   ol.replaceChildren(...items);
   const key = p.flips.length ? String(p.flips[0].id) : "";  // two alike flips in a row are two flips
   if (node.dataset.newest !== key) {
