@@ -292,7 +292,7 @@ def main():
         rows.append(("sessions_per_1000mah_%s_%s" % (r["board"], r["mode"]),
                      "%d-h sessions of %d flips per %d mAh: %s, %s" % (
                          r["hours"], r["flips"], power.GOAL_MAH, r["board"], r["mode"]),
-                     "%.0f" % r["sessions_per_1000"], "", goal))
+                     "%d" % r["sessions_per_1000"], "", goal))
         rows.append(("press_to_pixels_%s_%s" % (r["board"], r["mode"]),
                      "  press (asleep) to pixels, fast / full update",
                      "%.2f s / %.2f s" % (r["press_to_pixels"]["fast"], r["press_to_pixels"]["full"]), "", ""))

@@ -359,7 +359,7 @@ def main(argv=None):
     print("%-15s %-8s %12s %14s %16s %12s" % ("board", "mode", "mAh/session", "per 1000 mAh", "on its battery",
                                                "press->px"))
     for r in table():
-        print("%-15s %-8s %12.1f %14.0f %10.0f (%4d) %10.2f s%s" % (
+        print("%-15s %-8s %12.1f %14d %10d (%4d) %10.2f s%s" % (  # whole sessions, as the guides quote them
             r["board"], r["mode"], r["mah"], r["sessions_per_1000"], r["sessions"], r["battery_mah"],
             r["press_to_pixels"]["fast"], "" if r["meets_goal"] else "  below the goal"))
     for what, mix in session_refreshes():

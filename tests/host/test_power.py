@@ -19,6 +19,7 @@ GUIDES = {
     "badger2040": HW / "badger2040.md",
     "pico-epaper29": HW / "pico-epaper29.md",
     "magtag": HW / "magtag.md",
+    "pico-epaper29-cp": HW / "pico-epaper29-cp.md",
 }
 
 
@@ -164,7 +165,7 @@ def _figure(text, pattern, what):
 
 
 GUIDE_BOARDS = {"badger2040": ("badger2040", "badger2040w"), "pico-epaper29": ("pico-epaper29",),
-                "magtag": ("magtag",)}
+                "magtag": ("magtag",), "pico-epaper29-cp": ("pico-epaper29-cp",)}
 
 
 @pytest.mark.parametrize("guide", sorted(GUIDES))
@@ -186,11 +187,14 @@ def test_the_hardware_readme_table_quotes_the_model():
     text = (HW / "README.md").read_text()
     rows = {"badger2040": r"\[Badger 2040 / 2040 W\]\(badger2040\.md\)",
             "pico-epaper29": r"\[Pico \+ Pico-ePaper-2\.9\]\(pico-epaper29\.md\)",
-            "magtag": r"\[MagTag\]\(magtag\.md\)"}
+            "magtag": r"\[MagTag\]\(magtag\.md\)",
+            "pico-epaper29-cp": r"\[Pico \+ Pico-ePaper-2\.9 on CircuitPython\]\(pico-epaper29-cp\.md\)"}
     for board, name in rows.items():
         m = re.search(name + r"[^\n]*?\*\*(\d+) sessions\*\*", text)
         assert m, "no sessions figure in the README row of " + board
         assert int(m.group(1)) == power.quoted(board)["sessions_per_1000"]
+    dormant = re.search(r"\[Badger 2040 / 2040 W\][^\n]*?; (\d+) dormant\)", text)
+    assert dormant and int(dormant.group(1)) == power.quoted("badger2040", "dormant")["sessions_per_1000"]
 
 
 def test_the_badger_refresh_times_are_our_drivers_and_the_guides_quote_them():
