@@ -11,6 +11,9 @@ measure, printed after the run.
 """
 
 import gc
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -25,6 +28,21 @@ SLOW_ELSEWHERE = (
      "test_a_silent_board_is_offline_at_once_and_the_others_answer_in_their_usual_time"),  # 15 s: the link's retries
     ("host/table/test_files.py", "test_the_scripted_scene_writes_every_screen_inside_the_run_folder"),  # 7 s: the scene
 )
+
+
+def pytest_configure(config):
+    """Each pytest process (each xdist worker) records its simulated boards in a folder of its own
+    (DECKAHEDRON_RUNTIME, inherited by every `deckahedron sim` and `table` a test starts): a test's
+    table never finds another test's boards, and no test writes into the user's cache."""
+    config._deckahedron_runtime = tempfile.mkdtemp(prefix="deckahedron-runtime-")
+    os.environ["DECKAHEDRON_RUNTIME"] = config._deckahedron_runtime  # a worker's own, not the one it inherited
+
+
+def pytest_unconfigure(config):
+    folder = getattr(config, "_deckahedron_runtime", None)
+    if folder:
+        os.environ.pop("DECKAHEDRON_RUNTIME", None)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):

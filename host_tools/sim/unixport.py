@@ -27,6 +27,7 @@ else firmware/entry/main.py.
 """
 
 import atexit
+import fcntl
 import os
 import shutil
 import signal
@@ -412,33 +413,54 @@ def registry_dir():
     return base
 
 
+class Record:
+    """NAME PORT of each board of this process, in the registry folder, with a
+    lock held on the file for as long as the process runs: a reader tells a
+    live sim from a dead one's leftover by trying that lock, not by its pid
+    alone, which the system gives to another process once the sim is gone
+    (a SIGKILLed sim leaves its file; its pid reused, the file named some
+    terminal's /dev/pts/N)."""
+
+    def __init__(self, path, f):
+        self.path, self.file = path, f
+
+    def close(self):
+        try:
+            os.remove(self.path)
+        except OSError:
+            pass
+        self.file.close()
+
+
 def register(boards):
-    """Record NAME PORT for each board of this process; returns the file."""
+    """Record this process's boards; returns the Record (unregister it)."""
     folder = registry_dir()
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "%d.txt" % os.getpid())
-    with open(path + ".tmp", "w") as f:
-        for b in boards:
-            f.write("%s %s\n" % (b.name, b.port))
-    os.replace(path + ".tmp", path)
-    return path
+    f = open(path + ".tmp", "w")
+    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a fresh file: nobody else holds it
+    for b in boards:
+        f.write("%s %s\n" % (b.name, b.port))
+    f.flush()
+    os.replace(path + ".tmp", path)  # the lock goes with the file
+    return Record(path, f)
 
 
-def unregister(path):
+def unregister(record):
+    record.close()
+
+
+def _held(path):
+    """Does a live process hold the record's lock? (False: its sim is gone.)"""
     try:
-        os.remove(path)
+        with open(path) as f:
+            try:
+                fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            return False
     except OSError:
-        pass
-
-
-def _alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
         return False
-    except PermissionError:
-        return True
-    return True
 
 
 def running_sims():
@@ -454,8 +476,11 @@ def running_sims():
         if not name.endswith(".txt") or not name[:-4].isdigit():
             continue
         path = os.path.join(folder, name)
-        if not _alive(int(name[:-4])):
-            unregister(path)
+        if not _held(path):
+            try:
+                os.remove(path)  # a dead sim's leftover, whatever now has its pid
+            except OSError:
+                pass
             continue
         try:
             with open(path) as f:

@@ -44,6 +44,31 @@ def test_records_of_a_dead_sim_are_ignored_and_removed(tmp_path, monkeypatch):
     assert not record.exists()
 
 
+def test_a_record_whose_pid_lives_on_in_another_process_is_not_a_running_sim(tmp_path, monkeypatch):
+    """A sim killed with SIGKILL leaves its record; once the system gives its pid to another process
+    (here: this test's own), the record must not send the table to the terminal it names."""
+    monkeypatch.setenv("DECKAHEDRON_RUNTIME", str(tmp_path))
+    record = tmp_path / ("%d.txt" % os.getpid())
+    record.write_text("p1 /dev/null\n")
+    assert simboards.running_sims() == []
+    assert not record.exists()
+
+
+def test_a_live_sims_record_is_found_until_it_is_unregistered(tmp_path, monkeypatch):
+    monkeypatch.setenv("DECKAHEDRON_RUNTIME", str(tmp_path))
+
+    class Board:
+        name, port = "p1", "/dev/null"
+
+    record = simboards.register([Board()])
+    try:
+        assert simboards.running_sims() == [("p1", "/dev/null")]
+        assert simboards.running_sims() == [("p1", "/dev/null")]  # a reader's look leaves it in place
+    finally:
+        simboards.unregister(record)
+    assert simboards.running_sims() == [] and list(tmp_path.iterdir()) == []
+
+
 class _Port:
     def __init__(self, device, vid, pid):
         self.device, self.vid, self.pid = device, vid, pid
