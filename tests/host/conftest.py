@@ -3,6 +3,7 @@
 import contextlib
 import os
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -16,6 +17,13 @@ from host_tools.sim.unixport import FIRMWARE_MAIN, SimTable
 firmware_importable()  # the device's modules, imported as on a board (import render, from boards import ...)
 
 BOOT = 15.0  # seconds a board may take to answer its first hello
+
+
+def as_at_a_terminal():
+    """preexec_fn of a command a test stops with SIGINT, as Ctrl-C at a terminal does. A shell
+    starts a background job (`make test &`) with SIGINT ignored, pytest's workers inherit that,
+    and Python keeps ignoring it: the command never saw the test's Ctrl-C and was killed 15 s later."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.fixture

@@ -26,6 +26,7 @@ from host_tools.cli import main as cli_main
 from host_tools.link import DeviceError, DeviceLink, LinkError, split_for_frames, text_digest
 from host_tools.sim.unixport import SimBoard, SimError, SimTable, device_id
 from shared_rules import protocol as P
+from tests.host.conftest import as_at_a_terminal
 from tests.host.device_double import DeviceDouble
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -757,7 +758,8 @@ def test_sim_cli_prints_boards_restarts_and_cleans_up():
 def test_sim_cli_keeps_dir_and_stops_on_ctrl_c(tmp_path):
     env = dict(os.environ, DECKAHEDRON_MICROPYTHON=sys.executable, DECKAHEDRON_SIM_MAIN=str(DOUBLE))
     proc = subprocess.Popen([sys.executable, "-m", "host_tools.cli", "sim", "--boards", "1", "--dir", str(tmp_path)],
-                            cwd=str(ROOT), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            cwd=str(ROOT), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=as_at_a_terminal)
     try:
         lines = read_lines(proc, 1, 20)
         assert len(lines) == 1 and lines[0].startswith("p1 /dev/")

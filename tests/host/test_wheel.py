@@ -23,6 +23,7 @@ import pytest
 
 from host_tools import boards as registry
 from host_tools.flashing import files, magtag, rp2040
+from tests.host.conftest import as_at_a_terminal
 
 pytestmark = pytest.mark.slow
 
@@ -173,7 +174,7 @@ def test_the_installed_wheels_simulated_board_runs_its_firmware(installed, tmp_p
 
     proc = subprocess.Popen([sys.executable, "-S", "-m", "host_tools.cli", "sim", "--boards", "1", "--seed", "3",
                              "--dir", str(tmp_path / "sim")], cwd=str(tmp_path), env=_env(installed),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=as_at_a_terminal)
     try:
         line = proc.stdout.readline().split()
         assert len(line) == 2 and line[0] == "p1", (line, proc.stderr.read() if proc.poll() is not None else "")
