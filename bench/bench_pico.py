@@ -646,6 +646,9 @@ def run(presses=PRESSES, session=SESSION, flips=FLIPS, badger=BADGER_PRESSES, do
 
             extra += [(n, label, v, "", goal) for n, label, v, goal in
                       bench_circuitpython.rows(bench_circuitpython.measure(base), bench_circuitpython.PRESSES)]
+            import bench_cp_names  # where that heap goes: the .mpy files' names and strings
+
+            extra += [(n, label, v, "", goal) for n, label, v, goal in bench_cp_names.rows()]
     return rows(pico, unix, session) + extra, None
 
 
