@@ -425,11 +425,15 @@ class Record:
         self.path, self.file = path, f
 
     def close(self):
-        try:
-            os.remove(self.path)
-        except OSError:
-            pass
+        _forget(self.path)
         self.file.close()
+
+
+def _forget(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
 
 
 def register(boards):
@@ -477,10 +481,7 @@ def running_sims():
             continue
         path = os.path.join(folder, name)
         if not _held(path):
-            try:
-                os.remove(path)  # a dead sim's leftover, whatever now has its pid
-            except OSError:
-                pass
+            _forget(path)  # a dead sim's leftover, whatever now has its pid
             continue
         try:
             with open(path) as f:
