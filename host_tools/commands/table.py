@@ -25,6 +25,7 @@ from host_tools.table.runlock import RunFolderBusy, RunLock
 from host_tools.table.errors import NotSessionDatabase, TableError
 from host_tools.table.hub import TableHub
 from host_tools.web.server import DEFAULT_PORT
+from shared_rules.deck.editions import DEFAULT_EDITION, edition
 
 LOOPBACK = "127.0.0.1"
 PAGE_POLL = 0.1  # seconds between reads of the devices while the page is served: an event is on it within ~0.2 s
@@ -99,9 +100,16 @@ def scripted_scene(hub, out, run_dir):
             continue
         if text:
             out.print(text.format(**who), style="bold")
-        out.print("table> " + line.format(**who), style="cyan")
-        console.onecmd(line.format(**who))
+        line = line.format(**who)
+        out.print("table> " + line, style="cyan")
+        words = line.split()
+        if words[0] == "press":  # the device's screen after it tells a reward menu from a flip
+            screen = (console.press(words[1], words[2]) or {}).get("screen")
+        else:
+            console.onecmd(line)
+            screen = None
         hub.poll(0.3)
+        _take_the_reward(hub, console, out, names, screen)
     hub.poll(0.5)
     out.print(status_table(hub))
     shots = os.path.join(run_dir, "screens")  # the hub's own files stay in the run folder
@@ -118,6 +126,36 @@ def scripted_scene(hub, out, run_dir):
     flips = hub.flip_rows()
     out.print("session log: %d entries, %d flips (%d made with buttons)" % (
         len(hub.log_rows(10 ** 6)), len(flips), sum(1 for f in flips if f[1] == "buttons")))
+
+
+def _take_the_reward(hub, console, out, names, screen):
+    """A flip the scene made that drew the Critical Success waits for its reward, as at a real
+    table (the console asks the GM; the device, once A ends the flip, its player with a menu): the
+    scene takes a Blessing, where the edition offers one, so the next lines find every flip
+    finished. ``screen``: the device's screen after the scene's press, None after a console line."""
+    for name in names:
+        state = hub.player(name).state or {}
+        flip = state.get("flip")
+        if not flip or not console.critical_success(flip.get("resolving")) or screen not in (None, "menu"):
+            continue  # a button flip still on its flip screen: its A asks for the reward
+        by_buttons = screen == "menu"
+        options = list(edition(state.get("edition") or DEFAULT_EDITION)["crit_options"])
+        reward = "blessing" if "blessing" in options else "none"
+        out.print("%s drew the Critical Success: the reward is %s" % (
+            name, "a Blessing" if reward == "blessing" else "declined (this edition offers no Blessing)"), style="bold")
+        if not by_buttons:
+            out.print("table> end %s crit=%s" % (name, reward), style="cyan")
+            console.onecmd("end %s crit=%s" % (name, reward))
+            continue
+        # the device's "Critical success!" menu: a row per option, then "No thanks"
+        presses = ["DOWN"] * (options.index(reward) if reward in options else len(options)) + ["B"]
+        for button in presses:
+            out.print("table> press %s %s" % (name, button), style="cyan")
+            r = console.press(name, button)
+        if (r or {}).get("screen") == "message":  # the reward said on the panel: A goes home
+            out.print("table> press %s A" % name, style="cyan")
+            console.press(name, "A")
+        hub.poll(0.3)
 
 
 def set_aside(db_path, run_dir, when=None):

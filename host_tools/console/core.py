@@ -378,7 +378,8 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         self.press(words[0], words[1])
 
     def press(self, player, button):
-        """Press ``button`` (any case) on ``player``'s device: the page's board buttons too."""
+        """Press ``button`` (any case) on ``player``'s device: the page's board buttons too.
+        Returns the device's reply (its ``screen`` after the press)."""
         who = self.who(player)
         if button.upper() not in BUTTONS:
             raise Usage("a button is A, B, C, UP or DOWN, not %r" % button)
@@ -388,19 +389,21 @@ class TableConsole(*SYSTEM_COMMANDS, cmd.Cmd):
         r = self.hub.command(who, "press", button=button)
         self.hub.poll(0.2)  # a press that ran a rules command sends its event now
         self.say(self.device_line(p, before, last, since, replies.say("press", r, p.state, {"button": button})))
+        return r
 
     def last_entry(self):
         return self.hub.store.last_log_id().fetchone()[0] or 0
 
     def device_line(self, p, before, last, since, done=""):
         """What a device did with its buttons (or after a press), in one line:
-        the press, the flip it made or holds open, else the commands its
-        buttons ran since record entry ``since``; then what changed."""
+        the press, the flip it made or opened (one it only kept open is not said
+        again), else the commands its buttons ran since record entry ``since``;
+        then what changed."""
         parts = [done] if done else []
         if p.last_flip is not last and p.last_flip:
             parts.append(button_flip_line(p.last_flip, p.state))
         f = (p.state or {}).get("flip")
-        if f:  # still open on the device
+        if f and f != before.get("flip"):  # opened or changed by this press, still open on the device
             parts.append(replies.say("flip", f, p.state))
         if len(parts) == bool(done):  # no flip: the commands the buttons ran, as the record says them
             parts += [e["text"] for e in record.entries(self.hub.db, p.name, newest=5)

@@ -122,3 +122,18 @@ def test_scripted_scene_without_a_terminal(tmp_path):
     for name in ("Ann", "Bo", "Cy"):
         assert os.path.getsize(os.path.join(str(tmp_path), "screens", name + ".png")) > 0
     assert "made with buttons" in out and "(0 made with buttons)" not in out
+
+
+@pytest.mark.slow  # two scenes on 4 boards: about 15 s each
+@pytest.mark.parametrize("seed, who, how", [(21, "Ann", "table> end Ann crit=blessing"),  # her console flip
+                                            (4, "Bo", "table> press Bo DOWN")])  # his button flip's menu
+def test_a_scene_flip_that_draws_the_critical_success_takes_its_reward_and_the_scene_goes_on(tmp_path, seed, who, how):
+    """The reward is asked after the Critical Success is seen, as at a real table; the scene answers
+    it (a Blessing) instead of leaving the flip open, which made every later line for that player
+    say "finish the current flip" (boards seeded so the scene's flip draws card 11)."""
+    p = run_cli("table", "--sim", "4", "--seed", str(seed), "--dir", str(tmp_path), timeout=180)
+    assert p.returncode == 0, p.stdout + p.stderr
+    out = p.stdout
+    assert "%s drew the Critical Success: the reward is a Blessing" % who in out and how in out, out
+    assert "the device says no" not in out, out
+    assert "teamwork led by Cy" in out and "(1 made with buttons)" in out, out
