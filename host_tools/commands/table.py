@@ -104,7 +104,7 @@ def scripted_scene(hub, out, run_dir):
         out.print("table> " + line, style="cyan")
         words = line.split()
         if words[0] == "press":  # the device's screen after it tells a reward menu from a flip
-            screen = (console.press(words[1], words[2]) or {}).get("screen")
+            screen = (console.attempt(lambda: console.press(words[1], words[2])) or {}).get("screen")
         else:
             console.onecmd(line)
             screen = None
@@ -151,10 +151,10 @@ def _take_the_reward(hub, console, out, names, screen):
         presses = ["DOWN"] * (options.index(reward) if reward in options else len(options)) + ["B"]
         for button in presses:
             out.print("table> press %s %s" % (name, button), style="cyan")
-            r = console.press(name, button)
+            r = console.attempt(lambda: console.press(name, button))  # a failure said, as any line's
         if (r or {}).get("screen") == "message":  # the reward said on the panel: A goes home
             out.print("table> press %s A" % name, style="cyan")
-            console.press(name, "A")
+            console.attempt(lambda: console.press(name, "A"))
         hub.poll(0.3)
 
 
