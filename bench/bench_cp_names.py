@@ -36,8 +36,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from host_tools import FIRMWARE_MAIN  # noqa: E402
 from host_tools import boards as registry  # noqa: E402
 from host_tools.flashing import magtag, rp2040  # noqa: E402
+from host_tools.sim.unixport import find_micropython  # noqa: E402
 from shared_rules import systems  # noqa: E402
 
 VERSION = "10.2.1"
@@ -127,9 +129,8 @@ def boot_modules(board):
     with tempfile.TemporaryDirectory() as flash, tempfile.NamedTemporaryFile("w", suffix=".py") as probe:
         probe.write(BOOT_PROBE)
         probe.flush()
-        micropython = os.environ.get("DECKAHEDRON_MICROPYTHON") or str(Path(sys.executable).parent / "micropython")
         env = dict(os.environ, MICROPYPATH=":".join((str(ROOT / "firmware"), str(ROOT))))
-        out = subprocess.run([micropython, probe.name, flash, str(ROOT / "firmware" / "entry" / "main.py")],
+        out = subprocess.run([find_micropython(), probe.name, flash, FIRMWARE_MAIN],
                              capture_output=True, text=True, timeout=120, env=env).stdout
     line = next((ln for ln in out.splitlines() if ln.startswith("MODULES ")), None)
     if line is None:
@@ -167,11 +168,15 @@ def census(board, qstrdefs=None):
     return out
 
 
+def default_qstrdefs():
+    """The static names `make circuitpython-image` left in the cache, or None."""
+    path = rp2040.cache_dir() / "build-circuitpython" / "build-raspberry_pi_pico" / "genhdr" / "qstrdefs.generated.h"
+    return str(path) if path.is_file() else None
+
+
 def rows(board="pico-epaper29-cp", qstrdefs=None):
     """make bench's rows (name, label, value, goal)."""
-    if qstrdefs is None:
-        default = rp2040.cache_dir() / "build-circuitpython" / "build-raspberry_pi_pico" / "genhdr" / "qstrdefs.generated.h"
-        qstrdefs = str(default) if default.is_file() else None
+    qstrdefs = qstrdefs or default_qstrdefs()
     out = []
     for r in census(board, qstrdefs):
         key = "cp.%s_%s" % (r["system"], "boot" if r["modules"] == "boot" else "all")
@@ -187,8 +192,7 @@ def rows(board="pico-epaper29-cp", qstrdefs=None):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board", default="pico-epaper29-cp")
-    default = rp2040.cache_dir() / "build-circuitpython" / "build-raspberry_pi_pico" / "genhdr" / "qstrdefs.generated.h"
-    parser.add_argument("--qstrdefs", default=str(default) if default.is_file() else None)
+    parser.add_argument("--qstrdefs", default=default_qstrdefs())
     a = parser.parse_args(argv)
     print("%s on CircuitPython %s; names new to the image: %s" % (
         a.board, VERSION, "against %s" % a.qstrdefs if a.qstrdefs else "every name (no --qstrdefs: an upper bound)"))

@@ -95,21 +95,24 @@ def scripted_scene(hub, out, run_dir):
     who = {"a": names[0], "b": names[1 % len(names)], "c": names[2 % len(names)], "z": names[-1]}
     console = TableConsole(hub, out, run_dir)
     out.rule("Scripted scene")
+    def run(line):
+        """Show the line and run it as the console would; a press gives the device's screen after
+        it (which tells a reward menu from a flip), any other line None."""
+        out.print("table> " + line, style="cyan")
+        words = line.split()
+        if words[0] == "press":
+            return (console.attempt(lambda: console.press(words[1], words[2])) or {}).get("screen")
+        console.onecmd(line)
+        return None
+
     for text, line in SCENE:
         if line.startswith("team") and len(names) < 3:
             continue
         if text:
             out.print(text.format(**who), style="bold")
-        line = line.format(**who)
-        out.print("table> " + line, style="cyan")
-        words = line.split()
-        if words[0] == "press":  # the device's screen after it tells a reward menu from a flip
-            screen = (console.attempt(lambda: console.press(words[1], words[2])) or {}).get("screen")
-        else:
-            console.onecmd(line)
-            screen = None
+        screen = run(line.format(**who))
         hub.poll(0.3)
-        _take_the_reward(hub, console, out, names, screen)
+        _take_the_reward(hub, console, out, names, screen, run)
     hub.poll(0.5)
     out.print(status_table(hub))
     shots = os.path.join(run_dir, "screens")  # the hub's own files stay in the run folder
@@ -128,11 +131,12 @@ def scripted_scene(hub, out, run_dir):
         len(hub.log_rows(10 ** 6)), len(flips), sum(1 for f in flips if f[1] == "buttons")))
 
 
-def _take_the_reward(hub, console, out, names, screen):
+def _take_the_reward(hub, console, out, names, screen, run):
     """A flip the scene made that drew the Critical Success waits for its reward, as at a real
     table (the console asks the GM; the device, once A ends the flip, its player with a menu): the
     scene takes a Blessing, where the edition offers one, so the next lines find every flip
-    finished. ``screen``: the device's screen after the scene's press, None after a console line."""
+    finished. ``screen``: the device's screen after the scene's press, None after a console line;
+    ``run``: the scene's own way to show and run a line."""
     for name in names:
         state = hub.player(name).state or {}
         flip = state.get("flip")
@@ -144,17 +148,14 @@ def _take_the_reward(hub, console, out, names, screen):
         out.print("%s drew the Critical Success: the reward is %s" % (
             name, "a Blessing" if reward == "blessing" else "declined (this edition offers no Blessing)"), style="bold")
         if not by_buttons:
-            out.print("table> end %s crit=%s" % (name, reward), style="cyan")
-            console.onecmd("end %s crit=%s" % (name, reward))
+            run("end %s crit=%s" % (name, reward))
             continue
         # the device's "Critical success!" menu: a row per option, then "No thanks"
         presses = ["DOWN"] * (options.index(reward) if reward in options else len(options)) + ["B"]
         for button in presses:
-            out.print("table> press %s %s" % (name, button), style="cyan")
-            r = console.attempt(lambda: console.press(name, button))  # a failure said, as any line's
-        if (r or {}).get("screen") == "message":  # the reward said on the panel: A goes home
-            out.print("table> press %s A" % name, style="cyan")
-            console.attempt(lambda: console.press(name, "A"))
+            shown = run("press %s %s" % (name, button))
+        if shown == "message":  # the reward said on the panel: A goes home
+            run("press %s A" % name)
         hub.poll(0.3)
 
 
