@@ -143,8 +143,11 @@ def _crashed(board, renderer, e):
     try:
         import traceback
 
+        from app import Crash
         from saves import log_crash
 
+        if isinstance(e, Crash):  # answered already; the error inside is the news (start._crashed too)
+            e = e.args[0]
         log_crash(board.flash_dir, "".join(traceback.format_exception(e)))
     except Exception:  # noqa: BLE001 - out of memory or of drive: the reload matters more
         pass
