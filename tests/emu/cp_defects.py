@@ -34,7 +34,10 @@ class PanelGarbled(OpenDefect):
     DMA channel of CircuitPython's busio.SPI sent another buffer (the
     emulator's DMA model or CircuitPython's own; never seen under
     MicroPython's driver). Seen after an end of flip's save, a few presses
-    later, as a refresh began."""
+    later, as a refresh began. It comes with the reloads: a 100-press walk
+    with 8-15 MemoryError reloads drew 112-364 refused bytes, walks with 2
+    and 3 drew 2 and 77 (docs/rp2040.md, 2026-11-28), as a Ctrl-C's reload into a
+    refresh does (CTRL_C_JUNK in test_emulated_pico_cp.py)."""
 
 
 # Only those failures are expected here: a state that differs from the twin's, a crash of another
