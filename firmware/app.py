@@ -84,6 +84,12 @@ class Crash(Exception):
     """An error inside a request, already answered: the app resets."""
 
 
+def crash_cause(e):
+    """What a crash log names: the error a Crash carries (answered already,
+    that error is the news), else `e` itself."""
+    return e.args[0] if isinstance(e, Crash) and e.args else e
+
+
 class LeaveApp(Exception):
     """The host asked for the REPL (op repl): main() leaves the app."""
 

@@ -78,11 +78,9 @@ def _give_back():
 
 def _crashed(board, e):
     try:
-        from app import Crash
+        from app import crash_cause
 
-        if isinstance(e, Crash):  # answered already; the error inside is the news
-            e = e.args[0]
-        text = _traceback(e)
+        text = _traceback(crash_cause(e))
         from saves import log_crash
 
         log_crash(board.flash_dir, text)

@@ -143,11 +143,10 @@ def _crashed(board, renderer, e):
     try:
         import traceback
 
-        from app import Crash
+        from app import crash_cause
         from saves import log_crash
 
-        if isinstance(e, Crash):  # answered already; the error inside is the news (start._crashed too)
-            e = e.args[0]
+        e = crash_cause(e)
         log_crash(board.flash_dir, "".join(traceback.format_exception(e)))
     except Exception:  # noqa: BLE001 - out of memory or of drive: the reload matters more
         pass
