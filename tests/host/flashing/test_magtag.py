@@ -670,6 +670,23 @@ def test_code_py_in_usb_drive_mode_says_so_on_the_panel(cp, tmp_path, monkeypatc
     assert code.device_id() == "7cdfa1004d2e"
 
 
+def test_code_py_logs_an_error_inside_a_request_as_itself(tmp_path):
+    """A request's error is answered first and raised again wrapped in the
+    app's Crash: crash.log says what it was (a MemoryError, with its words),
+    as a MicroPython board's does (start._crashed), not "Crash"."""
+    from app import Crash
+
+    class Board:
+        flash_dir = str(tmp_path)
+
+    code = _run_file(ROOT / "firmware" / "entry" / "code.py", "magtag_code")
+    with pytest.raises(MemoryError):
+        code._crashed(Board(), None, Crash(MemoryError("memory allocation failed, allocating 456 bytes")))
+    log = (tmp_path / "crash.log").read_text()
+    assert "MemoryError: memory allocation failed, allocating 456 bytes" in log
+    assert "Crash" not in log
+
+
 # ---------------------------------------------------------------- (d) the App end to end
 
 
