@@ -477,9 +477,10 @@ class App:
             self.save()
             self.work["save"] = _us_since(t0)  # with the press's digest and event line
         self.link.flush_reply()
-        for line in self.outbox:
-            self.board.serial_write(line)
-        self.outbox = []
+        if self.outbox:  # a new list only when one was used: this runs on every idle pass
+            for line in self.outbox:
+                self.board.serial_write(line)
+            self.outbox = []
         if self.replay:
             self.replay = False
             self.link.send_events()

@@ -262,9 +262,10 @@ class Endpoint:
         return False
 
     def flush_reply(self):
-        for line in self.pending:
-            self.write(line)
-        self.pending = []
+        if self.pending:  # called on every pass of the main loop: no new list when idle
+            for line in self.pending:
+                self.write(line)
+            self.pending = []
 
     # -- events ------------------------------------------------------------
     def add_event(self, payload):

@@ -192,8 +192,12 @@ class Debouncer:
                 self.pending.append(name)
 
     def take(self):
+        """The presses since the last take. With none, the empty list
+        itself: no new list on every idle pass of the main loop (callers
+        only read it)."""
         out = self.pending
-        self.pending = []
+        if out:
+            self.pending = []
         return out
 
 
