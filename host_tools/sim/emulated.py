@@ -662,7 +662,9 @@ class EmuBoard(PtyBoard):
             return list(self.refusals)
 
     def flash_ops(self, log=False):
-        """{ops, erases, programs[, log: [[ns, 'e'|'p', offset, bytes]...]]}."""
+        """{ops, erases, programs[, log: [[ns, 'e'|'p', offset, bytes(, the
+        programmed page after it, base64)]...]]}: the log since the last
+        one taken."""
         return self.control("flash", log=log)
 
     def cut_power(self, after_ops=None, then=None, timeout=120.0):

@@ -7,6 +7,7 @@ rp2040js (`make setup`). Without them every test here SKIPS with the
 reason; with them they run.
 """
 
+import base64
 import importlib.util
 import os
 import shutil
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from host_tools import firmware_importable
+from host_tools.flashing import rp2040
 from host_tools.sim.emulated import EmuBoard, unavailable
 from host_tools.link import DeviceLink
 from host_tools.sim.unixport import SimBoard
@@ -193,6 +195,26 @@ def copy_flash(board, dest):
 def put_flash(board, src):
     os.makedirs(board.flash_dir, exist_ok=True)
     shutil.copyfile(src, board.fs_path)
+
+
+def flash_after(board, pre, log, k):
+    """The board's filesystem flash (its fs_path file) as the first k
+    operations of `log` (flash_ops' log, taken from a state whose flash was
+    `pre`, a file) leave it: what a power cut right after operation k
+    leaves, since nothing after it reaches the chip."""
+    image = bytearray(Path(pre).read_bytes())
+    start = board.fs_start - rp2040.FLASH_BASE
+    for entry in log[:k]:
+        lo, hi = entry[2] - start, entry[2] - start + entry[3]
+        lo, hi = max(lo, 0), min(hi, len(image))
+        if lo >= hi:
+            continue  # outside the filesystem (no save writes there)
+        if entry[1] == "e":
+            image[lo:hi] = b"\xff" * (hi - lo)
+        else:
+            page = base64.b64decode(entry[4])
+            image[lo:hi] = page[lo - (entry[2] - start):hi - (entry[2] - start)]
+    return bytes(image)
 
 
 BATTERY = layout.BATTERY  # x, y, w, h of the battery gauge

@@ -2,12 +2,17 @@
 stops taking erases and programs after the k-th of those a button press's
 save makes, the board is powered up again, and the game must load as the
 state the host last saw or that plus the press: never lost, never doubled.
+The flash a cut leaves is rebuilt from the save's logged operations
+(conftest.flash_after); the emulated cut itself (cut_power) is exercised
+by test_power_cut_cp.py's last test and test_a_cut_leaves_the_flash_its_log_rebuilds.
 """
+
+from pathlib import Path
 
 import pytest
 
 from host_tools.sim.emulated import EmuBoard
-from tests.emu.conftest import boot, copy_flash, hello, press_and_wait, put_flash, settle_flash
+from tests.emu.conftest import boot, copy_flash, flash_after, hello, press_and_wait, put_flash, settle_flash
 
 CUT_POINTS = 4  # points of one save cut in a test run (spread over it, first and last included)
 
@@ -33,10 +38,13 @@ def save_run(emulator, tmp_path_factory):
         copy_flash(board, pre)
         boot(board)
         ops = settle_flash(board)["ops"]
+        board.flash_ops(log=True)  # the log from here on: the save's operations
         press_and_wait(board, "B")
         save_ops = settle_flash(board)["ops"] - ops
+        log = board.flash_ops(log=True)["log"]
         after = state(hello(board))
-        yield {"board": board, "pre": pre, "before": before, "after": after, "ops": save_ops}
+        yield {"board": board, "pre": pre, "before": before, "after": after, "ops": save_ops, "log": log,
+               "base": base}
     finally:
         board.close()
 
@@ -55,23 +63,21 @@ def cut_points(n, k=CUT_POINTS):
     return sorted({1 + round(i * (n - 2) / (k - 1)) for i in range(k)})
 
 
-def cut_each(save_run, settle, wall=90, points=None):
+def cut_each(save_run, points=None):
     """Power cut after each of `points` (else cut_points()) flash operations
-    of the press's save, from the flash before it, the board powered up again each time:
+    of the press's save: the board powered up on the flash the save's first
+    k operations made of the flash before it (flash_after), each time:
     {operation: the press kept}; fails when the game loads as neither the
-    state before the press nor that plus the press. `settle(board)` waits
-    until the board has stopped writing its flash."""
-    board, before, after = save_run["board"], save_run["before"], save_run["after"]
+    state before the press nor that plus the press."""
+    board, before, after, log = save_run["board"], save_run["before"], save_run["after"], save_run["log"]
+    cut = str(save_run["base"] / "cut.img")
     seen = {}
     for k in points or cut_points(save_run["ops"]):
+        assert k <= len(log), "the save took fewer than %d flash operations" % k
         board.stop()
-        put_flash(board, save_run["pre"])
+        Path(cut).write_bytes(flash_after(board, save_run["pre"], log, k))
+        put_flash(board, cut)
         boot(board)
-        settle(board)
-        assert board.cut_power(after_ops=k, then=lambda: board.press("B")), (
-            "the save took fewer than %d flash operations" % k)
-        board.restart()
-        board.wait_event(lambda e: e.get("ev") == "update", timeout=wall)
         got = state(hello(board))
         assert got in (before, after), (
             "power cut after flash operation %d of %d: the game loaded %s, expected the state the host "
@@ -81,6 +87,27 @@ def cut_each(save_run, settle, wall=90, points=None):
 
 
 def test_a_power_cut_anywhere_in_a_save_loses_nothing_and_doubles_nothing(save_run):
-    seen = cut_each(save_run, settle_flash)
+    seen = cut_each(save_run)
     assert save_run["board"].violations() == []
     print("cut points (op: kept the press):", seen)
+
+
+def test_a_cut_leaves_the_flash_its_log_rebuilds(save_run):
+    """cut_each's premise, checked against the emulated cut once: the same
+    press from the same flash, the power cut after a middle operation of its
+    save (nothing after it reaches the chip), leaves the flash flash_after()
+    builds from the logged save."""
+    board, log = save_run["board"], save_run["log"]
+    k = (len(log) + 1) // 2
+    board.stop()
+    put_flash(board, save_run["pre"])
+    boot(board)
+    settle_flash(board)
+    assert board.cut_power(after_ops=k, then=lambda: board.press("B")), "the save took fewer than %d operations" % k
+    got = Path(board.fs_path).read_bytes()
+    want = flash_after(board, save_run["pre"], log, k)
+    differ = [i for i in range(0, len(want), 4096) if got[i:i + 4096] != want[i:i + 4096]]
+    assert not differ, "after operation %d of %d the flash differs in sectors %s" % (k, len(log), differ[:8])
+    board.restart()
+    board.wait_event(lambda e: e.get("ev") == "update", timeout=90)
+    assert state(hello(board)) in (save_run["before"], save_run["after"])

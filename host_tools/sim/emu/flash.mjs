@@ -16,8 +16,11 @@
 // every operation inside it is written through, so saves survive a reset
 // and a restart of the emulator. A second, write-only one (the ROMFS
 // partition's file) shows what `mpremote romfs deploy` wrote there. Every erase and program is counted and
-// logged with its emulated time; cutAfter(n) cuts the power right after
-// the n-th operation from now (nothing after it reaches the chip).
+// logged with its emulated time, a program with its page as it then stands
+// (so the flash after any of a save's operations can be rebuilt from the
+// flash before it: tests/emu/conftest.py flash_after); cutAfter(n) cuts
+// the power right after the n-th operation from now (nothing after it
+// reaches the chip).
 //
 // With timing on, the chip is busy after each operation for the typical
 // time of the Pico's W25Q16JV (Winbond's datasheet, AC characteristics:
@@ -49,7 +52,7 @@ export class FlashChip {
     this.ops = 0; // erases + programs since start
     this.erases = 0;
     this.programs = 0;
-    this.log = []; // [emulated ns, 'e' | 'p', flash offset, bytes]
+    this.log = []; // [emulated ns, 'e' | 'p', flash offset, bytes(, a program's page after it, base64)]
     this.cutAt = null; // power goes after this op count
     this.off = false;
     this.frame = [];
@@ -145,7 +148,11 @@ export class FlashChip {
       this.busyUntil = this.clock.nanos + busyNs;
       this.busyNs += busyNs;
     }
-    if (this.log.length < LOG_LIMIT) this.log.push([this.clock.nanos, kind, start, size]);
+    if (this.log.length < LOG_LIMIT) {
+      const entry = [this.clock.nanos, kind, start, size];
+      if (kind === 'p') entry.push(Buffer.from(this.mem.subarray(start, start + size)).toString('base64'));
+      this.log.push(entry);
+    }
     this.writeThrough(start, size);
     if (this.cutAt !== null && this.ops >= this.cutAt) {
       this.off = true;
