@@ -324,6 +324,11 @@ export function runChip(sim, dormancy) {
         clock.tick(mcu.core.executeInstruction() * cycleNanos);
       }
     }
+    // setTimeout(0) waits a wall millisecond (Node's clamp), which paces an
+    // idle core (a batch of WFI skips is ~8 emulated ms) to about half a CPU.
+    // Kept: setImmediate ran idle boards flat out, and with the test workers
+    // sharing 2 cores the emulated tests took longer (4:55 -> 5:19 wall,
+    // 2026-11-28), the CPU going into emulated time nobody waited for.
     if (!this.stopped) this.executeTimer = setTimeout(() => this.execute(), 0);
   };
 }
