@@ -204,16 +204,12 @@ def flash_after(board, pre, log, k):
     leaves, since nothing after it reaches the chip."""
     image = bytearray(Path(pre).read_bytes())
     start = board.fs_start - rp2040.FLASH_BASE
-    for entry in log[:k]:
-        lo, hi = entry[2] - start, entry[2] - start + entry[3]
-        lo, hi = max(lo, 0), min(hi, len(image))
-        if lo >= hi:
-            continue  # outside the filesystem (no save writes there)
-        if entry[1] == "e":
-            image[lo:hi] = b"\xff" * (hi - lo)
-        else:
-            page = base64.b64decode(entry[4])
-            image[lo:hi] = page[lo - (entry[2] - start):hi - (entry[2] - start)]
+    for _, kind, offset, size, *page in log[:k]:
+        at = offset - start  # in the filesystem's file
+        data = b"\xff" * size if kind == "e" else base64.b64decode(page[0])
+        lo, hi = max(at, 0), min(at + size, len(image))  # what lies outside it no save writes
+        if lo < hi:
+            image[lo:hi] = data[lo - at:hi - at]
     return bytes(image)
 
 

@@ -43,8 +43,7 @@ def save_run(emulator, tmp_path_factory):
         save_ops = settle_flash(board)["ops"] - ops
         log = board.flash_ops(log=True)["log"]
         after = state(hello(board))
-        yield {"board": board, "pre": pre, "before": before, "after": after, "ops": save_ops, "log": log,
-               "base": base}
+        yield {"board": board, "pre": pre, "before": before, "after": after, "ops": save_ops, "log": log}
     finally:
         board.close()
 
@@ -70,13 +69,11 @@ def cut_each(save_run, points=None):
     {operation: the press kept}; fails when the game loads as neither the
     state before the press nor that plus the press."""
     board, before, after, log = save_run["board"], save_run["before"], save_run["after"], save_run["log"]
-    cut = str(save_run["base"] / "cut.img")
     seen = {}
     for k in points or cut_points(save_run["ops"]):
         assert k <= len(log), "the save took fewer than %d flash operations" % k
         board.stop()
-        Path(cut).write_bytes(flash_after(board, save_run["pre"], log, k))
-        put_flash(board, cut)
+        Path(board.fs_path).write_bytes(flash_after(board, save_run["pre"], log, k))
         boot(board)
         got = state(hello(board))
         assert got in (before, after), (

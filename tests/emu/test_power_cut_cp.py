@@ -53,8 +53,7 @@ def save_run(circuitpython, tmp_path_factory):
         on_the_drive(board, after[1])
         done = quiet(board)
         log = board.flash_ops(log=True)["log"]
-        yield {"board": board, "pre": pre, "before": before, "after": after, "ops": done["ops"] - ops, "log": log,
-               "base": base}
+        yield {"board": board, "pre": pre, "before": before, "after": after, "ops": done["ops"] - ops, "log": log}
     finally:
         board.close()
 
