@@ -156,29 +156,36 @@ class Debouncer:
             self.edge_at[i] = None
 
     def sample(self):
+        # The common case, nothing happening, decided in a frame small enough
+        # for MicroPython to keep on the C stack: a bigger one is a 72-byte
+        # heap block a call, and this runs three times an idle pass.
         now = self.clock.ticks_ms()
         for i in range(len(self.names)):
-            if self.locked[i]:
-                if self.clock.ticks_diff(now, self.changed_at[i]) < self.DEBOUNCE_MS:
-                    continue
-                self.locked[i] = False
-            level = bool(self.read(i))
-            edge, self.edge_at[i] = self.edge_at[i], None
-            # A press edge later than the debounce time after the last
-            # change (earlier ones are contact bounce) that the levels do
-            # not show: a whole tap, or a release and a press, came and
-            # went between two samples while the firmware was busy.
-            fresh = edge is not None and self.clock.ticks_diff(edge, self.changed_at[i]) >= self.DEBOUNCE_MS
-            if level != self.down[i]:
-                self.down[i] = level
-                self.changed_at[i] = now
-                self.locked[i] = True
-                if level or fresh:
-                    self._press(i)
-            elif fresh:
-                self.changed_at[i] = now
-                self.locked[i] = True
+            if self.locked[i] or self.edge_at[i] is not None or bool(self.read(i)) != self.down[i]:
+                self._sample(i, now)
+
+    def _sample(self, i, now):
+        if self.locked[i]:
+            if self.clock.ticks_diff(now, self.changed_at[i]) < self.DEBOUNCE_MS:
+                return
+            self.locked[i] = False
+        level = bool(self.read(i))
+        edge, self.edge_at[i] = self.edge_at[i], None
+        # A press edge later than the debounce time after the last
+        # change (earlier ones are contact bounce) that the levels do
+        # not show: a whole tap, or a release and a press, came and
+        # went between two samples while the firmware was busy.
+        fresh = edge is not None and self.clock.ticks_diff(edge, self.changed_at[i]) >= self.DEBOUNCE_MS
+        if level != self.down[i]:
+            self.down[i] = level
+            self.changed_at[i] = now
+            self.locked[i] = True
+            if level or fresh:
                 self._press(i)
+        elif fresh:
+            self.changed_at[i] = now
+            self.locked[i] = True
+            self._press(i)
 
     def _press(self, i):
         if len(self.pending) < self.MAX_PENDING:
