@@ -89,22 +89,29 @@ def test_a_power_cut_anywhere_in_a_save_loses_nothing_and_doubles_nothing(save_r
     print("cut points (op: kept the press):", seen)
 
 
-def test_a_cut_leaves_the_flash_its_log_rebuilds(save_run):
-    """cut_each's premise, checked against the emulated cut once: the same
-    press from the same flash, the power cut after a middle operation of its
-    save (nothing after it reaches the chip), leaves the flash flash_after()
-    builds from the logged save."""
+def cut_by_the_chip(save_run, k, settle):
+    """cut_each's premise, checked against the emulated chip: the same press
+    from the flash before the save (`settle(board)` waits until the board
+    has stopped writing), the power cut right after operation k of its save
+    (nothing after it reaches the chip), leaves the flash flash_after()
+    builds from the logged save. The board stays off until restart()."""
     board, log = save_run["board"], save_run["log"]
-    k = (len(log) + 1) // 2
     board.stop()
     put_flash(board, save_run["pre"])
     boot(board)
-    settle_flash(board)
+    settle(board)
     assert board.cut_power(after_ops=k, then=lambda: board.press("B")), "the save took fewer than %d operations" % k
     got = Path(board.fs_path).read_bytes()
     want = flash_after(board, save_run["pre"], log, k)
     differ = [i for i in range(0, len(want), 4096) if got[i:i + 4096] != want[i:i + 4096]]
     assert not differ, "after operation %d of %d the flash differs in sectors %s" % (k, len(log), differ[:8])
+
+
+def test_a_cut_leaves_the_flash_its_log_rebuilds(save_run):
+    """cut_by_the_chip after a middle operation of the save; the game then
+    loads as the state before the press or after it."""
+    board = save_run["board"]
+    cut_by_the_chip(save_run, (len(save_run["log"]) + 1) // 2, settle_flash)
     board.restart()
     board.wait_event(lambda e: e.get("ev") == "update", timeout=90)
     assert state(hello(board)) in (save_run["before"], save_run["after"])

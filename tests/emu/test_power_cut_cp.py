@@ -11,9 +11,9 @@ import pytest
 
 from host_tools.sim.circuitpython import FS_OFFSET, flash_sectors
 from host_tools.sim.emulated import EmuBoard
-from tests.emu.conftest import boot, copy_flash, flash_after, hello, press_and_wait, put_flash
+from tests.emu.conftest import boot, copy_flash, hello, press_and_wait
 from tests.emu.test_emulated_pico_cp import BOARD, on_the_drive
-from tests.emu.test_power_cut import cut_each, state
+from tests.emu.test_power_cut import cut_by_the_chip, cut_each, state
 
 
 def quiet(board, wall=60.0):
@@ -108,13 +108,7 @@ def test_a_power_cut_anywhere_in_a_circuitpython_save_loses_nothing(save_run):
     # after the worst cut (the slot's sector blank, its folder's entries with it) the game saves on:
     # the next press is on the drive and survives a reset
     board = save_run["board"]
-    board.stop()
-    put_flash(board, save_run["pre"])
-    boot(board)
-    quiet(board)
-    assert board.cut_power(after_ops=erases[0], then=lambda: board.press("B"))
-    # the chip's own cut left what cut_each's rebuilt flash assumed
-    assert Path(board.fs_path).read_bytes() == flash_after(board, save_run["pre"], save_run["log"], erases[0])
+    cut_by_the_chip(save_run, erases[0], quiet)  # and the flash is what cut_each's rebuilt one assumed
     board.restart()
     board.wait_event(lambda e: e.get("ev") == "update", timeout=120)
     press_and_wait(board, "B")
