@@ -5,8 +5,9 @@
 A hub seats BOARDS simulated boards (the real firmware in the MicroPython
 unix port) with the console and the page's bridge, as `deckahedron table`
 runs them. Each round is what a GM's action costs: a flip on a sound board
-(`flip Bo str` at the console) and the page's screen reads after it
-(Bridge.read_screens(force=True)). Measured with every board answering, then
+(`flip Bo str` at the console), the page's screen reads after it
+(Bridge.read_screens(force=True)), and a button flip pressed from the
+console (`press Cy B`, `press Cy A`: each waits for the press's event). Measured with every board answering, then
 with the first board stopped (SIGSTOP: it reads nothing, as a board at its
 REPL), then how long that board takes to be found silent and, once it runs
 again (SIGCONT), to be back. Prints ``silent_KEY: value unit`` lines.
@@ -57,12 +58,14 @@ def _join(hub, names, boards):
 
 
 def _rounds(hub, console, bridge, rounds):
-    flips, reads = [], []
+    flips, reads, presses = [], [], []
     for _ in range(rounds):
         hub.poll(0)
         flips.append(_ms(lambda: console.onecmd("flip Bo str")))
         reads.append(_ms(lambda: bridge.read_screens(force=True)))
-    return flips, reads
+        for button in "BA":  # a flip on Cy's buttons and its end, each press's event read by the hub
+            presses.append(_ms(lambda: console.onecmd("press Cy %s" % button)))
+    return flips, reads, presses
 
 
 def measure(boards=BOARDS, rounds=ROUNDS):
@@ -94,8 +97,10 @@ def measure(boards=BOARDS, rounds=ROUNDS):
     return out
 
 
-def _figures(label, flips, reads):
-    return {"silent_%s_flip_p50" % label: ("%.0f" % statistics.median(flips), "ms"),
+def _figures(label, flips, reads, presses):
+    return {"silent_%s_press_p50" % label: ("%.0f" % statistics.median(presses), "ms"),
+            "silent_%s_press_max" % label: ("%.0f" % max(presses), "ms"),
+            "silent_%s_flip_p50" % label: ("%.0f" % statistics.median(flips), "ms"),
             "silent_%s_flip_max" % label: ("%.0f" % max(flips), "ms"),
             "silent_%s_screens_p50" % label: ("%.0f" % statistics.median(reads), "ms"),
             "silent_%s_screens_max" % label: ("%.0f" % max(reads), "ms")}

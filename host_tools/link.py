@@ -263,13 +263,24 @@ class DeviceLink:
             if time.monotonic() >= until:
                 return
 
+    def wait_fd(self):
+        """The port's file descriptor, for a caller that waits on many links
+        at once (the hub's poll) before reading the ready ones with poll(0);
+        None when there is none to wait on (the port is closed, or the
+        platform's serial ports have none): read it anyway."""
+        if self._ser is None:
+            return None
+        try:
+            return self._ser.fileno()
+        except (AttributeError, OSError, ValueError, _serial_module().SerialException):
+            return None
+
     def _readable(self, seconds):
         """Wait up to ``seconds`` (at most POLL, so deadlines are checked) for
         the port to have bytes or to fail (then the read that follows raises).
         Without a file descriptor to wait on, the read's own timeout waits."""
-        try:
-            fd = self._ser.fileno()
-        except (AttributeError, OSError, ValueError, _serial_module().SerialException):
+        fd = self.wait_fd()
+        if fd is None:
             return True
         return bool(select.select([fd], [], [], min(POLL, max(0.0, seconds)))[0])
 

@@ -16,6 +16,7 @@ probe, _Probe, touches only that device's link).
 
 import contextlib
 import json
+import select
 import sqlite3
 import threading
 import time
@@ -41,6 +42,7 @@ from host_tools.link import DeviceError, DeviceLink, LinkError
 # its own, so the rest of the table never waits for it.
 PROBE_EVERY = 2.0
 PROBE_TIMEOUT = 1.0
+POLL_STEP = 0.05  # seconds poll() waits on the ports at a time: how often its deadline is checked
 MAX_REASON = 120  # characters of the reason a flip may carry (the record, the page, a device's request)
 
 # Commands after which a player's holdings of supply cards may have changed.
@@ -1134,36 +1136,77 @@ class TableHub:
 
     # -- events and the log ------------------------------------------------------
     def poll(self, timeout=0.0):
-        """Read every device for button presses; returns players that changed."""
-        changed = []
+        """Read every device for button presses for up to ``timeout`` seconds
+        in all, the devices waited on together (a table of 16 boards is read
+        in the time of one: each used to have the whole timeout in turn);
+        returns the players that changed. A silent device is not read: its
+        probe (a thread of its own) is looked at once a call."""
+        until = time.monotonic() + timeout
         for p in list(self.players.values()):
-            if p.link is None or p.faulty:
-                continue
-            if p.silent is not None:
+            if p.link is not None and not p.faulty and p.silent is not None:
                 self._record_soon(self._probe, p)
-                continue
-            before = p.state.get("digest")
-            try:
-                p.link.poll(timeout)
-                if p.question is None:
-                    p.online = True
-            except LinkError as e:
-                self._silence(p, e)
-                continue
-            except DeviceError as e:
-                p.online = False
-                p.error = str(e)
-                continue
-            except TableError:  # a reconnect found another device or game: the GM is asked
-                continue
-            if p.dirty:
-                self._record_soon(self.refresh, p)
-                p.dirty = False
-                if p.state.get("digest") != before:
-                    changed.append(p.name)
+        changed = []
+        ready = self._heard()
+        while True:
+            for p in ready:
+                if p.link is not None and not p.faulty and p.silent is None:  # not silenced meanwhile
+                    self._read(p, changed)
+            left = until - time.monotonic()
+            if left <= 0:
+                break
+            ready = self._wait_for_bytes(left)
         if changed:
             self.sync_supply()
         return changed
+
+    def _heard(self):
+        """The players whose device the hub reads: joined, not faulty, not silent."""
+        return [p for p in self.players.values() if p.link is not None and not p.faulty and p.silent is None]
+
+    def _wait_for_bytes(self, left):
+        """The players heard from whose port has bytes to read, after
+        waiting up to ``left`` seconds (at most POLL_STEP, so the caller's
+        deadline holds) for any of them. A link with no file descriptor
+        (a platform without one, a test's stand-in) is read every step."""
+        fds, blind = {}, []
+        for p in self._heard():
+            fd = p.link.wait_fd() if hasattr(p.link, "wait_fd") else None
+            if fd is None:
+                blind.append(p)
+            else:
+                fds[fd] = p
+        step = min(left, POLL_STEP)
+        if not fds:
+            time.sleep(step)
+            return blind
+        try:
+            readable = select.select(list(fds), [], [], step)[0]
+        except (OSError, ValueError):  # a port closed under us: its read says so
+            return blind + list(fds.values())
+        return blind + [fds[fd] for fd in readable]
+
+    def _read(self, p, changed):
+        """Take what ``p``'s device has sent (events, a reconnect's hello),
+        adding its name to ``changed`` when its state moved."""
+        before = p.state.get("digest")
+        try:
+            p.link.poll(0)
+            if p.question is None:
+                p.online = True
+        except LinkError as e:
+            self._silence(p, e)
+            return
+        except DeviceError as e:
+            p.online = False
+            p.error = str(e)
+            return
+        except TableError:  # a reconnect found another device or game: the GM is asked
+            return
+        if p.dirty:
+            self._record_soon(self.refresh, p)
+            p.dirty = False
+            if p.state.get("digest") != before and p.name not in changed:
+                changed.append(p.name)
 
     def _on_event(self, player, seq, payload, link=None):
         """A button event from a player's device: stored exactly once.

@@ -124,7 +124,7 @@ def test_scripted_scene_without_a_terminal(tmp_path):
     assert "made with buttons" in out and "(0 made with buttons)" not in out
 
 
-@pytest.mark.slow  # two scenes on 4 boards: about 15 s each
+@pytest.mark.slow  # two scenes on 4 boards: about 5 s each
 @pytest.mark.parametrize("seed, who, how", [(21, "Ann", "table> end Ann crit=blessing"),  # her console flip
                                             (4, "Bo", "table> press Bo DOWN")])  # his button flip's menu
 def test_a_scene_flip_that_draws_the_critical_success_takes_its_reward_and_the_scene_goes_on(tmp_path, seed, who, how):
