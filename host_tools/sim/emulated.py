@@ -631,6 +631,16 @@ class EmuBoard(PtyBoard):
         emulated time of the press (s)."""
         return self.control("tap", button=button, ms=ms)["t"] * NS
 
+    def lapse(self, seconds, step=1.0, timeout=60.0):
+        """Let the next `seconds` of emulated time pass as a time-lapse
+        (host_tools/sim/emu/dormant.mjs): each wait of the core lasts `step`
+        seconds, so an idle board runs a pass of its loop a step. Returns
+        when they have passed (the emulated time then, s); EmuError after
+        `timeout` wall seconds."""
+        since = self.event_count()
+        self.control("lapse", ns=int(seconds * 1e9), step=int(step * 1e9))
+        return self.wait_event(lambda e: e.get("ev") == "lapsed", timeout=timeout, since=since)["t"] * NS
+
     def send_at(self, data, t=0.0, port="link"):
         """Bytes on the board's USB port at emulated second `t` (now when it
         is past), as if written to the pty then; they wait, as the pty's

@@ -14,6 +14,10 @@ from host_tools.link import DeviceLink, LinkError
 from tests.emu.conftest import PRESS_WALL, hello, is_update, press_and_wait, press_and_settle, same_as_twin, settle_flash, \
     unfrozen_names
 
+NS = 1e-9
+HUNG = 10.0  # emulated s the core is held: longer than the watchdog's timeout
+WATCHDOG_S = 8.4  # rp2's longest watchdog timeout (the app asks for 8 s)
+
 
 def test_the_rp2_image_boots_the_game_to_its_home_screen(pico, twin):
     info = hello(pico)
@@ -60,6 +64,24 @@ def test_a_save_survives_a_reset(pico):
     before = hello(pico)
     pico.reset()
     pico.wait_event(is_update, timeout=PRESS_WALL)
+    after = hello(pico)
+    assert (after["digest"], after["count"], after["events"]) == (before["digest"], before["count"],
+                                                                    before["events"])
+
+
+def test_a_board_whose_loop_hangs_is_restarted_by_its_watchdog_into_its_save(pico):
+    """Play mode starts rp2's watchdog (8 s; each pass of the loop feeds
+    it). A firmware that hangs (here the core held in one wait for 10 s:
+    the emulator's time-lapse with a 10 s step) is reset by it within its
+    timeout and boots back into its save, the game as it was."""
+    settle_flash(pico)
+    before = hello(pico)
+    since = pico.event_count()
+    start = pico.time()
+    pico.lapse(HUNG, step=HUNG, timeout=PRESS_WALL)
+    bite = pico.wait_event(lambda e: e.get("ev") == "reset", timeout=PRESS_WALL, since=since)
+    assert 0 < bite["t"] * NS - start <= WATCHDOG_S, "reset %.2f s after the hang" % (bite["t"] * NS - start)
+    pico.wait_event(is_update, timeout=PRESS_WALL, since=since)  # booted again: its screen drawn
     after = hello(pico)
     assert (after["digest"], after["count"], after["events"]) == (before["digest"], before["count"],
                                                                     before["events"])

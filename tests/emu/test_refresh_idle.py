@@ -4,6 +4,9 @@ button flips drawn with fast updates and the policy's full ones, each frame
 the unix-port renderer's pixel for pixel; then the panel left alone on a
 fast update: _IDLE_CLEAN_MS later the same screen is drawn again with a
 full update, which the firmware counts as a clean one (stats' refreshes).
+The idle minutes pass as the emulator's time-lapse (a pass of the board's
+loop a second instead of fifty: 73 s of a loaded machine's time became
+~10), all but the last seconds, which run at the board's own pace.
 A module of its own: one board for these tests."""
 
 from host_tools.link import DeviceLink
@@ -12,7 +15,9 @@ from tests.emu.conftest import battery_box, hello, is_update, press_and_wait
 
 NS = 1e-9
 PRESSES = 20  # ten flips (B, then A): past the 17th update's periodic full refresh
-IDLE_WALL = 300.0  # wall seconds for _IDLE_CLEAN_MS of emulated idle (about a third of that, unloaded)
+IDLE_WALL = 120.0  # wall seconds for the idle stretch, lapsed (about 10 s unloaded)
+LAPSE_STEP = 1.0  # emulated s of each of the idle board's waits, well inside its 8 s watchdog
+LIVE = 3.0  # emulated s before the clean refresh run at the board's own pace: it lands on time
 
 
 def same_pixels(board, twin, what):
@@ -44,6 +49,10 @@ def test_a_sessions_frames_are_the_renderers_and_an_idle_panel_is_cleaned(pico, 
     last = pico.panel()["updates"][-1]
 
     since = pico.event_count()
+    # the idle minutes as a time-lapse, the firmware's loop a pass a second,
+    # the last seconds before the clean refresh at its own pace
+    pico.lapse(IDLE_CLEAN_MS / 1000 - LIVE - (pico.time() - last["t"] * NS), step=LAPSE_STEP, timeout=IDLE_WALL)
+    assert not [e for e in pico.events_since(since) if is_update(e)], "the panel was updated before its idle time"
     clean = pico.wait_event(is_update, timeout=IDLE_WALL, since=since)
     waited = (clean["t"] - last["t"]) * NS
     # from update command to update command: each follows the policy's own

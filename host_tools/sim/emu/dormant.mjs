@@ -284,8 +284,20 @@ export class Dormancy {
 // rp2040js's Simulator.execute() with a chip that can halt, and with each
 // instruction timed at the clk_sys the firmware set (12 MHz while
 // MicroPython's lightsleep runs from the crystal, 125 MHz after).
+//
+// A time-lapse (sim.lapse = {until, step, onEnd}, op lapse): until emulated
+// time `until`, each wait of the core (WFI, WFE) lasts `step` of emulated
+// time instead of ending at its first wake-up. Alarms still fire on time
+// through it (the TIMER, the USB host's frames, the watchdog count on), and
+// the interrupts they raise are taken when it ends. An idle firmware then
+// runs a pass of its loop a step instead of one a wake-up: minutes of an
+// idle board for seconds of emulation, for what it does by the clock (the
+// panel's clean refresh after idle, tests/emu/test_refresh_idle.py). A step
+// shorter than the watchdog's timeout keeps a fed watchdog fed. onEnd(t)
+// is called at the first wait at or after `until`.
 export function runChip(sim, dormancy) {
   const mcu = sim.rp2040, clock = sim.clock;
+  sim.lapse = null;
   let wallBase = null, nanosBase = 0;
   sim.execute = function execute() {
     this.executeTimer = null;
@@ -317,7 +329,12 @@ export function runChip(sim, dormancy) {
         core.interruptsUpdated = true;
       }
       if (core.waiting) {
-        const next = clock.nanosToNextAlarm;
+        let next = clock.nanosToNextAlarm;
+        const lapse = this.lapse;
+        if (lapse) {
+          if (clock.nanos >= lapse.until) { this.lapse = null; lapse.onEnd(clock.nanos); }
+          else next = Math.max(next, Math.min(lapse.step, lapse.until - clock.nanos));
+        }
         clock.tick(next);
         i += next / cycleNanos;
       } else {

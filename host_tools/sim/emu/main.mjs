@@ -24,19 +24,20 @@
 // {button}, tap {button, ms}, panel (the image, base64 MONO_HLSB, and the
 // panel's counters), flash (counters; log: true also takes the
 // operations logged since the last call), cut_after {ops} (cut the power
-// right after that many more flash operations), cut (now), host {state:
-// suspended | unplugged | attached} (the USB host stops sending frames, is
-// unplugged, or comes back; host_tools/sim/emu/usbhost.mjs), chip (the
-// sleep counters: {dormant: {dormant, entries, wakes, ns, lightsleeps},
-// usb: the host's and the link's state, transfers held, host bytes
-// dropped}), quit.
+// right after that many more flash operations), cut (now), lapse {ns, step}
+// (the next ns of emulated time as a time-lapse: each wait of the core
+// lasts step ns; dormant.mjs), host {state: suspended | unplugged |
+// attached} (the USB host stops sending frames, is unplugged, or comes
+// back; host_tools/sim/emu/usbhost.mjs), chip (the sleep counters:
+// {dormant: {dormant, entries, wakes, ns, lightsleeps}, usb: the host's and
+// the link's state, transfers held, host bytes dropped}), quit.
 // Events: cdc (the port is up), update {kind, t, until (BUSY falls)}, violation {t, msg},
 // power_cut {t, ops}, latch {t, level} (the level driven on the power latch:
 // 0, 1, or null while not an output), dormant {t} (the chip halted, its
 // crystal stopped), wake {t, edge, gpios} (it runs again at t, woken at
 // edge by those GPIOs' events; host_tools/sim/emu/dormant.mjs), usb {t, host,
-// link} (the host's state or its link with the device changed). Times are
-// emulated nanoseconds since power-on.
+// link} (the host's state or its link with the device changed), lapsed {t}
+// (a lapse ended). Times are emulated nanoseconds since power-on.
 import readline from 'readline';
 import { Simulator, ConsoleLogger, LogLevel } from 'rp2040js';
 import fs from 'fs';
@@ -118,6 +119,11 @@ const OPS = {
     return host.summary();
   },
   chip: () => ({ dormant: dormancy.summary(), usb: host.summary() }),
+  lapse: (r) => {
+    if (!(r.ns > 0 && r.step > 0)) throw new Error('lapse needs ns > 0 and step > 0');
+    sim.lapse = { until: clock.nanos + r.ns, step: r.step, onEnd: (t) => emit({ ev: 'lapsed', t }) };
+    return {};
+  },
   cut: () => { if (!poweredOff) { flash.off = true; powerOff(); } return {}; },
   quit: () => { flash.close(); setImmediate(() => process.exit(0)); return {}; },
 };

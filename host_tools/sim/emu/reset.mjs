@@ -40,7 +40,11 @@ export function watchReset(mcu, clock, onReset) {
     onReset(clock.nanos);
   });
   // The trigger comes inside a store instruction: reset between instructions.
+  // The watchdog stops at once, as the chip's reset stops it: rp2040js's
+  // periodic alarm, its counter at 0, scheduled itself again 0 ns later,
+  // firing for ever at the same instant (a watchdog's bite hung the emulator).
   watchdog.onWatchdogTrigger = () => {
+    watchdog.alarm.enable = false;
     if (!due) { due = true; later.schedule(0); }
   };
 }
