@@ -93,6 +93,8 @@ def test_an_event_stored_but_not_acknowledged_is_stored_once_after_a_restart(sim
         hub.close()
 
 
+KILLS = 30  # hub processes killed and restarted: ~12 s unloaded, 300+ device events
+
 HUB_LOOP = r"""
 import random, sys, time
 from host_tools.link import DeviceError, LinkError
@@ -127,8 +129,9 @@ def test_a_hub_killed_at_random_points_stores_every_event_exactly_once(sims, tmp
     ports = [b.port for b in sims.boards]
     rng = random.Random(8)
     kills = 0
-    deadline = time.monotonic() + 35
-    while time.monotonic() < deadline:
+    deadline = time.monotonic() + 120
+    while kills < KILLS:
+        assert time.monotonic() < deadline, "only %d hub restarts in 120 s" % kills
         proc = subprocess.Popen([sys.executable, "-c", HUB_LOOP, db, str(kills)] + ports, cwd=ROOT,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert proc.stdout.readline() == b"up\n", proc.stderr.read()
@@ -151,7 +154,7 @@ def test_a_hub_killed_at_random_points_stores_every_event_exactly_once(sims, tmp
         flips = hub.db.execute("SELECT COUNT(*) FROM flips WHERE source = 'buttons'").fetchone()[0]
         assert flips == flip_events
         print("%d kills, %d device events, %d rows" % (kills, total, total))
-        assert kills >= 20 and total >= 100
+        assert total >= 100
     finally:
         hub.close()
 
