@@ -27,11 +27,6 @@ REMEMBER = 8  # remembered replies
 MAX_EVENTS = 32  # kept unacknowledged; older ones are dropped and counted
 # the largest link memory a save holds (save_pieces), for the save's bound
 MAX_MEMORY = 40 + (REMEMBER + MAX_EVENTS) * (P.MAX_LINE + 16)
-# Bytes a frame never holds that a host's terminal or tool may put before one
-# (mpremote's connect sends Ctrl-C, Ctrl-A, Ctrl-D): dropped from a line's
-# start, so the request after them is answered instead of the line taken for
-# noise and the host left to wait out its timeout.
-CONTROL = bytes(range(32))
 
 
 class Endpoint:
@@ -210,8 +205,6 @@ class Endpoint:
             if isinstance(item, P.FrameError):
                 self.send(P.reply_err(0, item.code, item.message))
                 continue
-            if item and item[0] < 32:  # a Ctrl-C or Ctrl-D from a terminal or mpremote before the frame
-                item = item.lstrip(CONTROL)
             if item[:1] not in (b"Q", b"A", b"R", b"E"):
                 self.noise += 1  # a REPL echo or banner: not ours
                 continue

@@ -231,21 +231,6 @@ def test_bad_frames_get_clear_errors():
     assert app.link.noise == 1
 
 
-def test_a_request_after_a_tools_control_bytes_is_answered_at_once():
-    """mpremote's connect (Ctrl-C twice, Ctrl-A, Ctrl-D) or a terminal's Ctrl-C
-    left on the line before a host's first request: the request is answered,
-    not the line taken for noise (the host would wait out its timeout)."""
-    app = make_app()
-    n = len(app.board.sent)
-    app.link.feed(b"\r\x03\x03\r\x01\x04" + P.request(5, "ping", {}).encode(), app.handle)
-    app.commit()
-    f = P.decode(app.board.sent[n])
-    assert f[:2] == ("R", 5) and f[2][0], f
-    assert app.link.noise == 0
-    app.link.feed(b"\x03\x04\n", app.handle)  # control bytes alone: nothing to answer
-    assert len(app.board.sent) == n + 1 and app.link.noise == 1
-
-
 def test_unacknowledged_events_survive_a_restart_and_replay_after_hello():
     app = with_game(make_app(), stacked(["4"]))
     press(app, "B", "A")
