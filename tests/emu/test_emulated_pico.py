@@ -98,6 +98,7 @@ def test_ctrl_c_and_ctrl_d_on_the_usb_port_do_not_stop_the_game(pico):
             port.flush()
         while pico.time() < start + 0.5:  # let the firmware see it
             time.sleep(0.1)
+        pico.send_at(b"\n")  # ends the line the byte began, or the first hello is noise left to its timeout
         try:
             with DeviceLink(pico.port, timeout=5.0, retries=2) as link:
                 info = link.hello()
