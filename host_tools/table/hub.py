@@ -45,6 +45,8 @@ PROBE_TIMEOUT = 1.0
 POLL_STEP = 0.05  # seconds poll() waits on the ports at a time: how often its deadline is checked
 MAX_REASON = 120  # characters of the reason a flip may carry (the record, the page, a device's request)
 
+_FAILED = object()  # _from_device(): the device could not be asked
+
 # Commands after which a player's holdings of supply cards may have changed.
 SUPPLY_OPS = ("take_blessing", "take_wound", "damage", "take_harm", "seek_help", "end_flip", "new_game",
               "restore", "press")
@@ -480,16 +482,8 @@ class TableHub:
         taken from a faulty device or from one that is not the player's."""
         if player.link is None or player.faulty or player.question is not None or player.silent is not None:
             return
-        try:
-            state = player.link.state()  # joined from its parts
-        except LinkError as e:
-            self._silence(player, e)
-            return
-        except DeviceError as e:
-            player.online = False
-            player.error = str(e)
-            return
-        except TableError:  # a reconnect found another device or game: asked already
+        state = self._from_device(player, player.link.state)  # joined from its parts
+        if state is _FAILED:
             return
         reason = V.state_problem(state)
         if reason:
@@ -1185,23 +1179,29 @@ class TableHub:
             return blind + list(fds.values())
         return blind + [fds[fd] for fd in readable]
 
+    def _from_device(self, p, ask):
+        """``ask()``, a call on ``p``'s link, or _FAILED once the player says
+        why: silent after a LinkError, offline with the device's error, or
+        a reconnect that found another device or game (the GM is asked)."""
+        try:
+            return ask()
+        except LinkError as e:
+            self._silence(p, e)
+        except DeviceError as e:
+            p.online = False
+            p.error = str(e)
+        except TableError:
+            pass
+        return _FAILED
+
     def _read(self, p, changed):
         """Take what ``p``'s device has sent (events, a reconnect's hello),
         adding its name to ``changed`` when its state moved."""
         before = p.state.get("digest")
-        try:
-            p.link.poll(0)
-            if p.question is None:
-                p.online = True
-        except LinkError as e:
-            self._silence(p, e)
+        if self._from_device(p, lambda: p.link.poll(0)) is _FAILED:
             return
-        except DeviceError as e:
-            p.online = False
-            p.error = str(e)
-            return
-        except TableError:  # a reconnect found another device or game: the GM is asked
-            return
+        if p.question is None:
+            p.online = True
         if p.dirty:
             self._record_soon(self.refresh, p)
             p.dirty = False
