@@ -7,10 +7,11 @@ unix port) with the console and the page's bridge, as `deckahedron table`
 runs them. Each round is what a GM's action costs: a flip on a sound board
 (`flip Bo str` at the console), the page's screen reads after it
 (Bridge.read_screens(force=True)), and a button flip pressed from the
-console (`press Cy B`, `press Cy A`: each waits for the press's event). Measured with every board answering, then
-with the first board stopped (SIGSTOP: it reads nothing, as a board at its
-REPL), then how long that board takes to be found silent and, once it runs
-again (SIGCONT), to be back. Prints ``silent_KEY: value unit`` lines.
+console (`press Cy B`, `press Cy A`: each waits for the press's event).
+Measured with every board answering, then with the first board stopped
+(SIGSTOP: it reads nothing, as a board at its REPL), then how long that
+board takes to be found silent and, once it runs again (SIGCONT), to be
+back. Prints ``silent_KEY: value unit`` lines.
 """
 
 import argparse

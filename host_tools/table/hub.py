@@ -1140,10 +1140,10 @@ class TableHub:
             if p.link is not None and not p.faulty and p.silent is not None:
                 self._record_soon(self._probe, p)
         changed = []
-        ready = self._heard()
+        ready = [p for p in self.players.values() if self._heard(p)]
         while True:
             for p in ready:
-                if p.link is not None and not p.faulty and p.silent is None:  # not silenced meanwhile
+                if self._heard(p):  # not silenced meanwhile
                     self._read(p, changed)
             left = until - time.monotonic()
             if left <= 0:
@@ -1153,9 +1153,10 @@ class TableHub:
             self.sync_supply()
         return changed
 
-    def _heard(self):
-        """The players whose device the hub reads: joined, not faulty, not silent."""
-        return [p for p in self.players.values() if p.link is not None and not p.faulty and p.silent is None]
+    @staticmethod
+    def _heard(p):
+        """Whether the hub reads ``p``'s device: joined, not faulty, not silent."""
+        return p.link is not None and not p.faulty and p.silent is None
 
     def _wait_for_bytes(self, left):
         """The players heard from whose port has bytes to read, after
@@ -1163,7 +1164,7 @@ class TableHub:
         deadline holds) for any of them. A link with no file descriptor
         (a platform without one, a test's stand-in) is read every step."""
         fds, blind = {}, []
-        for p in self._heard():
+        for p in filter(self._heard, self.players.values()):
             fd = p.link.wait_fd() if hasattr(p.link, "wait_fd") else None
             if fd is None:
                 blind.append(p)
