@@ -29,6 +29,7 @@ import layout  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_WALL = 90.0  # wall seconds an emulated board may take to show its home screen
 PRESS_WALL = 60.0  # ... to answer a button with a panel update
+WATCHDOG_S = 8.4  # rp2's longest watchdog timeout (the app asks for 8 s), in emulated s
 
 
 @pytest.fixture(scope="session")

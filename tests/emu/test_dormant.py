@@ -12,11 +12,10 @@ USB power and answers the host's resume.
 
 import time
 
-from tests.emu.conftest import PRESS_WALL, hello, is_update, same_as_twin
+from tests.emu.conftest import PRESS_WALL, WATCHDOG_S, hello, is_update, same_as_twin
 
 NS = 1e-9
 SOON = 1.0  # emulated s after a press's update: DORMANT by then (SLEEP_AFTER_MS is 0.1 s)
-WATCHDOG_S = 8.4  # rp2's longest watchdog timeout (the app asks for 8 s)
 seen = {}  # what the tests before saw, for the tests after
 
 

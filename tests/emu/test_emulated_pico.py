@@ -11,12 +11,11 @@ import pytest
 import serial
 
 from host_tools.link import DeviceLink, LinkError
-from tests.emu.conftest import PRESS_WALL, hello, is_update, press_and_wait, press_and_settle, same_as_twin, settle_flash, \
+from host_tools.sim.emulated import NS
+from tests.emu.conftest import PRESS_WALL, WATCHDOG_S, hello, is_update, press_and_wait, press_and_settle, same_as_twin, settle_flash, \
     unfrozen_names
 
-NS = 1e-9
 HUNG = 10.0  # emulated s the core is held: longer than the watchdog's timeout
-WATCHDOG_S = 8.4  # rp2's longest watchdog timeout (the app asks for 8 s)
 
 
 def test_the_rp2_image_boots_the_game_to_its_home_screen(pico, twin):
