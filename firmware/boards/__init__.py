@@ -34,7 +34,9 @@ class Board:
     #   feed() once a loop; woken_by(levels) the GPIO levels main.py read
     #   at a wake; set_sleep(mode) deckahedron.cfg's sleep=MODE;
     #   sleep_after_ms() idle this long, then power_off() (None: the app's
-    #   long idle); sleep_loses_ram() a sleep that restarts the code.
+    #   long idle); sleep_loses_ram() a sleep that restarts the code;
+    #   deinit() let go of what CircuitPython's soft reload would
+    #   leave pointing into the heap it frees.
     def _nothing(self, *args):
         return None
 
@@ -42,7 +44,7 @@ class Board:
         return False
 
     battery = usb_powered = sleep_after_ms = log = reset = start_watchdog = stop_watchdog = feed = _nothing
-    woken_by = set_sleep = power_off = _nothing
+    woken_by = set_sleep = power_off = deinit = _nothing
     held = sleep_loses_ram = _no
 
 

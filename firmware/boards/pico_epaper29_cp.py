@@ -112,6 +112,21 @@ class PicoEpaper29CPBoard(CircuitPythonBoard):
         return SSD1680(bus, width=WIDTH, height=HEIGHT, rotation=self.ROTATION, busy_pin=gp(p["busy"]),
                        colstart=0, seconds_per_frame=self.SECONDS_PER_FRAME, start_up_time=self.START_UP_S)
 
+    def deinit(self, max_ms=5000):
+        """Let the panel finish, then release it. CircuitPython 10 keeps a
+        display across a soft reload (reset_displays: its release waits for
+        CircuitPython 11), but its start, stop and refresh sequences are bytes of
+        adafruit_ssd1680 in the heap the reload frees: the background's end
+        of a refresh, or the next run's release_displays(), would send the
+        stop sequence from whatever the new run put there (issue 28's
+        stray bytes). Released here, the reload finds no display."""
+        import displayio
+
+        end = self.clock_ms() + max_ms
+        while self.display.busy and self.clock_ms() < end:  # .busy also sends the stop sequence when done
+            self.sleep_ms(20)
+        displayio.release_displays()
+
     def battery(self):
         """VSYS volts through the Pico's divider on GP29, at most every BATTERY_MS."""
         if self._battery_pin is None:

@@ -116,20 +116,25 @@ def main():
             # a 0x03 on the console port: go on from the save, with a whole heap (a new App
             # beside the old one's leftovers ran out of memory answering the next request)
             app = None
-            _reload()
+            _reload(board)
         except Exception as e:
             _crashed(board, renderer, e)
 
 
-def _reload():
+def _reload(board):
     """CircuitPython's soft reload: ends code.py (a ReloadException) and
-    runs it again, the USB link up. Where there is none (CPython's tests),
-    a collection and back to the caller."""
+    runs it again, the USB link up, the board first letting go of its panel.
+    Where there is none (CPython's tests), a collection and back to the
+    caller."""
     try:
         import supervisor
     except ImportError:
         supervisor = None
     if supervisor is not None and hasattr(supervisor, "reload"):
+        try:
+            board.deinit()
+        except Exception:  # noqa: BLE001 - the reload matters more
+            pass
         supervisor.reload()
     gc.collect()
 
@@ -150,7 +155,7 @@ def _crashed(board, renderer, e):
         log_crash(board.flash_dir, "".join(traceback.format_exception(e)))
     except Exception:  # noqa: BLE001 - out of memory or of drive: the reload matters more
         pass
-    _reload()
+    _reload(board)
     try:
         notice(board, renderer, "Firmware error", [type(e).__name__, str(e)[:34], "", "Press reset."])
     except Exception:  # noqa: BLE001

@@ -30,14 +30,16 @@ class OutOfHeap(OpenDefect):
 
 class PanelGarbled(OpenDefect):
     """The panel got bytes it refuses in the middle of a frame, and missed
-    that frame: ASCII text ("i37dd8...", hex digits) with no command, as if a
-    DMA channel of CircuitPython's busio.SPI sent another buffer (the
-    emulator's DMA model or CircuitPython's own; never seen under
-    MicroPython's driver). Seen after an end of flip's save, a few presses
-    later, as a refresh began. It comes with the reloads: a 100-press walk
-    with 8-15 MemoryError reloads drew 112-364 refused bytes, walks with 2
-    and 3 drew 2 and 77 (docs/rp2040.md, 2026-11-28), as a Ctrl-C's reload into a
-    refresh does (CTRL_C_JUNK in test_emulated_pico_cp.py)."""
+    that frame: a command and data, or ASCII text ("i37dd8...", hex
+    digits) with no command. It came with the reloads: a 100-press walk
+    with 8-15 MemoryError reloads drew 112-364 refused bytes
+    (docs/rp2040.md, 2026-11-28). The cause found on 2026-11-29: a display
+    CircuitPython kept across a reload sent its stop sequence from the heap
+    the reload had freed; code.py now lets the panel finish and releases it
+    first (board.deinit; test_a_reload_while_the_panel_works_... in
+    test_emulated_pico_cp.py). Still expected where a walk's crashes
+    reload into the start of a refresh, as a Ctrl-C there does
+    (CTRL_C_JUNK): CircuitPython's own waits end early then."""
 
 
 # Only those failures are expected here: a state that differs from the twin's, a crash of another
