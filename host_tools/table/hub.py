@@ -1140,7 +1140,7 @@ class TableHub:
             if p.link is not None and not p.faulty and p.silent is not None:
                 self._record_soon(self._probe, p)
         changed = []
-        ready = [p for p in self.players.values() if self._heard(p)]
+        ready = list(filter(self._heard, self.players.values()))
         while True:
             for p in ready:
                 if self._heard(p):  # not silenced meanwhile
