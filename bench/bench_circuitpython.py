@@ -31,7 +31,7 @@ WALK = 100  # random presses of every button (menus, odds, gear, mini-games), as
 
 
 def measure(base, presses=PRESSES, session=SESSION, walk=WALK):
-    board = EmuBoard("c1", base + "/c1", seed=7, board=BOARD)
+    board = EmuBoard("c1", base + "/c1", seed=7, board=BOARD, safe_mode_window=True)  # boot timed as a power-on
     out = {"press": []}
     try:
         last = power_on(board, out)

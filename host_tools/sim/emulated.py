@@ -294,7 +294,7 @@ class EmuBoard(PtyBoard):
     outlives it."""
 
     def __init__(self, name, flash_dir, seed=None, board="pico-epaper29", device_id=None, battery_volts=3.9,
-                 settings=None, flash_timing=False, firmware="romfs", bare=False):
+                 settings=None, flash_timing=False, firmware="romfs", bare=False, safe_mode_window=False):
         self.pins = board_pins(board)
         if boards.board(board)["runtime"] == "circuitpython":
             firmware = "circuitpython"
@@ -314,6 +314,11 @@ class EmuBoard(PtyBoard):
         # the flash chip's erase and program times charged (host_tools/sim/emu/flash.mjs):
         # a board's pace, for figures; off, the tests run faster
         self.flash_timing = flash_timing
+        # CircuitPython waits a second at power-on for a press into safe mode, in a busy loop
+        # (~4 s of wall time a boot); the chip then says it was started by a debugger's rescue
+        # reset, which it starts from at once (host_tools/sim/emu/reset.mjs). True: a real
+        # power-on, for the boot-time figures. MicroPython has no such window.
+        self.reset_cause = "power-on" if safe_mode_window or not self.circuitpython else "rescue"
         self.settings = settings  # the player's choices in deckahedron.cfg: {"sleep": "dormant"}
         self.flash_dir = os.path.abspath(flash_dir)
         self.seed = seed
@@ -417,7 +422,7 @@ class EmuBoard(PtyBoard):
                 "pressed": self.pins["pressed"], "latch": self.pins["latch"], "vbus": self.pins["vbus"],
                 "battery": self.pins["battery"] and dict(self.pins["battery"], volts=self.battery_volts),
                 "wake": {"button": wake[0], "ms": wake[1]} if wake else None,
-                "flashTiming": self.flash_timing,
+                "flashTiming": self.flash_timing, "resetCause": self.reset_cause,
             }
             self._log.write(("--- %s start %d: %s %s\n" % (time.strftime("%H:%M:%S"), self.starts + 1,
                                                            self.name, self.board)).encode())

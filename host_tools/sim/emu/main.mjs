@@ -10,7 +10,8 @@
 // {gpio, divider, volts[, vref, vrefVolts]} or null, wake: {button, ms} (a
 // button held from power-on for ms) or null, vbus (the VBUS-sense gpio) or
 // null, consoleFd (CircuitPython's console port's socket: its boot.py
-// enables two CDC ports, the link is the second; cdc.mjs) or null}.
+// enables two CDC ports, the link is the second; cdc.mjs) or null,
+// resetCause: "power-on" (the default) or "rescue" (reset.mjs)}.
 //
 // The QSPI chip select reads high while nothing drives it: the Pico's
 // BOOTSEL button is open and a pull-up holds the line (the flash chip's
@@ -47,7 +48,7 @@ import { Buttons, senseBattery, watchLatch } from './buttons.mjs';
 import { CDCBridge } from './cdc.mjs';
 import { Dormancy, runChip } from './dormant.mjs';
 import { UsbHost } from './usbhost.mjs';
-import { watchReset } from './reset.mjs';
+import { watchReset, reportResetCause } from './reset.mjs';
 import { PANELS } from './panels.mjs';
 
 const config = JSON.parse(process.argv[2]);
@@ -97,6 +98,7 @@ if (config.battery) senseBattery(mcu, config.battery);
 const cdc = new CDCBridge(mcu, clock, config.cdcFd, { onConnected: (t) => emit({ ev: 'cdc', t }),
   consoleFd: config.consoleFd ?? null });
 const host = new UsbHost(mcu, clock, cdc, dormancy, { vbus: config.vbus ?? null, onChange: (e) => emit({ ev: 'usb', ...e }) });
+reportResetCause(mcu, config.resetCause ?? 'power-on');
 // Event reset {t}: a watchdog reset (machine.reset()); the board starts again.
 watchReset(mcu, clock, (t) => { host.held.clear(); cdc.reset(); emit({ ev: 'reset', t }); });
 

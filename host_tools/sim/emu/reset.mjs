@@ -48,3 +48,24 @@ export function watchReset(mcu, clock, onReset) {
     if (!due) { due = true; later.schedule(0); }
   };
 }
+
+// Why the chip last reset: CHIP_RESET, VREG_AND_CHIP_RESET's register at
+// 0x40064008. rp2040js leaves that block unimplemented (every read
+// 0xffffffff, every cause at once, which firmwares take for a power-on).
+// `cause` "power-on" reads HAD_POR alone. "rescue" reads HAD_PSM_RESTART,
+// a debugger's rescue reset: CircuitPython then skips the one-second window
+// it waits at power-on for a press into safe mode (supervisor/shared/
+// safe_mode.c), a busy loop of ~125 million emulated instructions, about
+// 4 s of a test's wall time a boot, that nothing emulated can press into.
+// A watchdog reset (watchReset) leaves the register as it was, as the
+// chip's does.
+const CHIP_RESET = 0x8;
+const CAUSES = { 'power-on': 1 << 8, 'rescue': 1 << 20 };
+
+export function reportResetCause(mcu, cause) {
+  const bits = CAUSES[cause];
+  if (bits === undefined) throw new Error(`no reset cause ${cause} (known: ${Object.keys(CAUSES).join(', ')})`);
+  const block = mcu.peripherals[0x40064];
+  const read = block.readUint32.bind(block);
+  block.readUint32 = (offset) => (offset === CHIP_RESET ? bits : read(offset));
+}
