@@ -48,6 +48,9 @@ class Surface:
         if bitmaptools is not None:
             self._fill_region = getattr(bitmaptools, "fill_region", None)
         self._runs = {}  # blit runs per (source, key, palette colours)
+        # text: each glyph copied from an atlas of the font by bitmaptools.blit (native)
+        self._glyph_blit = getattr(bitmaptools, "blit", None) if bitmaptools is not None else None
+        self._atlases = [None, None]  # the font's glyphs in paper (0), in ink (1): made on first use
 
     # ------------------------------------------------------------ pixels
 
@@ -264,9 +267,56 @@ class Surface:
         return runs
 
     def text(self, s, x, y, c=1):
-        """Text in the project's font (font8.py), as render.py draws it on
-        MicroPython."""
-        F.text(self, s, x, y, c)
+        """Text in the project's font (font8.py), with framebuf's pixels
+        (its blit with key, clipped at each edge). Where the runtime has
+        bitmaptools.blit, each glyph is copied in native code from an atlas
+        of the font (_atlas); a glyph cut by the left or top edge, which that
+        blit refuses, and every glyph without it, go through font8.text and
+        Surface.blit, in Python: 8 rows of runs found and drawn a glyph,
+        most of a CircuitPython frame's drawing time."""
+        blit = self._glyph_blit
+        if blit is None:
+            F.text(self, s, x, y, c)
+            return
+        c = 1 if c else 0
+        if y >= self.height or y <= -8:
+            return
+        atlas = self._atlas(c)
+        bm = self.bitmap
+        width = self.width
+        first, count = F.FIRST, F.COUNT
+        for ch in s:
+            if ch != " " and -8 < x < width:
+                if x < 0 or y < 0:
+                    F.text(self, ch, x, y, c)
+                else:
+                    k = ord(ch) - first
+                    if not 0 <= k < count:
+                        k = count
+                    k <<= 3
+                    blit(bm, atlas, x, y, x1=k, y1=0, x2=k + 8, y2=8, skip_source_index=1 - c)
+            x += F.ADVANCE
+
+    def _atlas(self, c):
+        """The font's 96 glyphs side by side in a bitmap of the surface's
+        kind (768 x 8 pixels, 768 bytes): ink in colour c, the rest in the
+        other colour, which the blit skips."""
+        atlas = self._atlases[c]
+        if atlas is None:
+            atlas = type(self.bitmap)(8 * (F.COUNT + 1), 8, 2)
+            if not c:
+                atlas.fill(1)
+            font = F.FONT
+            for i in range(len(font)):
+                bits = font[i]
+                x = (i >> 3) << 3
+                while bits:
+                    if bits & 0x80:
+                        atlas[x, i & 7] = c
+                    bits = (bits << 1) & 0xFF
+                    x += 1
+            self._atlases[c] = atlas
+        return atlas
 
     # ------------------------------------------------------------ export
 

@@ -90,7 +90,8 @@ class DoubleBoard(Board):
     def __init__(self, flash_dir, port=None):
         Board.__init__(self, flash_dir, port)
         self.surface = Surface(Bitmap(self.width, self.height))
-        self.surface._fill_region = None  # Blinka's bitmaptools, if installed, fills only its own Bitmap
+        # Blinka's bitmaptools, if installed, fills and blits only its own Bitmap
+        self.surface._fill_region = self.surface._glyph_blit = None
         self.panel = None  # the last picture shown, MONO_HLSB bytes
         self.logged = []
         self._lock = threading.Condition()
