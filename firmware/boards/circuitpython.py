@@ -131,7 +131,10 @@ class CircuitPythonBoard(Board):
 
     DEBOUNCE_MS = 20  # polled buttons only; keypad debounces itself
     RETRY_MS = 250  # after a "Refresh too soon" although time_to_refresh was 0
-    POLL_MS = 5  # serial_read's wait step (buttons and the panel checked each step)
+    # serial_read's wait step (buttons and the panel checked each step; keypad queues
+    # presses meanwhile): an idle emulated Pico took 1.05 s of a host core an emulated
+    # second at 5 ms, 0.69 s at 20 ms (2026-11-29), so a Pico awake idles less too
+    POLL_MS = 20
     BATTERY_MS = 30000  # read the battery at most this often
     FLASH_DIR = "/deckahedron"
     save_store = SlotStorage  # a save never rewrites CIRCUITPY's FAT (boards/fat_slots.py)
@@ -154,6 +157,7 @@ class CircuitPythonBoard(Board):
         self.map = key_map
         self.use_keypad = use_keypad
         self._pressed = []
+        self._events = []  # _scan's, reused: an idle poll allocates nothing
 
     def _make_screen(self, displayio, display, glyph_runs=256):
         """The Group, TileGrid and 2-colour Bitmap shown on `display`,
@@ -279,10 +283,12 @@ class CircuitPythonBoard(Board):
 
     def _scan(self):
         now = self.clock_ms()
-        events = []
+        events = self._events
         self.keys.read(now, events)
-        for k, pressed, t in events:
-            self.map.event(k, pressed, t, self._pressed)
+        if events:
+            for k, pressed, t in events:
+                self.map.event(k, pressed, t, self._pressed)
+            del events[:]
         self.map.tick(now, self._pressed)
 
     def buttons(self):
