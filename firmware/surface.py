@@ -284,16 +284,12 @@ class Surface:
         atlas = self._atlas(c)
         bm = self.bitmap
         width = self.width
-        first, count = F.FIRST, F.COUNT
         for ch in s:
             if ch != " " and -8 < x < width:
                 if x < 0 or y < 0:
                     F.text(self, ch, x, y, c)
                 else:
-                    k = ord(ch) - first
-                    if not 0 <= k < count:
-                        k = count
-                    k <<= 3
+                    k = F.index(ch) << 3
                     blit(bm, atlas, x, y, x1=k, y1=0, x2=k + 8, y2=8, skip_source_index=1 - c)
             x += F.ADVANCE
 
