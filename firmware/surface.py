@@ -44,12 +44,10 @@ class Surface:
         self.max_runs = max_runs
         self.width = bitmap.width
         self.height = bitmap.height
-        self._fill_region = None
-        if bitmaptools is not None:
-            self._fill_region = getattr(bitmaptools, "fill_region", None)
+        self._fill_region = getattr(bitmaptools, "fill_region", None)  # None without bitmaptools
         self._runs = {}  # blit runs per (source, key, palette colours)
         # text: each glyph copied from an atlas of the font by bitmaptools.blit (native)
-        self._glyph_blit = getattr(bitmaptools, "blit", None) if bitmaptools is not None else None
+        self._glyph_blit = getattr(bitmaptools, "blit", None)
         self._atlases = [None, None]  # the font's glyphs in paper (0), in ink (1): made on first use
 
     # ------------------------------------------------------------ pixels

@@ -315,7 +315,7 @@ class EmuBoard(PtyBoard):
         # a board's pace, for figures; off, the tests run faster
         self.flash_timing = flash_timing
         # CircuitPython waits a second at power-on for a press into safe mode, in a busy loop
-        # (~4 s of wall time a boot); the chip then says it was started by a debugger's rescue
+        # (4-6 s of a host core a boot); the chip then says it was started by a debugger's rescue
         # reset, which it starts from at once (host_tools/sim/emu/reset.mjs). True: a real
         # power-on, for the boot-time figures. MicroPython has no such window.
         self.reset_cause = "power-on" if safe_mode_window or not self.circuitpython else "rescue"

@@ -55,8 +55,8 @@ export function watchReset(mcu, clock, onReset) {
 // `cause` "power-on" reads HAD_POR alone. "rescue" reads HAD_PSM_RESTART,
 // a debugger's rescue reset: CircuitPython then skips the one-second window
 // it waits at power-on for a press into safe mode (supervisor/shared/
-// safe_mode.c), a busy loop of ~125 million emulated instructions, about
-// 4 s of a test's wall time a boot, that nothing emulated can press into.
+// safe_mode.c), a busy loop of ~125 million emulated cycles, 4-6 s of a
+// host core a boot (docs/rp2040.md), that nothing emulated can press into.
 // A watchdog reset (watchReset) leaves the register as it was, as the
 // chip's does.
 const CHIP_RESET = 0x8;
