@@ -68,15 +68,6 @@ except ImportError:  # CircuitPython, CPython
             return int(monotonic() * 1000)
 
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
-_WATCHDOG_MS = const(8000)  # play mode's watchdog: rp2's WDT allows at most ~8.3 s
-
-
 def _us():
     if ticks_us is not None:
         return ticks_us()
@@ -370,6 +361,7 @@ class App:
     # sleep_after_ms() (no USB host: it sleeps between presses) says how
     # long; with a host, or on a board without one, IDLE_OFF_MS.
     IDLE_OFF_MS = 5 * 60 * 1000
+    WATCHDOG_MS = 8000  # rp2's WDT allows at most ~8.3 s
     # A 1-cell LiPo at rest: ~3.5 V has about a tenth of its charge left,
     # and its protection cuts at 3.0 V; below BATTERY_EMPTY_V the board
     # stops waking for play (the game is saved after every press anyway).
@@ -536,7 +528,7 @@ class App:
         if booted is not None:
             booted()
         self.last_input = _ticks()
-        self.board.start_watchdog(_WATCHDOG_MS)  # play mode: a hung board restarts into its save
+        self.board.start_watchdog(self.WATCHDOG_MS)  # play mode: a hung board restarts into its save
         while True:
             self.poll()
 

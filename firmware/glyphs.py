@@ -10,15 +10,9 @@ the art and regenerate the bytes with ``host_tools.screens.pack_art``.
 Drawing routines take a FrameBuffer-like ``fb`` (MicroPython ``framebuf``:
 pixel, hline, vline, line, rect, fill_rect, text, optional ellipse) and a
 colour ``c`` (1 = black ink, 0 = white paper; see layout.py). This module
-imports nothing but MicroPython's const (CPython gets a stand-in), so
-CPython can read its data too (tests compare the suit bitmaps there).
+imports nothing, so CPython can read its data too (tests compare the suit
+bitmaps there).
 """
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
 
 # --------------------------------------------------------------------------
 # Bitmaps (generated from the art in the comments)
@@ -238,10 +232,10 @@ SUIT_BITMAPS = {
     "anchor": ANCHOR, "bulb": BULB, "crescent": CRESCENT, "dart": DART,
 }
 
-_MINI_W = const(3)  # mini font glyph size; advance = _MINI_W + 1
-_MINI_H = const(5)
-_MARK_W = const(7)  # one result mark (X or tick)
-_MARK_GAP = const(1)
+MINI_W = 3  # mini font glyph size; advance = MINI_W + 1
+MINI_H = 5
+MARK_W = 7  # one result mark (X or tick)
+MARK_GAP = 1
 HAS_ELLIPSE = None  # decided on first use (MicroPython >= 1.20 has it)
 
 
@@ -320,23 +314,23 @@ def blit(fb, bm, x, y, c=1, scale=1):
 
 
 _MINI = {}  # short mini-font lines (the zodiac labels) as images, made once: (line, scale) -> bitmap
-_MINI_KEEP = const(40)  # at most this many lines of at most 4 characters kept (12 zodiac labels at 1x and 2x)
+_MINI_KEEP = 40  # at most this many lines of at most 4 characters kept (12 zodiac labels at 1x and 2x)
 
 
 def _mini_image(s, scale=1):
     """s in the mini font as one bitmap (w, h, rows), each pixel ``scale``
     x ``scale``. Made once per label (see mini_text)."""
-    adv = (_MINI_W + 1) * scale
+    adv = (MINI_W + 1) * scale
     stride = (len(s) * adv + 7) >> 3
-    img = bytearray(stride * _MINI_H * scale)
+    img = bytearray(stride * MINI_H * scale)
     px = 0
     for ch in s:
         k = MINI_CHARS.find(ch.upper()) if ch != " " else -1
         if k >= 0:
-            o = k * _MINI_H
-            for r in range(_MINI_H):
+            o = k * MINI_H
+            for r in range(MINI_H):
                 bits = MINI_FONT[o + r]  # a row's 3 pixels: bit 2 leftmost
-                for b in range(_MINI_W):
+                for b in range(MINI_W):
                     if bits & (4 >> b):
                         for dy in range(scale):
                             row = (r * scale + dy) * stride
@@ -344,7 +338,7 @@ def _mini_image(s, scale=1):
                                 x = px + b * scale + dx
                                 img[row + (x >> 3)] |= 0x80 >> (x & 7)
         px += adv
-    return stride << 3, _MINI_H * scale, bytes(img)
+    return stride << 3, MINI_H * scale, bytes(img)
 
 
 def mini_text(fb, s, x, y, c=1, scale=1):
@@ -369,8 +363,8 @@ def mini_text(fb, s, x, y, c=1, scale=1):
         if k >= 0:
             # a row's 3 pixels are its byte's low bits: blit the whole byte
             # 5 pixels to the left (the other 5 are paper, never drawn)
-            fb.blit((MINI_FONT[k * _MINI_H:k * _MINI_H + _MINI_H], 8, _MINI_H, 3), x - 5, y, key, pal)
-        x += _MINI_W + 1
+            fb.blit((MINI_FONT[k * MINI_H:k * MINI_H + MINI_H], 8, MINI_H, 3), x - 5, y, key, pal)
+        x += MINI_W + 1
 
 
 def _has_ellipse(fb):
@@ -424,7 +418,7 @@ def down_triangle(fb, cx, y, h, c=1):
 def level_width(level, scale=1):
     """Width of the result marks for a level: 1 = X, 2..4 = 1..3 ticks."""
     n = level - 1 if 2 <= level <= 4 else 1
-    return (n * _MARK_W + (n - 1) * _MARK_GAP) * scale
+    return (n * MARK_W + (n - 1) * MARK_GAP) * scale
 
 
 _TICKS = [None, None, None, None]
@@ -436,8 +430,8 @@ def _ticks(n):
     bm = _TICKS[n]
     if bm is None:
         rows = TICK[2]
-        assert _MARK_W + _MARK_GAP == 8
-        bm = _TICKS[n] = (8 * n - 1, _MARK_W, b"".join(rows[r:r + 1] * n for r in range(_MARK_W)))
+        assert MARK_W + MARK_GAP == 8
+        bm = _TICKS[n] = (8 * n - 1, MARK_W, b"".join(rows[r:r + 1] * n for r in range(MARK_W)))
     return bm
 
 
@@ -459,7 +453,7 @@ def level_marks(fb, level, x, y, c=1, scale=1):
     if bm is not None:
         blit(fb, bm, x, y, c, scale)
     else:
-        fb.rect(x, y, _MARK_W * scale, _MARK_W * scale, c)
+        fb.rect(x, y, MARK_W * scale, MARK_W * scale, c)
         mini_text(fb, "?", x + 2, y + 1, c)
 
 
@@ -477,12 +471,12 @@ def tie_mark(fb, x, y, w, h, on_bar, c=1):
     (on_bar), else on a dashed line."""
     tx = x + 3
     if on_bar:
-        mini_text(fb, "TIE", tx, y + (h - _MINI_H) // 2, 1 - c)
+        mini_text(fb, "TIE", tx, y + (h - MINI_H) // 2, 1 - c)
         return
     mid = y + h // 2
     for dx in range(tx + 14, x + w - 1, 6):
         fb.hline(dx, mid, 3, c)
-    mini_text(fb, "TIE", tx, y + (h - _MINI_H) // 2, c)
+    mini_text(fb, "TIE", tx, y + (h - MINI_H) // 2, c)
 
 
 def cursor_mark(fb, cx, y, h, c=1):

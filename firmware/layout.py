@@ -8,7 +8,7 @@ all read this same file.
 Panel: 296 x 128 pixels, 1 bit per pixel. The frame buffer is a
 ``bytearray(296 * 128 // 8)`` (4736 bytes) in MONO_HLSB order: row after
 row, 37 bytes per row, the most significant bit of a byte is the leftmost
-pixel. Bit value 1 = BLACK ink, 0 = white paper. A board driver whose panel
+pixel. Bit value 1 = BLACK ink, 0 = WHITE paper. A board driver whose panel
 wants the opposite inverts the bytes when it sends them.
 
 Rectangles are ``(x, y, w, h)`` in pixels, origin top left. Text uses the
@@ -37,20 +37,11 @@ The status line, left to right::
     a voltage. The player's name is right-aligned in what room is left.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython (the host, the tests)
-    def const(x):
-        return x
-
-# A size only this file reads is a private const: the compiler puts its
-# value in the bytecode, so a board interns no name for it (each name
-# counts towards CircuitPython's name pools: docs/rp2040.md).
 WIDTH = 296
 HEIGHT = 128
 BUF_SIZE = WIDTH * HEIGHT // 8  # 4736 bytes, MONO_HLSB
 BLACK = 1  # ink
-_WHITE = const(0)  # paper
+WHITE = 0  # paper
 
 FONT = 8  # font8.py cell, pixels
 CHARS_PER_LINE = WIDTH // FONT  # 37 at 1x
@@ -73,8 +64,8 @@ INCAP_TAG = (226, 119, 51, 9)  # skull + "INCAP", inverted, right-aligned left o
 # (or the hint) and the status line.
 CARD_W = 80
 CARD_H = 80
-_CARD_GAP = const(4)
-_FLIP_CARD_Y = const(0)
+CARD_GAP = 4
+FLIP_CARD_Y = 0
 FLIP_SLOTS = {
     1: ((0, 0, 80, 80),),
     2: ((0, 0, 80, 80), (84, 0, 80, 80)),
@@ -117,9 +108,9 @@ def resolve_bar(slot):
 # pixel, 3 pixels on the resolving card (so content starts CARD_INSET in).
 CARD_INSET = 3
 SUIT_SYM = 13  # suit symbol size
-_EDGE_BOX_LONG = const(27)  # edge box size along its edge (top/bottom)
-_EDGE_BOX_SHORT = const(23)  # edge box size across its edge
-_SIDE_BOX_W = const(25)  # left/right boxes are 25 wide, 23 tall
+EDGE_BOX_LONG = 27  # edge box size along its edge (top/bottom)
+EDGE_BOX_SHORT = 23  # edge box size across its edge
+SIDE_BOX_W = 25  # left/right boxes are 25 wide, 23 tall
 CENTRE_R = 9  # centre circle radius (diamond: CENTRE_R + 1; crit rings out to CENTRE_R + 5)
 FULL_FACE_MIN = 76  # smaller faces leave the numerals out
 FACE_BYTES = CARD_W * ((CARD_H + 7) // 8)  # a prebuilt face (card_faces): MONO_VLSB, band by band
@@ -133,13 +124,13 @@ def edge_box(suit, w=CARD_W, h=CARD_H):
     cx, cy = w // 2, h // 2
     i = CARD_INSET
     if suit == "dragon":
-        return (cx - 13, i, _EDGE_BOX_LONG, _EDGE_BOX_SHORT)
+        return (cx - 13, i, EDGE_BOX_LONG, EDGE_BOX_SHORT)
     if suit == "anvil":
-        return (cx - 13, h - i - _EDGE_BOX_SHORT, _EDGE_BOX_LONG, _EDGE_BOX_SHORT)
+        return (cx - 13, h - i - EDGE_BOX_SHORT, EDGE_BOX_LONG, EDGE_BOX_SHORT)
     if suit == "crown":
-        return (i, cy - 9, _SIDE_BOX_W, _EDGE_BOX_SHORT)
+        return (i, cy - 9, SIDE_BOX_W, EDGE_BOX_SHORT)
     if suit == "blade":
-        return (w - i - _SIDE_BOX_W, cy - 9, _SIDE_BOX_W, _EDGE_BOX_SHORT)
+        return (w - i - SIDE_BOX_W, cy - 9, SIDE_BOX_W, EDGE_BOX_SHORT)
     return None
 
 
@@ -216,8 +207,8 @@ MESSAGE_HINT_Y = STATUS_Y  # no status line: the hint takes the bottom row
 
 # ---------------------------------------------------------------- minigame
 # Cards with big corner labels; the selected card has a bar under it.
-_MINI_CARD_Y = const(13)
-_MINI_CARD_H = const(70)
+MINI_CARD_Y = 13
+MINI_CARD_H = 70
 MINI_SLOTS = {
     1: ((113, 13, 70, 70),),
     2: ((76, 13, 70, 70), (150, 13, 70, 70)),

@@ -42,12 +42,6 @@ from boards import Board
 from boards.fat_slots import SlotStorage
 from surface import Surface
 
-try:
-    from micropython import const  # private consts: values in the bytecode, no name on the board
-except ImportError:  # CPython (the tests, on Blinka)
-    def const(x):
-        return x
-
 WIDTH, HEIGHT = 296, 128
 
 
@@ -62,8 +56,8 @@ def _sleep_ms(ms):
     time.sleep(ms / 1000)
 
 
-_TICKS_MASK = const((1 << 29) - 1)  # supervisor.ticks_ms() wraps every 2**29 ms
-_TICKS_HALF = const(1 << 28)
+_TICKS_MASK = (1 << 29) - 1  # supervisor.ticks_ms() wraps every 2**29 ms
+_TICKS_HALF = 1 << 28
 
 
 class _KeypadKeys:

@@ -22,19 +22,6 @@ link and save logic both have is boards/circuitpython.py's:
 from boards import spec
 from boards.circuitpython import CircuitPythonBoard
 
-try:
-    from micropython import const
-except ImportError:  # CPython (the tests, on Blinka)
-    def const(x):
-        return x
-
-# Private consts, not class attributes: the compiler puts them in the
-# bytecode, so the board interns no name for them (docs/rp2040.md).
-_ROTATION = const(90)  # the landscape the MicroPython driver draws (gate = x, source = 127 - y): 270 was upside down
-# glyph runs the surface keeps (surface.py): the MagTag's 256 took ~150 KB
-# and the Pico's heap ran out drawing its first home screen (MemoryError)
-_GLYPH_RUNS = const(0)
-
 NAME = "pico-epaper29-cp"
 WIDTH, HEIGHT = 296, 128
 
@@ -84,7 +71,11 @@ class PicoEpaper29CPBoard(CircuitPythonBoard):
     # start_up_time (0) sends the start sequence's soft reset into it (the
     # emulated panel flagged it): wait 10 ms first
     START_UP_S = 0.01
+    ROTATION = 90  # the landscape the MicroPython driver draws (gate = x, source = 127 - y): 270 was upside down
     SLEEP_AFTER_MS = None
+    # glyph runs the surface keeps (surface.py): the MagTag's 256 took ~150 KB
+    # and the Pico's heap ran out drawing its first home screen (MemoryError)
+    GLYPH_RUNS = 0
 
     def __init__(self, flash_dir=None, display=None, clock_ms=None, sleep_ms=None, use_keypad=True):
         import board
@@ -99,7 +90,7 @@ class PicoEpaper29CPBoard(CircuitPythonBoard):
         gp = lambda n: getattr(microcontroller.pin, "GPIO%d" % n)  # noqa: E731
         if display is None:
             display = self._make_display(pins["panel"], gp, displayio)
-        self._make_screen(displayio, display, _GLYPH_RUNS)
+        self._make_screen(displayio, display, self.GLYPH_RUNS)
         self._buttons(digitalio, tuple(gp(b[1]) for b in pins["buttons"]), ButtonNames([b[0] for b in pins["buttons"]]),
                       use_keypad)
         self._make_keys()
@@ -118,7 +109,7 @@ class PicoEpaper29CPBoard(CircuitPythonBoard):
         spi = busio.SPI(gp(p["sck"]), MOSI=gp(p["mosi"]))
         bus = fourwire.FourWire(spi, command=gp(p["dc"]), chip_select=gp(p["cs"]), reset=gp(p["rst"]),
                                 baudrate=self.SPI_BAUD)
-        return SSD1680(bus, width=WIDTH, height=HEIGHT, rotation=_ROTATION, busy_pin=gp(p["busy"]),
+        return SSD1680(bus, width=WIDTH, height=HEIGHT, rotation=self.ROTATION, busy_pin=gp(p["busy"]),
                        colstart=0, seconds_per_frame=self.SECONDS_PER_FRAME, start_up_time=self.START_UP_S)
 
     def deinit(self, max_ms=5000):
