@@ -111,6 +111,7 @@ def test_destiny_restores_another_hero_and_health(table):
 def test_wrong_commands_are_said_and_change_nothing(table):
     gm = Gm(table)
     gm("newgame Freya yes system=save seed=21")
+    gm("newgame Bran yes system=save seed=5")  # a SAVE hero with no roll set aside to assist
     before = table.player("Freya").state["digest"]
     for line, words in (("save Cy roll", "does not play SAVE"), ("save Freya assist Freya", "cannot assist"),
                         ("save Freya assist Bran", "no roll set aside"), ("save Freya roll lucky", "what is 'lucky'"),
@@ -151,6 +152,8 @@ def test_a_hero_who_joins_later_is_shown_the_clocks(table):
     """Clocks "show on every device that takes part": one that becomes a SAVE
     hero after they changed is told them while the console waits."""
     gm = Gm(table)
+    gm("newgame Freya yes system=save seed=21")  # a SAVE hero at the table, shown the clocks
+    gm.console.save_tick()
     gm("save clock new Bridge 4 setback")
     gm("newgame Cy yes system=save seed=31")
     assert table.player("Cy").state["clocks"] == []
