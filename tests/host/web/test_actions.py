@@ -18,7 +18,7 @@ from host_tools.console.core import TableConsole, make_console
 from host_tools.table.hub import TableHub
 from host_tools.commands.table import start_page
 from host_tools.web.server import qr_code
-from tests.host.web.web_table import live_table, press_flip
+from tests.host.web.web_table import flip_to_the_end, live_table, press_flip
 
 pytestmark = pytest.mark.slow
 
@@ -242,13 +242,7 @@ def _digest(table, name):
 
 def test_undo_from_the_page_asks_first_then_puts_the_device_back_and_the_history_shows_it(table):
     start = _digest(table, "Ann")
-    status, answer = table.post({"action": "flip", "player": "Ann", "attr": "str"})
-    assert status == 200, answer
-    # The card drawn depends on the module's flips before this one (a -k selection drew card 11): a
-    # critical success waits for its reward, and only an ended flip is in the player's last flips.
-    if "end Ann crit=" in answer["lines"][-1]:
-        status, ended = table.post({"action": "line", "line": "end Ann crit=none"})
-        assert status == 200, ended
+    flip_to_the_end(table, "Ann")  # a -k selection of this module drew card 11, a critical success
     flipped = _digest(table, "Ann")
     status, answer = table.post({"action": "undo", "player": "Ann"})
     assert status == 200 and answer["line"] == "undo Ann", answer

@@ -64,6 +64,19 @@ class LiveTable:
             time.sleep(0.05)
 
 
+def flip_to_the_end(table, name, attr="str"):
+    """A flip from the page, ended: a critical success waits for the
+    player's reward (none, here), and only an ended flip is in the player's
+    last flips and the record's "ends the flip". Which card comes depends on
+    the flips before it in the module. Returns the flip's answer."""
+    status, answer = table.post({"action": "flip", "player": name, "attr": attr})
+    assert status == 200, answer
+    if "end %s crit=" % name in answer["lines"][-1]:
+        status, ended = table.post({"action": "line", "line": "end %s crit=none" % name})
+        assert status == 200, ended
+    return answer
+
+
 def press_flip(hub, name):
     """A flip with the board's buttons (B, then A on the home screen) as a
     player makes it: the device sends the flip as an event, which the hub
