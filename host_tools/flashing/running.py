@@ -31,6 +31,8 @@ import tempfile
 from pathlib import Path
 
 from host_tools.flashing import FlashError, NoBoard, PortBusy, WrongFirmware, files, mpy, rp2040
+from host_tools.flashing.messages import PATH as MESSAGES
+from host_tools.flashing.messages import Messages
 
 PROBE = r'''
 import sys, os
@@ -280,7 +282,7 @@ def package_dirs(board):
 def _installed_paths(board):
     """Every path our device code may have on a filesystem: each module as
     .py and as .mpy (an earlier install of either kind)."""
-    out = list(LEGACY)
+    out = list(LEGACY) + [MESSAGES]
     for s in files.device_files(board):
         out.append(s.board_path)
         if s.board_path.endswith(".py") and not s.entry:
@@ -366,12 +368,15 @@ def make_plan(board, info, wipe=False, romfs_builder=None, sleep=None):
         notes.append("the board's MicroPython has no ROMFS partition: the modules go onto its filesystem as %s "
                      "(they take more RAM; the game's image puts them in ROMFS: hold BOOTSEL while plugging the "
                      "board in, then `deckahedron flash` without --port)" % (".mpy" if use_mpy else ".py"))
+        taken = Messages()
         for s in code:
             if use_mpy and s.board_path.endswith(".py"):
                 copies[s.board_path[:-3] + ".mpy"] = mpy.compile_module(s.local, s.board_path, arch=rp2040.MPY_ARCH,
-                                                                       opt=mpy.FILE_ROUTE_OPT)
+                                                                       opt=mpy.FILE_ROUTE_OPT, messages=taken)
             else:
                 copies[s.board_path] = s.local.read_bytes()
+        if taken.texts:
+            copies[MESSAGES] = taken.file()
         # A module.py beside our module.mpy (or the other way round) is ours from an earlier install.
         deletes = [p for p in _installed_paths(board) if p in on_board and p not in copies]
     saves = [p for p in files.SAVE_FILES if p in on_board]

@@ -549,8 +549,9 @@ def test_magtag_gets_compiled_modules_skips_the_same_keeps_the_save(drive):
     assert not [p for p in drive.rglob("*.py") if p.name not in ("code.py", "boot.py")]
     assert plan.kept == list(SAVED) and all((drive / p).read_bytes() == b"save" for p in SAVED)
     assert "keep          deckahedron/s0/deck.sav (the saved game)" in plan.lines()
+    assert (drive / "shared_rules" / "messages.txt").is_file()  # the errors' sentences (flashing/messages.py)
     again = magtag.flash(drive)
-    assert again.copies == {} and len(again.same) == len(files.device_files("magtag"))
+    assert again.copies == {} and len(again.same) == len(files.device_files("magtag")) + 1
     assert magtag.flash(drive, wipe=True).deletes == list(SAVED) and not any((drive / p).exists() for p in SAVED)
 
 

@@ -1,0 +1,99 @@
+"""Error messages out of the heap of a board that loads its modules into RAM.
+
+On the routes that copy .mpy files to a board's filesystem (the official
+MicroPython image, CircuitPython) every string constant of a module is a
+heap object for as long as the module is loaded, and most of the long ones
+are the sentences an error carries ("unknown card id 'x': use 1-20, ..."),
+which a board needs only when it raises one: ~5.5 KB of CircuitPython's
+heap at boot. Before compiling such a route's modules the flasher puts each
+of those sentences in one text file beside the rules (PATH, a line each)
+and the code asks for its line when it raises
+(``shared_rules.errors.message``). The player and the hub read the same
+words; the source, the unix port and ROMFS images (whose constants stay
+in flash) keep the literals.
+
+Only literals inside a ``raise`` statement's expression are taken, and of
+those only sentences (a space in them) of MIN_LEN characters or more:
+error codes ("bad_suit") stay in the code, and a shorter text costs less
+than the call that would fetch it.
+"""
+
+import ast
+
+PATH = "shared_rules/messages.txt"  # board path; shared_rules.errors.MESSAGES reads it
+MIN_LEN = 20
+IMPORT = "from shared_rules.errors import message as _m\n"
+# Modules left as they are: the reader itself, and native code (viper), where
+# a call in place of a constant is not worth the doubt.
+SKIP = ("shared_rules/errors.py",)
+NATIVE = ("@micropython.viper", "@micropython.native")
+
+
+class Messages:
+    """The sentences taken from one flash's modules, numbered in the order
+    met (the same sentence once)."""
+
+    def __init__(self):
+        self.texts = []
+        self._index = {}
+
+    def number(self, text):
+        n = self._index.get(text)
+        if n is None:
+            n = self._index[text] = len(self.texts)
+            self.texts.append(text)
+        return n
+
+    def take(self, source, board_path):
+        """`source` (a module's text) with each error sentence replaced by
+        ``_m(N)`` and the import of ``_m`` put before its first statement;
+        the text as it was when there is none."""
+        if board_path in SKIP or any(mark in source for mark in NATIVE):
+            return source
+        tree = ast.parse(source)
+        spans = sorted(_sentences(tree), key=lambda node: (node.lineno, node.col_offset), reverse=True)
+        if not spans:
+            return source
+        data = source.encode("utf-8")
+        starts = _line_starts(data)
+        for node in spans:  # from the end, so the offsets before stay right
+            a = starts[node.lineno - 1] + node.col_offset
+            b = starts[node.end_lineno - 1] + node.end_col_offset
+            data = data[:a] + b"_m(%d)" % self.number(node.value) + data[b:]
+        first = _first_statement(tree)
+        at = starts[first.lineno - 1]
+        return (data[:at] + IMPORT.encode() + data[at:]).decode("utf-8")
+
+    def file(self):
+        """messages.txt's bytes: sentence N on line N (from 0)."""
+        return "".join(t + "\n" for t in self.texts).encode("utf-8")
+
+
+def _sentences(tree):
+    """The str constants inside raise statements that read as sentences."""
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Raise) or node.exc is None:
+            continue
+        inside_f = {id(n) for j in ast.walk(node.exc) if isinstance(j, ast.JoinedStr) for n in ast.walk(j)}
+        for n in ast.walk(node.exc):
+            if (isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in inside_f
+                    and len(n.value) >= MIN_LEN and " " in n.value and "\n" not in n.value):
+                out.append(n)
+    return out
+
+
+def _line_starts(data):
+    starts = [0]
+    for i, byte in enumerate(data):
+        if byte == 0x0A:
+            starts.append(i + 1)
+    return starts
+
+
+def _first_statement(tree):
+    """The module's first statement after its docstring."""
+    body = tree.body
+    first = body[1] if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(
+        body[0].value.value, str) else body[0]
+    return min([first] + list(getattr(first, "decorator_list", ())), key=lambda node: node.lineno)
