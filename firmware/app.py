@@ -36,7 +36,8 @@ MAX_SAVE = MAX_STATE + 32 + MAX_MEMORY
 RESTORE_PARTS = 64  # parts of a restore upload (the host cuts them smaller only for escapes)
 
 # Modules a board loads when a player first opens a menu away from the home
-# screen, which nothing keeps once the player is back home. On the official
+# screen, which nothing keeps once the player is back home (and with them
+# the rules' code loaded on first use: game.release_code). On the official
 # MicroPython image (no ROMFS: the device code is .mpy files whose bytecode
 # is copied into the heap) they are dropped there when the free heap runs
 # below RELEASE_BELOW, and loaded again when next opened (~0.1 s): the
@@ -44,7 +45,7 @@ RESTORE_PARTS = 64  # parts of a restore upload (the host cuts them smaller only
 # a session opens, until an import fails (docs/rp2040.md, "The stock route").
 RELEASABLE = ("deck.menus", "deck.harm_menus", "deck.sheet", "deck.minigame_menus", "deck.gear_menus",
               "deck.flip_menus", "deck.ask", "menu_widgets", "shared_rules.deck.odds", "menu_screens", "link_ops", "shared_rules.deck.load",
-              "shared_rules.deck.creation", "shared_rules.deck.table")
+              "shared_rules.deck.creation")
 RELEASE_BELOW = 96 * 1024
 # Code only power-on runs (reading the save back, the game's again on a
 # restore; a first character): dropped once the game is up.
@@ -572,6 +573,9 @@ def release_modules(below=None, names=RELEASABLE):
         return 0
     if below != 0 and free >= (RELEASE_BELOW if below is None else below):
         return 0
+    rules = sys.modules.get("shared_rules.deck.game")
+    if names is RELEASABLE and rules is not None:
+        names += rules.release_code()  # the rules' code loaded on first use (mixins, rarer commands)
     gone = 0
     for name in names:
         if sys.modules.pop(name, None) is not None:

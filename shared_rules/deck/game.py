@@ -112,6 +112,16 @@ def load_mixin(name):
     return False
 
 
+def release_code():
+    """The modules of the rarer commands Game loads on first use
+    (LAZY_MODULES: gear, the mini-games, ...; the Critical Success reward),
+    which nothing holds once their command is done: what a board whose code
+    sits in the heap drops at the home screen (app.release_modules), to load
+    again when next needed. The mixins stay: once loaded, their methods are
+    Game's, and a flip's own rules may call them (a wound card's lost Stamina)."""
+    return tuple("shared_rules.deck." + m[0] for m in Game.LAZY_MODULES) + ("shared_rules.deck.critical",)
+
+
 class Game(Atomic):
     STATE = PlayerState
     SYSTEM = "deck"  # shared_rules.systems: the Deckahedron, the default

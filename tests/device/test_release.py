@@ -55,3 +55,28 @@ def test_the_save_reader_leaves_the_heap_once_the_game_is_up():
         assert [n for n in A.BOOT_ONLY if n in sys.modules] == []
     text = a.game.dump()
     assert type(a.game).load(text).dump() == text  # and back when wanted
+
+
+def test_the_rarer_commands_code_leaves_with_the_menus_and_comes_back():
+    """A weapon added and dropped (the gear commands, loaded on first use):
+    where the code sits in the heap, the home screen's release takes their
+    module out of sys.modules, and the next gear command loads it again,
+    with the same outcome as on a board that kept it. Damage's rules (a
+    mixin, Game's own once loaded) stay."""
+    import app as A
+
+    def session(a, release):
+        for op, args in (("gear_add", {"name": "Axe", "kind": "weapon"}), ("damage", {"power": 2, "wounds": 1}),
+                         ("gear_add", {"name": "Rope"}), ("gear_drop", {"name": "Axe"}), ("damage", {"power": 1, "wounds": 1})):
+            a.game.do(op, args)
+            if release:
+                A.release_modules(below=0)
+        return a.game.dump()
+
+    kept = session(make_app(seed=11), False)
+    assert "shared_rules.deck.gear" in sys.modules
+    released = make_app(seed=11)
+    assert session(released, True) == kept
+    if hasattr(__import__("gc"), "mem_free"):  # where release_modules works (MicroPython)
+        assert "shared_rules.deck.gear" not in sys.modules
+        assert "shared_rules.deck.combat" in sys.modules
