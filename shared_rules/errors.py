@@ -20,19 +20,16 @@ class RulesError(ValueError):
 
 # Where a board loads its modules into RAM, the flasher takes the sentences
 # of the errors raised out of the code into this file, a line each, and the
-# code asks for its line when it raises (host_tools/flashing/messages.py).
+# code reads its own back when it raises (host_tools/flashing/messages.py).
 MESSAGES = "shared_rules/messages.txt"
 
 
-def message(n):
-    """Sentence ``n`` of MESSAGES, read when an error is raised."""
+def message(at, size):
+    """The sentence of ``size`` bytes at byte ``at`` of MESSAGES, read when
+    an error is raised."""
     try:
-        with open(MESSAGES) as f:
-            i = 0
-            for line in f:
-                if i == n:
-                    return line.rstrip("\n")
-                i += 1
-    except OSError:
-        pass
-    return "error %d (see %s)" % (n, MESSAGES)
+        with open(MESSAGES, "rb") as f:
+            f.seek(at)
+            return f.read(size).decode("utf-8")
+    except (OSError, UnicodeError):
+        return "error at %d of %s" % (at, MESSAGES)

@@ -4,11 +4,13 @@ On the routes that copy .mpy files to a board's filesystem (the official
 MicroPython image, CircuitPython) every string constant of a module is a
 heap object for as long as the module is loaded, and most of the long ones
 are the sentences an error carries ("unknown card id 'x': use 1-20, ..."),
-which a board needs only when it raises one: ~5.5 KB of CircuitPython's
+which a board needs only when it raises one: ~3.7 KB of CircuitPython's
 heap at boot. Before compiling such a route's modules the flasher puts each
 of those sentences in one text file beside the rules (PATH, a line each)
-and the code asks for its line when it raises
-(``shared_rules.errors.message``). The player and the hub read the same
+and the code reads it back when it raises: ``_m(at, size)``, the sentence's
+byte offset and length in the file (``shared_rules.errors.message``), one
+seek and one read (scanning the file's lines for the Nth took CircuitPython's
+Pico ~1 s an error). The player and the hub read the same
 words; the source, the unix port and ROMFS images (whose constants stay
 in flash) keep the literals.
 
@@ -35,19 +37,23 @@ class Messages:
 
     def __init__(self):
         self.texts = []
-        self._index = {}
+        self._places = {}
+        self._size = 0
 
-    def number(self, text):
-        n = self._index.get(text)
-        if n is None:
-            n = self._index[text] = len(self.texts)
+    def place(self, text):
+        """(byte offset, length) of `text` in the file, added if new."""
+        at = self._places.get(text)
+        if at is None:
+            data = text.encode("utf-8")
+            at = self._places[text] = (self._size, len(data))
             self.texts.append(text)
-        return n
+            self._size += len(data) + 1
+        return at
 
     def take(self, source, board_path):
         """`source` (a module's text) with each error sentence replaced by
-        ``_m(N)`` and the import of ``_m`` put before its first statement;
-        the text as it was when there is none."""
+        ``_m(at, size)`` and the import of ``_m`` put before its first
+        statement; the text as it was when there is none."""
         if board_path in SKIP or any(mark in source for mark in NATIVE):
             return source
         tree = ast.parse(source)
@@ -59,13 +65,13 @@ class Messages:
         for node in spans:  # from the end, so the offsets before stay right
             a = starts[node.lineno - 1] + node.col_offset
             b = starts[node.end_lineno - 1] + node.end_col_offset
-            data = data[:a] + b"_m(%d)" % self.number(node.value) + data[b:]
+            data = data[:a] + b"_m(%d, %d)" % self.place(node.value) + data[b:]
         first = _first_statement(tree)
         at = starts[first.lineno - 1]
         return (data[:at] + IMPORT.encode() + data[at:]).decode("utf-8")
 
     def file(self):
-        """messages.txt's bytes: sentence N on line N (from 0)."""
+        """messages.txt's bytes: a sentence a line, in the order placed."""
         return "".join(t + "\n" for t in self.texts).encode("utf-8")
 
 

@@ -82,27 +82,29 @@ def f(x):
     taken = Messages()
     out = taken.take(source, "m.py")
     assert taken.texts == ["a sentence long enough to take: %r"]
-    assert 'RulesError("bad_thing_here_at_all", _m(0) % (x,))' in out
+    assert 'RulesError("bad_thing_here_at_all", _m(0, 34) % (x,))' in out
     assert '"too short "' in out and 'f"{x} is in an f-string and stays"' in out
     assert out.index(IMPORT) + len(IMPORT) == out.index("@decorated")  # after the docstring, before the decorator
     compile(out, "m.py", "exec")
 
 
-def test_the_same_sentence_is_one_line_and_a_module_without_any_is_untouched():
+def test_the_same_sentence_is_placed_once_and_a_module_without_any_is_untouched():
     taken = Messages()
+    first = 'def f():\n    raise ValueError("the first sentence to be raised")\n'
     twice = 'def f():\n    raise ValueError("the same words in two places")\n'
-    assert taken.take(twice, "a.py") != twice
-    taken.take(twice, "b.py")
-    assert taken.file() == b"the same words in two places\n"
+    taken.take(first, "a.py")
+    assert taken.take(twice, "b.py") == IMPORT + 'def f():\n    raise ValueError(_m(32, 28))\n'
+    assert taken.take(twice, "c.py") == taken.take(twice, "b.py")
+    assert taken.file() == b"the first sentence to be raised\nthe same words in two places\n"
     none = '"""Doc."""\nX = "a sentence that is never raised"\n'
-    assert taken.take(none, "c.py") == none
+    assert taken.take(none, "d.py") == none
 
 
 def test_a_missing_messages_file_still_raises_an_error_that_says_where_to_look(tmp_path, monkeypatch):
     from shared_rules import errors
 
     monkeypatch.chdir(tmp_path)
-    assert errors.message(7) == "error 7 (see shared_rules/messages.txt)"
+    assert errors.message(6, 9) == "error at 6 of shared_rules/messages.txt"
     (tmp_path / "shared_rules").mkdir()
     (tmp_path / PATH).write_text("first\nsecond %r\n")
-    assert errors.message(1) % ("x",) == "second 'x'"
+    assert errors.message(6, 9) % ("x",) == "second 'x'"
