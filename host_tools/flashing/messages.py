@@ -9,10 +9,9 @@ heap at boot. Before compiling such a route's modules the flasher puts each
 of those sentences in one text file beside the rules (PATH, a line each)
 and the code reads it back when it raises: ``_m(at, size)``, the sentence's
 byte offset and length in the file (``shared_rules.errors.message``), one
-seek and one read (scanning the file's lines for the Nth took CircuitPython's
-Pico ~1 s an error). The player and the hub read the same
-words; the source, the unix port and ROMFS images (whose constants stay
-in flash) keep the literals.
+seek and one read however late in the file. The player and the hub read
+the same words; the source, the unix port and ROMFS images (whose
+constants stay in flash) keep the literals.
 
 Only literals inside a ``raise`` statement's expression are taken, and of
 those only sentences (a space in them) of MIN_LEN characters or more:
