@@ -130,6 +130,28 @@ def test_a_save_survives_a_reset(cp):
                                                                     before["events"])
 
 
+def test_a_reload_makes_the_name_table_first_and_a_reset_does_not(cp):
+    """After code.py's own reload (a crash's or a Ctrl-C's) the board makes
+    CircuitPython's next table of names (1,280 entries, ~7.7 KB in one
+    piece) at its home screen, in a whole heap (code.py's _name_table): a
+    session that crashed asking for it at some press, from a heap its menus
+    had cut up, gets past that press after the reload instead of failing it
+    again and again from the same save. After a reset (a power-on) it does
+    not: the table would cost a light session more than it gives."""
+    idle(cp)
+    cp.reset()  # the events start again with the board's
+    cp.wait_event(is_update, timeout=PRESS_WALL)
+    powered_on = hello(cp)["heap_used"]
+    idle(cp)
+    t = cp.time()
+    cp.send_at(b"\x03", t=t + 0.1, port="console")
+    while cp.time() < t + 3.0:
+        time.sleep(0.1)
+    reloaded = hello(cp)["heap_used"]
+    assert 7 * 1024 < reloaded - powered_on < 12 * 1024, "heap in use after a reset %d B, after a reload %d B" % (
+        powered_on, reloaded)
+
+
 # Junk the panel got after a deliberate Ctrl-C, excused by test_the_panel_never_got_...: a 0x03 on
 # the console while a refresh starts cuts CircuitPython's own waits short (its delays end early on
 # a pending KeyboardInterrupt, and busio.SPI aborts its DMA), so the start sequence's soft reset may
