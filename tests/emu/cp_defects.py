@@ -25,7 +25,11 @@ class OutOfHeap(OpenDefect):
     may not have. Making that table at power-up (names interned until the
     heap grew by it) moved the failure, not removed it: ~28 KB free after
     boot, and the sheet's import failed instead. A fix is less in the heap:
-    fewer names and less code loaded at once."""
+    fewer names and less code loaded at once. Since 2026-11-29 (later) the
+    errors' sentences are out of the code (3.7 KB at boot), the rarer
+    commands' rules leave at home, and a reload after a crash makes the
+    table first, so the same press no longer fails again and again from
+    the same save; a first crash at the cliff is still chance."""
 
 
 class PanelGarbled(OpenDefect):
