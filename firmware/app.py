@@ -574,8 +574,8 @@ def release_modules(below=None, names=RELEASABLE):
     if below != 0 and free >= (RELEASE_BELOW if below is None else below):
         return 0
     rules = sys.modules.get("shared_rules.deck.game")
-    if names is RELEASABLE and rules is not None:
-        names += rules.release_code()  # the rules' code loaded on first use (mixins, rarer commands)
+    if names is RELEASABLE and rules is not None:  # the home screen's release, not boot's
+        names += rules.release_code()  # the rarer commands' rules, loaded on first use
     gone = 0
     for name in names:
         if sys.modules.pop(name, None) is not None:

@@ -21,7 +21,9 @@ than the call that would fetch it.
 
 import ast
 
-PATH = "shared_rules/messages.txt"  # board path; shared_rules.errors.MESSAGES reads it
+from shared_rules.errors import MESSAGES
+
+PATH = MESSAGES  # the board path the code reads (shared_rules/errors.py)
 MIN_LEN = 20
 IMPORT = "from shared_rules.errors import message as _m\n"
 # Modules left as they are: the reader itself, and native code (viper), where
@@ -31,8 +33,8 @@ NATIVE = ("@micropython.viper", "@micropython.native")
 
 
 class Messages:
-    """The sentences taken from one flash's modules, numbered in the order
-    met (the same sentence once)."""
+    """The sentences taken from one flash's modules, placed in the file in
+    the order met (the same sentence once)."""
 
     def __init__(self):
         self.texts = []
