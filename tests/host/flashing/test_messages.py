@@ -11,7 +11,6 @@ import pytest
 from host_tools.flashing import files
 from host_tools.flashing.messages import IMPORT, PATH, Messages
 from host_tools.sim.unixport import find_micropython
-from tests.host.flashing.test_flash import ROOT
 
 # Errors a board raises for a player's or the hub's bad input, across the
 # rules, the wire format and the systems' games.
@@ -61,9 +60,8 @@ def test_every_sentence_comes_back_word_for_word_on_micropython(tmp_path):
     assert len(taken.texts) > 200
     assert "_m(" in (tmp_path / "shared_rules/deck/cards.py").read_text()
     (tmp_path / "tries.py").write_text(TRIES)
-    (ROOT / "build").mkdir(exist_ok=True)
     on_board = subprocess.run([mp, "tries.py"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
-    source = subprocess.run([sys.executable, "-c", TRIES], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    source = subprocess.run([sys.executable, "-c", TRIES], cwd=files.ROOT, capture_output=True, text=True, timeout=60)
     assert on_board.returncode == 0, on_board.stdout + on_board.stderr
     said = on_board.stdout.splitlines()
     assert said == source.stdout.splitlines()
