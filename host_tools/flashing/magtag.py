@@ -24,7 +24,6 @@ from pathlib import Path
 
 from host_tools import boards as registry
 from host_tools.flashing import FlashError, NoBoard, WrongFirmware, files, mpy
-from host_tools.flashing.messages import PATH as MESSAGES
 from host_tools.flashing.messages import Messages
 
 CIRCUITPYTHON = ("install CircuitPython for the MagTag first: https://circuitpython.org/board/"
@@ -123,8 +122,7 @@ def board_files(version, root=files.ROOT, board="magtag"):
                 s.local, s.board_path, opt=mpy.FILE_ROUTE_OPT, messages=taken))
         else:
             out[s.board_path] = s.local.read_bytes()
-    if taken.texts:
-        out[MESSAGES] = taken.file()
+    taken.put(out)
     for module, package in sorted((registry.board(board).get("libraries") or {}).items()):
         local = library_file(module, package)
         path = "lib/%s.py" % module

@@ -75,6 +75,11 @@ class Messages:
         """messages.txt's bytes: a sentence a line, in the order placed."""
         return "".join(t + "\n" for t in self.texts).encode("utf-8")
 
+    def put(self, files):
+        """Add messages.txt to `files` ({board path: bytes}) when a sentence was taken."""
+        if self.texts:
+            files[PATH] = self.file()
+
 
 def _sentences(tree):
     """The str constants inside raise statements that read as sentences."""

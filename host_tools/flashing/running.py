@@ -375,8 +375,7 @@ def make_plan(board, info, wipe=False, romfs_builder=None, sleep=None):
                                                                        opt=mpy.FILE_ROUTE_OPT, messages=taken)
             else:
                 copies[s.board_path] = s.local.read_bytes()
-        if taken.texts:
-            copies[MESSAGES] = taken.file()
+        taken.put(copies)
         # A module.py beside our module.mpy (or the other way round) is ours from an earlier install.
         deletes = [p for p in _installed_paths(board) if p in on_board and p not in copies]
     saves = [p for p in files.SAVE_FILES if p in on_board]
