@@ -567,10 +567,11 @@ def release_modules(below=None, names=RELEASABLE):
     (MicroPython never frees one), so the next import costs only the code.
     Returns how many went."""
     try:
-        gc.collect()
-        free = gc.mem_free()
-    except AttributeError:  # CPython: no gc.mem_free, and nothing to gain
+        mem_free = gc.mem_free
+    except AttributeError:  # CPython: nothing to gain, and a collection of a large heap costs ms at every boot
         return 0
+    gc.collect()
+    free = mem_free()
     if below != 0 and free >= (RELEASE_BELOW if below is None else below):
         return 0
     rules = sys.modules.get("shared_rules.deck.game")

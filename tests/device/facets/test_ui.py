@@ -15,7 +15,7 @@ if "firmware" not in sys.path:
 from shared_rules.facets.game import ATTRS, Game  # noqa: E402
 from shared_rules.prng import Rng  # noqa: E402
 from tests.device.support import make_app, request  # noqa: E402
-from tests.device.walker import renderer  # noqa: E402
+from tests.device.walker import first_time, renderer  # noqa: E402
 
 MAX_DEPTH = 4
 def facets_app(game=None):
@@ -41,7 +41,7 @@ def draw(view):
     """Draw the view like the panel would (MicroPython only: framebuf), a
     Facets screen also straight through its draw module."""
     r = renderer()
-    if r is not None:
+    if r is not None and first_time(view):
         r.render(view)
         if view["screen"].startswith("facets_"):
             # straight, not through render's guard, so a drawing error fails here
