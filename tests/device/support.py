@@ -11,8 +11,15 @@ import sys
 if "firmware" not in sys.path:
     sys.path.append("firmware")
 
+import saves  # noqa: E402
 from boards import Board  # noqa: E402
 from shared_rules import protocol as P  # noqa: E402
+
+# The fake flash is a folder on the host's disk, where os.sync() (CPython's;
+# the unix port has none) flushes every disk of the machine: ~1 ms a save
+# alone, far more beside other tests' writes, and no test here cuts the
+# host's power. A board's own sync is the emulated boards' tests'.
+saves._sync = lambda: None
 
 _n = [0]
 # firmware/refresh.py's _IDLE_CLEAN_MS: a const, which MicroPython folds
