@@ -20,6 +20,8 @@ than the call that would fetch it.
 """
 
 import ast
+import functools
+import re
 
 from shared_rules.errors import MESSAGES
 
@@ -57,19 +59,14 @@ class Messages:
         statement; the text as it was when there is none."""
         if board_path in SKIP or any(mark in source for mark in NATIVE):
             return source
-        tree = ast.parse(source)
-        spans = sorted(_sentences(tree), key=lambda node: (node.lineno, node.col_offset), reverse=True)
-        if not spans:
+        found = _spans(source)
+        if found is None:
             return source
+        spans, first = found
         data = source.encode("utf-8")
-        starts = _line_starts(data)
-        for node in spans:  # from the end, so the offsets before stay right
-            a = starts[node.lineno - 1] + node.col_offset
-            b = starts[node.end_lineno - 1] + node.end_col_offset
-            data = data[:a] + b"_m(%d, %d)" % self.place(node.value) + data[b:]
-        first = _first_statement(tree)
-        at = starts[first.lineno - 1]
-        return (data[:at] + IMPORT.encode() + data[at:]).decode("utf-8")
+        for a, b, text in spans:  # from the end, so the offsets before stay right
+            data = data[:a] + b"_m(%d, %d)" % self.place(text) + data[b:]
+        return (data[:first] + IMPORT.encode() + data[first:]).decode("utf-8")
 
     def file(self):
         """messages.txt's bytes: a sentence a line, in the order placed."""
@@ -79,6 +76,22 @@ class Messages:
         """Add messages.txt to `files` ({board path: bytes}) when a sentence was taken."""
         if self.texts:
             files[PATH] = self.file()
+
+
+@functools.lru_cache(maxsize=None)
+def _spans(source):
+    """Where `source`'s error sentences are, found once per text (a release
+    or a test makes many flashes of the same modules in one process):
+    ((start, end, sentence) in bytes, from the last), and where the import
+    goes; None when there is none."""
+    tree = ast.parse(source)
+    nodes = sorted(_sentences(tree), key=lambda node: (node.lineno, node.col_offset), reverse=True)
+    if not nodes:
+        return None
+    starts = _line_starts(source.encode("utf-8"))
+    spans = tuple((starts[n.lineno - 1] + n.col_offset, starts[n.end_lineno - 1] + n.end_col_offset, n.value)
+                  for n in nodes)
+    return spans, starts[_first_statement(tree).lineno - 1]
 
 
 def _sentences(tree):
@@ -96,11 +109,7 @@ def _sentences(tree):
 
 
 def _line_starts(data):
-    starts = [0]
-    for i, byte in enumerate(data):
-        if byte == 0x0A:
-            starts.append(i + 1)
-    return starts
+    return [0] + [m.end() for m in re.finditer(b"\n", data)]
 
 
 def _first_statement(tree):

