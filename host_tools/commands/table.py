@@ -24,7 +24,7 @@ from host_tools.link import DeviceError, LinkError
 from host_tools.table.runlock import RunFolderBusy, RunLock
 from host_tools.table.errors import NotSessionDatabase, TableError
 from host_tools.table.hub import TableHub
-from host_tools.web.server import DEFAULT_PORT
+from host_tools.web import DEFAULT_PORT
 from shared_rules.deck.editions import DEFAULT_EDITION, edition
 
 LOOPBACK = "127.0.0.1"

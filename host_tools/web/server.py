@@ -37,13 +37,13 @@ import time
 from aiohttp import web
 
 from host_tools.table import record
+from host_tools.web import DEFAULT_PORT
 from host_tools.web.actions import Ask, BadAction, page_action
 from host_tools.web.guard import (LOOPBACK, WILDCARD, Access, Gate, Limits, PathLog, add_headers, check_text,
                                   log_to, plain, unlog)
 from host_tools.web.view import history_view, record_names
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
-DEFAULT_PORT = 8765
 ANSWER_WITHIN = 60.0  # seconds the page waits for the hub's thread (a teamwork flip of 16 boards is slow)
 KEEPALIVE = 15.0  # seconds between SSE comments, so proxies and browsers keep the stream
 MEDIA = {"md": "text/markdown", "csv": "text/csv", "json": "application/json"}
