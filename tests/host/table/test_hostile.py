@@ -104,6 +104,7 @@ E2E = {"unknown_card_in_supply": AT_JOIN["unknown_card_in_supply"], "held_not_a_
        "flip_level_99": AT_FLIP["flip_level_99"], "flip_level_x": AT_FLIP["flip_level_x"]}
 
 
+@pytest.mark.slow  # ~5 s each: the whole scripted scene in a process of its own (the cases above: in-process)
 @pytest.mark.parametrize("case", sorted(E2E))
 def test_deckahedron_table_with_a_hostile_device_plays_the_scene_and_exits_0(case, good_board, tmp_path):
     """`deckahedron table --port HOSTILE --port GOOD` with no terminal: the
