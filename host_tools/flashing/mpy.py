@@ -35,6 +35,11 @@ def version(sys_mpy):
 FILE_ROUTE_OPT = 3
 
 
+# mpy-cross's output for each (source, board path, arch, opt) this process
+# compiled: a release, or a test, makes many flashes of the same modules.
+_COMPILED = {}
+
+
 def compile_module(src, board_path, arch=None, opt=None, messages=None):
     """MicroPython's .mpy of one module (bytes); FlashError if it does not compile.
     arch: mpy-cross's -march option, for a board whose modules carry machine
@@ -48,11 +53,6 @@ def compile_module(src, board_path, arch=None, opt=None, messages=None):
     if key not in _COMPILED:
         _COMPILED[key] = _mpy_cross(text, board_path, arch, opt)
     return _COMPILED[key]
-
-
-# mpy-cross's output for each (source, board path, arch, opt) this process
-# compiled: a release, or a test, makes many flashes of the same modules.
-_COMPILED = {}
 
 
 def _mpy_cross(text, board_path, arch, opt):

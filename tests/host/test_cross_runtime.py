@@ -6,10 +6,10 @@ import io
 import subprocess
 
 import pytest
-from tests.host.chisquare import p_value
 
 from shared_rules.errors import RulesError
 from shared_rules.prng import Rng
+from tests.host.chisquare import p_value
 from tests.host.test_micropython_suite import ROOT, find_tool
 
 # Run unchanged by both runtimes; prints one line per figure.
