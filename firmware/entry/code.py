@@ -118,6 +118,7 @@ def main():
             app = None
             _reload(board)
         except Exception as e:
+            app = None  # the game's screens and objects, freed for the crash log's writing
             _crashed(board, renderer, e)
 
 
@@ -177,6 +178,7 @@ def _crashed(board, renderer, e):
     (no room left to log), the error on the panel, and CircuitPython's own
     report on its console."""
     try:
+        gc.collect()  # a MemoryError's crash: what the failed press held goes first
         import traceback
 
         from app import crash_cause
