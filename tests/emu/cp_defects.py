@@ -29,7 +29,9 @@ class OutOfHeap(OpenDefect):
     errors' sentences are out of the code (3.7 KB at boot), the rarer
     commands' rules leave at home, and a reload after a crash makes the
     table first, so the same press no longer fails again and again from
-    the same save; a first crash at the cliff is still chance."""
+    the same save. A first crash is still there: in the screen-by-screen
+    walk it is the first C after a power-on, asking for the table while the
+    main menu's modules load (2026-11-29, last)."""
 
 
 class PanelGarbled(OpenDefect):
