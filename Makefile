@@ -64,9 +64,8 @@ test: setup
 	$(PYTEST)
 
 # The daily loop: every test but the slow ones (the `slow` marker: the emulated
-# boards, the statistical and the long-running ones): 1 min 53 s on 2 cores on
-# a slow day (2026-11-29; a 20-million-step Python loop took 3.1 s, 1.8 s on a
-# fast one).
+# boards, the statistical and the long-running ones): under 2 min on 2 cores
+# (today's figure, with make test's: docs/benchmarks.md, "The test suite's time").
 check: setup
 	$(PYTEST) -m "not slow"
 
