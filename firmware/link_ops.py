@@ -30,15 +30,19 @@ def crashlog(app, args):
 def screen(app, args):
     """The panel's frame, base64 in parts, each part the encoding of its
     own slice of the frame (a multiple of 3 bytes, so the parts join into
-    the whole frame's encoding): the whole text, made for each part, took
-    ~20 KB and ran a CircuitPython Pico out of heap."""
-    app.render()
-    frame = app.renderer.frame_bytes()
+    the whole frame's encoding). Part 0 draws the screen anew; each part
+    exports its slice alone: the whole text, made for each part, took ~20
+    KB, and the whole frame's export (4,736 bytes in one piece) found no
+    room on a CircuitPython Pico with a menu open."""
     step = P.CHUNK // 4 * 3  # frame bytes per part of CHUNK characters
-    parts = (len(frame) + step - 1) // step
+    size = ((app.board.width + 7) >> 3) * app.board.height
+    parts = (size + step - 1) // step
     i = part_asked(args, parts)
-    data = binascii.b2a_base64(frame[i * step:(i + 1) * step]).decode().rstrip("\n")
-    return {"w": app.board.width, "h": app.board.height, "part": i, "parts": parts, "data": data}
+    if i == 0:
+        app.render()
+    data = binascii.b2a_base64(app.renderer.frame_bytes(i * step, min(size, (i + 1) * step)))
+    return {"w": app.board.width, "h": app.board.height, "part": i, "parts": parts,
+            "data": data.decode().rstrip("\n")}
 
 
 def restore_part(app, args):

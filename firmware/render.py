@@ -12,7 +12,8 @@ identical text).
 
     r = Renderer(fb=surface)    # draw on any FrameBuffer-like object instead
     r.render(view)              # (then r.buf is that object)
-    r.frame_bytes()             # the screen as the 4736-byte MONO_HLSB buffer
+    r.frame_bytes()             # the screen as the 4736-byte MONO_HLSB buffer (a view)
+    r.frame_bytes(0, 225)       # its first 225 bytes: a CircuitPython surface exports those alone
 
 ``render`` never raises on bad data: unknown screens, missing keys and wrong
 types draw a message screen (or defaults), and long strings are clipped.
@@ -184,13 +185,14 @@ if framebuf is not None:
             else:
                 self.blit((strip, n << 3, 8, framebuf.MONO_VLSB), x, y, 1, F._INVERT)  # ink -> 0, paper -> 1 = key
 
-        def to_bytes(self):
-            """The picture as our MONO_HLSB frame (bit 1 = ink)."""
-            if self.format == framebuf.MONO_HLSB:
-                return self.buf
-            out = bytearray(L.BUF_SIZE)
-            framebuf.FrameBuffer(out, L.WIDTH, L.HEIGHT, framebuf.MONO_HLSB).blit(self, 0, 0)
-            return out
+        def to_bytes(self, start=0, end=None):
+            """The picture as our MONO_HLSB frame (bit 1 = ink), or a view
+            of its bytes start:end."""
+            out = self.buf
+            if self.format != framebuf.MONO_HLSB:
+                out = bytearray(L.BUF_SIZE)
+                framebuf.FrameBuffer(out, L.WIDTH, L.HEIGHT, framebuf.MONO_HLSB).blit(self, 0, 0)
+            return memoryview(out)[start:end]
 
 
 _ART = None  # see _art()
@@ -237,12 +239,13 @@ class Renderer:
         self.faces = None  # see _face()
         self.printed = None  # the suit symbols printed on the faces, with them
 
-    def frame_bytes(self):
-        """The screen as a MONO_HLSB buffer (bit 1 = ink), whatever it was
-        drawn on: the buffer itself, or the surface's export."""
+    def frame_bytes(self, start=0, end=None):
+        """The screen as a MONO_HLSB buffer (bit 1 = ink), or its bytes
+        start:end, whatever it was drawn on: a view of the buffer itself, or
+        the surface's export of those bytes alone."""
         if self.fb is self.buf:
-            return self.fb.to_bytes()
-        return self.buf
+            return self.fb.to_bytes(start, end)
+        return memoryview(self.buf)[start:end]
 
     # ------------------------------------------------------------ text
 

@@ -314,16 +314,20 @@ class Surface:
 
     # ------------------------------------------------------------ export
 
-    def to_bytes(self):
+    def to_bytes(self, start=0, end=None):
         """The picture as a MONO_HLSB buffer (bit 1 = ink), the layout of the
-        MicroPython renderer's frame buffer."""
+        MicroPython renderer's frame buffer; or its bytes start:end alone
+        (the host's screen request asks in parts: the whole buffer is 4,736
+        bytes in one piece of a small heap)."""
         w, h = self.width, self.height
         stride = (w + 7) >> 3
-        out = bytearray(stride * h)
+        size = stride * h
+        end = size if end is None or end > size else end
+        out = bytearray(max(0, end - start))
         bm = self.bitmap
-        for y in range(h):
-            o = y * stride
-            for x in range(w):
+        for y in range(start // stride, (end + stride - 1) // stride):
+            o = y * stride - start  # row y's first byte in out (below 0: before the slice)
+            for x in range(max(0, -o * 8), min(w, (end - start - o) * 8)):
                 if bm[x, y]:
                     out[o + (x >> 3)] |= 0x80 >> (x & 7)
         return out

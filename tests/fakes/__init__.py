@@ -165,8 +165,11 @@ def set_pixel(buf, x, y, ink=1):
 
 
 def first_difference(a, b):
-    """(x, y) of the first pixel where two frames differ, or None."""
-    for i in range(min(len(a), len(b))):
+    """(x, y) of the first pixel where two frames differ, ("length", len(a),
+    len(b)) when their sizes do, or None."""
+    if len(a) != len(b):
+        return ("length", len(a), len(b))
+    for i in range(len(a)):
         if a[i] != b[i]:
             d = a[i] ^ b[i]
             for k in range(8):
@@ -188,8 +191,8 @@ class StubRenderer:
         self.buf[:] = pattern_frame(3 + len(str(view.get("screen"))) + len(view))
         return self.buf
 
-    def frame_bytes(self):
-        return self.buf
+    def frame_bytes(self, start=0, end=None):
+        return memoryview(self.buf)[start:end]
 
 
 def settle(board, fx, ms):

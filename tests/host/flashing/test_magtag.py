@@ -237,6 +237,18 @@ def test_surface_load_bytes_round_trip(mp_screens):
         s.load_bytes(bytes(10))
 
 
+def test_a_slice_of_the_surface_is_those_bytes_of_the_whole_frame(mp_screens):
+    """The host's screen request reads the frame in parts of 225 bytes; a
+    CircuitPython surface exports each part's bytes alone (the whole frame
+    is 4,736 bytes in one piece of a small heap)."""
+    s = Surface(displayio.Bitmap(L.WIDTH, L.HEIGHT, 2))
+    frame = mp_screens["flip_three_tie"]
+    s.load_bytes(frame)
+    slices = [(a, a + 225) for a in range(0, len(frame), 225)] + [(0, len(frame)), (36, 38), (37, 74), (4700, 9999)]
+    for a, b in slices:
+        assert bytes(s.to_bytes(a, b)) == frame[a:b], (a, b)
+
+
 def test_render_imports_on_cpython_and_needs_a_surface_here():
     import render as R
 
