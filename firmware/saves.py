@@ -145,13 +145,21 @@ class Storage:
 
 def log_crash(folder, text):
     """Append one entry to crash.log, keeping only the newest MAX_CRASH bytes
-    (whole entries where they fit)."""
+    (whole entries where they fit). While the entry fits it is appended:
+    a MemoryError is logged from a heap with no room for a copy of the log
+    (a CircuitPython Pico's deep in its menus logged nothing)."""
     path = folder + "/" + CRASH
-    old = read_crashes(folder)
     entry = "--- crash\n" + text
     if not entry.endswith("\n"):
         entry += "\n"
-    both = (old + entry)[-MAX_CRASH:]
+    kind = _kind(path)
+    size = os.stat(path)[6] if kind == "file" else 0
+    if kind != "dir" and size + len(entry.encode()) <= MAX_CRASH:
+        with open(path, "a") as f:
+            f.write(entry)
+        _sync()
+        return
+    both = (read_crashes(folder) + entry)[-MAX_CRASH:]
     cut = both.find("--- crash\n")
     both = both[cut:] if cut >= 0 else both
     if _kind(path) == "dir":

@@ -503,6 +503,22 @@ def test_a_screen_that_fails_to_draw_is_said_in_crash_log():
     assert read_crashes(app.board.flash_dir).count("--- crash") == 2
 
 
+def test_crash_log_appends_its_entries_and_keeps_the_newest_within_its_cap():
+    """Entries are appended in order (no copy of the log in a heap that has
+    just run out) until the cap, then the oldest whole entries go."""
+    import saves
+
+    folder = make_app().board.flash_dir
+    for i in range(60):
+        saves.log_crash(folder, "entry %d %s" % (i, "x" * 100))
+        if i == 5:
+            assert saves.read_crashes(folder).count("--- crash") == 6
+    text = saves.read_crashes(folder)
+    assert len(text.encode()) <= saves.MAX_CRASH and text.startswith("--- crash\n")
+    numbers = [int(line.split()[1]) for line in text.splitlines() if line.startswith("entry")]
+    assert numbers == list(range(numbers[0], 60)) and numbers[0] > 0
+
+
 def test_the_renderer_keeps_the_error_of_a_screen_it_could_not_draw():
     from tests.device.walker import renderer
 

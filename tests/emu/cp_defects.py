@@ -27,11 +27,12 @@ class OutOfHeap(OpenDefect):
     boot, and the sheet's import failed instead. A fix is less in the heap:
     fewer names and less code loaded at once. Since 2026-11-29 (later) the
     errors' sentences are out of the code (3.7 KB at boot), the rarer
-    commands' rules leave at home, and a reload after a crash makes the
-    table first, so the same press no longer fails again and again from
-    the same save. A first crash is still there: in the screen-by-screen
-    walk it is the first C after a power-on, asking for the table while the
-    main menu's modules load (2026-11-29, last)."""
+    commands' rules leave at home, and every start makes the table at the
+    home screen (after a reload since 2026-11-29, later; after a power-on
+    too since that evening, when the first C after one no longer crashed).
+    Still open: the screen-by-screen walk runs out at the sheet, its 8th
+    press (the main menu, a flip, the main menu again: ~8 KB free, a
+    reply's 400 bytes found no room)."""
 
 
 class PanelGarbled(OpenDefect):
@@ -62,6 +63,22 @@ def answered(ask):
         if "MemoryError" in str(e):
             raise OutOfHeap(str(e))
         raise
+
+
+def drew_screen_error(glass):
+    """True when the glass shows the renderer's fallback for a MemoryError:
+    "Screen error", then "MemoryError" (the message's own line aside). The
+    app logs it in crash.log, but a heap that has just run out may not
+    have the room to."""
+    import displayio
+    import layout as L
+    from render import Renderer
+    from surface import Surface
+
+    surface = Surface(displayio.Bitmap(L.WIDTH, L.HEIGHT, 2))
+    Renderer(fb=surface).render({"screen": "message", "title": "Screen error", "lines": ["MemoryError"], "hint": ""})
+    top = (L.MESSAGE_LINE_Y + L.MESSAGE_LINE_H) * ((L.WIDTH + 7) // 8)
+    return bytes(glass[:top]) == bytes(surface.to_bytes(0, top))
 
 
 def crashed(cp):

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from tests.emu.conftest import PRESS_WALL, battery_box, hello
-from tests.emu.cp_defects import OPEN_DEFECTS, PanelGarbled, answered, crashed
+from tests.emu.cp_defects import OPEN_DEFECTS, OutOfHeap, PanelGarbled, answered, crashed, drew_screen_error
 GAP = 0.35  # emulated s after a press: keypad's debounce and the app's work
 
 # (button, the screen the twin must show after it, or None: no checkpoint). Found on the
@@ -89,6 +89,8 @@ def test_every_screen_kind_and_each_systems_menu_on_circuitpython(cp, cp_twin):
             continue
         if not came:
             crashed(cp)
+            if drew_screen_error(cp.panel_image()):
+                raise OutOfHeap("%s: the board drew Screen error: MemoryError (nothing logged)" % what)
             glass = battery_box(cp.panel_image(), clear=True)
             raise AssertionError("%s: the emulated panel differs from the unix-port renderer in %d pixels"
                                  % (what, sum(bin(a ^ b).count("1") for a, b in zip(glass, frame))))
