@@ -123,21 +123,27 @@ def main():
 
 
 def _name_table():
-    """At the home screen, on a board with a small heap (a Pico's ~164 KB,
-    not a MagTag's PSRAM): make CircuitPython's next table of interned
-    names now, while the heap is as boot left it. Its tables double
-    (py/qstr.c): past ~1,260 of the game's names the next is 1,280 entries,
-    ~7.7 KB in one piece, and the first menu's modules take a session there.
-    Made then, in a heap those modules were cutting up, it failed: the first
-    C after a power-on crashed and restarted the game (docs/rp2040.md).
-    Throwaway names ("#0", "#1", ...) are interned until the heap in use
-    jumps by the table (over 4 KB at once); at most 200."""
+    """After code.py's own reload (a crash's, a Ctrl-C's; not at power-on),
+    on a board with a small heap (a Pico's ~164 KB, not a MagTag's PSRAM):
+    make CircuitPython's next table of interned names now, at the home
+    screen of a whole heap. Its tables double (py/qstr.c): past ~1,260 of
+    the game's names the next is 1,280 entries, ~7.7 KB in one piece, and a
+    session that got there first in a heap cut up by its menus ran out
+    (a MemoryError: the crash this reload followed), and would again at the
+    same press, from the same save. Throwaway names ("#0", "#1", ...) are
+    interned until the heap in use jumps by the table (over 4 KB at once);
+    at most 200. A power-on leaves it to chance: the table costs a light
+    session more than it gives."""
     try:
+        import supervisor
+
+        if supervisor.runtime.run_reason != supervisor.RunReason.SUPERVISOR_RELOAD:
+            return
         gc.collect()
         used = gc.mem_alloc()
         if used + gc.mem_free() > 256 * 1024:
             return
-    except AttributeError:  # CPython (the tests' fakes)
+    except (ImportError, AttributeError):  # CPython (the tests' fakes)
         return
     for n in range(200):
         getattr(gc, "#%d" % n, None)  # getattr interns its name

@@ -27,12 +27,14 @@ class OutOfHeap(OpenDefect):
     boot, and the sheet's import failed instead. A fix is less in the heap:
     fewer names and less code loaded at once. Since 2026-11-29 (later) the
     errors' sentences are out of the code (3.7 KB at boot), the rarer
-    commands' rules leave at home, and every start makes the table at the
-    home screen (after a reload since 2026-11-29, later; after a power-on
-    too since that evening, when the first C after one no longer crashed).
-    Still open: the screen-by-screen walk runs out at the sheet, its 8th
-    press (the main menu, a flip, the main menu again: ~8 KB free, a
-    reply's 400 bytes found no room)."""
+    commands' rules leave at home, and a reload after a crash makes the
+    table first, so the same press no longer fails again and again from
+    the same save. A first crash is still there: in the screen-by-screen
+    walk it is the first C after a power-on, asking for the table while the
+    main menu's modules load. Made at every start instead, the table let
+    that walk reach the sheet, its 8th press (~8 KB free, a reply's 400
+    bytes found no room), but a long session crashed two or three times as
+    often (2026-11-29, evening)."""
 
 
 class PanelGarbled(OpenDefect):
