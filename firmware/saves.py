@@ -162,7 +162,7 @@ def log_crash(folder, text):
     both = (read_crashes(folder) + entry)[-MAX_CRASH:]
     cut = both.find("--- crash\n")
     both = both[cut:] if cut >= 0 else both
-    if _kind(path) == "dir":
+    if kind == "dir":
         _discard(path)
     with open(path, "w") as f:
         f.write(both)
