@@ -439,8 +439,6 @@ class App:
     def press(self, button):
         """A button, pressed or sent by the host: the rules part of its work is timed (stats)."""
         self.work = {}
-        if button == "C":  # a menu opens and its code loads: CircuitPython makes room for its names first
-            self.board.make_name_table()
         t0 = _us()
         self.ui.press(button)
         self.work["rules"] = _us_since(t0)

@@ -29,13 +29,12 @@ class OutOfHeap(OpenDefect):
     errors' sentences are out of the code (3.7 KB at boot), the rarer
     commands' rules leave at home, and a reload after a crash makes the
     table first, so the same press no longer fails again and again from
-    the same save. Since 2026-11-29 (night) the table is also made before
-    the first C of a run (the main menu's modules asked for it while
-    loading, and the first C after a power-on crashed:
-    test_the_first_menu_after_a_power_on_opens). The screen-by-screen walk
-    now runs out at the sheet, its 8th press (~8 KB free, the reply to a
-    request found no 408 bytes): the main menu and the sheet are more than
-    the heap holds in one piece after a flip."""
+    the same save. A first crash is still there: in the screen-by-screen
+    walk it is the first C after a power-on, asking for the table while the
+    main menu's modules load. Made at every start instead, the table let
+    that walk reach the sheet, its 8th press (~8 KB free, a reply's 400
+    bytes found no room), but a long session crashed two or three times as
+    often (2026-11-29, evening)."""
 
 
 class PanelGarbled(OpenDefect):
