@@ -34,7 +34,8 @@ class OutOfHeap(OpenDefect):
     main menu's modules load. Made at every start instead, the table let
     that walk reach the sheet, its 8th press (~8 KB free, a reply's 400
     bytes found no room), but a long session crashed two or three times as
-    often (2026-11-29, evening)."""
+    often (2026-11-29, evening): by the crashes read by phase, the heap's
+    age (no crash's reload to give it back whole), not the table."""
 
 
 class PanelGarbled(OpenDefect):
