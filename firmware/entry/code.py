@@ -174,9 +174,9 @@ def _reload(board):
 def _crashed(board, renderer, e):
     """As a MicroPython board does (start._crashed): the error into crash.log
     on the drive, then a soft reload, which starts the game again from its
-    save with a whole heap (the USB link stays up). Where even that fails
-    (no room left to log), the error on the panel, and CircuitPython's own
-    report on its console."""
+    save with a whole heap (the USB link stays up). Where the log cannot be
+    written (no room left), the error on the console, as CircuitPython's
+    own errors are; where no reload comes (CPython's tests), on the panel."""
     try:
         gc.collect()  # a MemoryError's crash: what the failed press held goes first
         import traceback
@@ -187,7 +187,10 @@ def _crashed(board, renderer, e):
         e = crash_cause(e)
         log_crash(board.flash_dir, "".join(traceback.format_exception(e)))
     except Exception:  # noqa: BLE001 - out of memory or of drive: the reload matters more
-        pass
+        try:
+            print("crash.log not written:", type(e).__name__, e)  # the console (the REPL) keeps the cause
+        except Exception:  # noqa: BLE001
+            pass
     _reload(board)
     try:
         notice(board, renderer, "Firmware error", [type(e).__name__, str(e)[:34], "", "Press reset."])

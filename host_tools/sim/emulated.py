@@ -63,6 +63,7 @@ LFS_PROG = 256
 NS = 1e-9
 ANSWER_TIMEOUT = 30.0  # wall s: an emulator on a loaded machine can be slow to get to its input
 STOP_GRACE = 3.0
+CONSOLE_KEPT = 16384  # bytes of CircuitPython's console an EmuBoard keeps (console_text)
 
 # Panel controllers the harness models (host_tools/sim/emu/panels.mjs), by the
 # registry's name for them; a board whose panel is here can be emulated.
@@ -338,6 +339,7 @@ class EmuBoard(PtyBoard):
         self._master = self._slave = None
         self.console_port = None  # CircuitPython's console (the REPL), a second pty
         self._console = None  # its (master, slave)
+        self._heard = bytearray()  # the console's last CONSOLE_KEPT bytes, over every run
         self._log = None
         self._sock = None
         self._answers = {}
@@ -364,6 +366,7 @@ class EmuBoard(PtyBoard):
         if self.circuitpython and self._console is None:
             master, slave = os.openpty()
             tty.setraw(slave)
+            os.set_blocking(master, False)  # no one at the REPL: its words are dropped, the board goes on
             self._console = (master, slave)
             self.console_port = os.ttyname(slave)
 
@@ -449,7 +452,7 @@ class EmuBoard(PtyBoard):
             self._threads = [threading.Thread(target=self._read_control, args=(self.proc,), daemon=True),
                              threading.Thread(target=self._bridge, args=(ours,), daemon=True)]
             if console:
-                self._threads.append(threading.Thread(target=self._bridge, args=(console[0], self._console[0]),
+                self._threads.append(threading.Thread(target=self._bridge, args=(console[0], self._console[0], True),
                                                       daemon=True))
             for t in self._threads:
                 t.start()
@@ -553,8 +556,9 @@ class EmuBoard(PtyBoard):
         with self._cond:
             self._cond.notify_all()
 
-    def _bridge(self, sock, master=None):
-        """pty master <-> the emulator's CDC socket, bytes untouched."""
+    def _bridge(self, sock, master=None, heard=False):
+        """pty master <-> the emulator's CDC socket, bytes untouched; with
+        `heard`, what the board says is kept too (console_text)."""
         master = self._master if master is None else master
         while True:
             try:
@@ -568,7 +572,14 @@ class EmuBoard(PtyBoard):
                     return
                 if not data:
                     return
-                os.write(master, data)
+                if heard:
+                    with self._cond:
+                        self._heard += data
+                        del self._heard[:-CONSOLE_KEPT]
+                try:
+                    os.write(master, data)
+                except BlockingIOError:  # the console's pty is full: no one reads it
+                    pass
             if master in ready:
                 try:
                     data = os.read(master, 65536)
@@ -669,6 +680,13 @@ class EmuBoard(PtyBoard):
     def panel_image(self):
         """What the glass shows: 296 x 128 MONO_HLSB bytes, 1 = black."""
         return self.panel()["image"]
+
+    def console_text(self):
+        """What CircuitPython's console port said (its banners, a reload's
+        "soft reboot", an error it printed), the last CONSOLE_KEPT bytes
+        over every run, whether or not anyone opened console_port."""
+        with self._cond:
+            return self._heard.decode("utf-8", "replace")
 
     def violations(self):
         """Every command the panel would not have accepted since this

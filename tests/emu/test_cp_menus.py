@@ -16,6 +16,7 @@ import time
 
 import pytest
 
+from host_tools.link import DeviceError, DeviceLink, LinkError
 from tests.emu.conftest import PRESS_WALL, battery_box, hello
 from tests.emu.cp_defects import OPEN_DEFECTS, OutOfHeap, PanelGarbled, answered, crashed, drew_screen_error
 GAP = 0.35  # emulated s after a press: keypad's debounce and the app's work
@@ -57,6 +58,33 @@ def glass_shows(cp, frame, refused, wall=PRESS_WALL):
     return False
 
 
+RELOADED = "soft reboot"  # what CircuitPython's console says as code.py runs again
+
+
+def not_shown(cp, what, frame, reloads):
+    """The glass never showed the twin's frame and nothing was logged: say
+    what the board holds. A reload since the walk began with a MemoryError
+    on the console is OutOfHeap (code.py prints the error there when
+    crash.log could not be written); anything else fails the test, with
+    the pixels, whether the board's own bitmap is the twin's frame (then
+    the panel missed an update) and the console's last words."""
+    glass = battery_box(cp.panel_image(), clear=True)
+    said = cp.console_text()
+    again = said.count(RELOADED) - reloads
+    try:
+        with DeviceLink(cp.port, timeout=10.0) as link:
+            mine = battery_box(link.fetch_screen(), clear=True)
+        drawn = "equals the twin's" if mine == frame else "differs from the twin's"
+    except (DeviceError, LinkError) as e:
+        drawn = "could not be read (%s)" % e
+    facts = ("%s: the emulated panel differs from the unix-port renderer in %d pixels; the board's own bitmap %s; "
+             "%d reloads since the walk began; its console ends: %r"
+             % (what, sum(bin(a ^ b).count("1") for a, b in zip(glass, frame)), drawn, again, said[-600:]))
+    if again and "MemoryError" in said:
+        raise OutOfHeap(facts)
+    raise AssertionError(facts)
+
+
 def garbled(cp, before):
     """PanelGarbled when the panel refused bytes since `before` violations."""
     refused = cp.violations()[before:]
@@ -69,6 +97,7 @@ def garbled(cp, before):
 def test_every_screen_kind_and_each_systems_menu_on_circuitpython(cp, cp_twin):
     seen, missed = [], []
     since, before = cp.event_count(), len(cp.violations())
+    reloads = cp.console_text().count(RELOADED)
     for i, (button, screen) in enumerate(WALK):
         t = cp.press(button)
         shown = cp_twin.request("press", button=button)["screen"]
@@ -91,9 +120,7 @@ def test_every_screen_kind_and_each_systems_menu_on_circuitpython(cp, cp_twin):
             crashed(cp)
             if drew_screen_error(cp.panel_image()):
                 raise OutOfHeap("%s: the board drew Screen error: MemoryError (nothing logged)" % what)
-            glass = battery_box(cp.panel_image(), clear=True)
-            raise AssertionError("%s: the emulated panel differs from the unix-port renderer in %d pixels"
-                                 % (what, sum(bin(a ^ b).count("1") for a, b in zip(glass, frame))))
+            not_shown(cp, what, frame, reloads)
         seen.append(screen)
     crashed(cp)
     assert not [e for e in cp.events_since(since) if e.get("ev") == "reset"], "CircuitPython reset during the walk"

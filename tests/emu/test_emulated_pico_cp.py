@@ -199,7 +199,7 @@ def test_ctrl_c_on_either_usb_port_does_not_stop_the_game(cp, which):
     of a B press; on usb_cdc.data it is a byte of the link."""
     hello(cp)
     idle(cp)
-    before_junk = len(cp.violations())
+    before_junk, reloads = len(cp.violations()), cp.console_text().count("soft reboot")
     start = cp.press("B")
     cp.send_at(b"\x03", t=start + INTO_THE_REFRESH, port="console" if which == "console" else "link")
     while cp.time() < start + 2.0:
@@ -209,6 +209,8 @@ def test_ctrl_c_on_either_usb_port_does_not_stop_the_game(cp, which):
             link.hello()
     except LinkError as e:
         raise AssertionError("0x03 on the %s port stopped the game: %s" % (which, e))
+    # the console says so (what the walk of every screen reads to tell a reload nothing logged)
+    assert cp.console_text().count("soft reboot") - reloads == (which == "console"), cp.console_text()[-400:]
     # A clears a notice (a Ctrl-C that fell in a save restarts the game from it with one; at home
     # A picks the next attribute); then B must answer on the panel: a flip, or the rules' refusal
     # where the walk so far has left the hero unable to flip (knocked out)

@@ -699,6 +699,23 @@ def test_code_py_logs_an_error_inside_a_request_as_itself(tmp_path):
     assert "Crash" not in log
 
 
+def test_code_py_says_an_error_it_could_not_log_on_the_console(tmp_path, capsys):
+    """No room to write crash.log (here: the drive's folder is a file): the
+    error goes to CircuitPython's console, where its own errors are read,
+    before the reload; the tests of the emulated board tell an unlogged
+    MemoryError by it."""
+    from app import Crash
+
+    class Board:
+        flash_dir = str(tmp_path / "not-a-folder")
+
+    (tmp_path / "not-a-folder").write_text("")
+    code = _run_file(ROOT / "firmware" / "entry" / "code.py", "magtag_code")
+    with pytest.raises(MemoryError):
+        code._crashed(Board(), None, Crash(MemoryError("memory allocation failed, allocating 296 bytes")))
+    assert "crash.log not written: MemoryError memory allocation failed, allocating 296 bytes" in capsys.readouterr().out
+
+
 # ---------------------------------------------------------------- (d) the App end to end
 
 
