@@ -68,6 +68,10 @@ class Screens:
         self.push(Message(self, title, lines, sticky))
 
     def open_menu(self):
+        """C: the system's main menu, whose code loads when first opened.
+        CircuitPython makes room for its names first (a table of them in
+        one piece, while the heap has the room: boards/circuitpython.py)."""
+        self.app.board.make_name_table()
         self.push(self.main_menu())
 
     def run(self, op, args, then=None):

@@ -36,7 +36,8 @@ class Board:
     #   sleep_after_ms() idle this long, then power_off() (None: the app's
     #   long idle); sleep_loses_ram() a sleep that restarts the code;
     #   deinit() let go of what CircuitPython's soft reload would
-    #   leave pointing into the heap it frees.
+    #   leave pointing into the heap it frees; make_name_table() make
+    #   CircuitPython's next table of names while the heap is whole.
     def _nothing(self, *args):
         return None
 
@@ -44,7 +45,7 @@ class Board:
         return False
 
     battery = usb_powered = sleep_after_ms = log = reset = start_watchdog = stop_watchdog = feed = _nothing
-    woken_by = set_sleep = power_off = deinit = _nothing
+    woken_by = set_sleep = power_off = deinit = make_name_table = _nothing
     held = sleep_loses_ram = _no
 
 

@@ -227,6 +227,44 @@ class CircuitPythonBoard(Board):
             return True
         return False
 
+    # ---------------------------------------------------------------- heap
+
+    _names_made = False
+    SMALL_HEAP = 256 * 1024  # a Pico's ~164 KB; not a MagTag's PSRAM
+
+    def make_name_table(self):
+        """Make CircuitPython's next table of interned names now, once a
+        run, while the heap is whole. Its tables double (py/qstr.c): past
+        ~1,260 of the game's names the next is 1,280 entries, ~7.7 KB in
+        one piece, asked for while some module loads. The main menu's
+        modules get there: the first C after a power-on ran out (a
+        MemoryError, "allocating 1280 bytes") when the table came after
+        their code had taken the heap's large holes. So opening a main
+        menu calls this first (widgets.Screens.open_menu: every system's C
+        goes through it), and code.py at the home screen after its own
+        reload. Throwaway names ("#0", "#1", ...) are
+        interned until the heap in use jumps by the table (over 4 KB at
+        once); at most 200 (~1 KB of names for good, where the game's own
+        names made the table already)."""
+        if self._names_made:
+            return
+        self._names_made = True
+        import gc
+
+        gc.collect()
+        try:
+            used = gc.mem_alloc()
+        except AttributeError:  # CPython (the tests' fakes)
+            return
+        if used + gc.mem_free() > self.SMALL_HEAP:
+            return
+        for n in range(200):
+            getattr(gc, "#%d" % n, None)  # getattr interns its name
+            now = gc.mem_alloc()
+            if now - used > 4096:
+                return
+            used = now
+
     # ---------------------------------------------------------------- screen
 
     def show(self, buf, mode):

@@ -22,24 +22,15 @@ from widgets import Screens, _wrap
 MAX_NET_UI = 3
 
 
-def _menus():
-    """The main menu and its flows (menus.py), loaded when first opened."""
-    from deck import menus
-
-    return menus
-
-
-def main_menu(u):
-    return _menus().MainMenu(u)
-
-
 class Ui(Screens):
     SYSTEM = "deck"
     # what a sleep that loses the RAM must keep for the next press (sleep_ops.keep_rest)
     REST = ("attr", "net", "flipped_with", "pursuit_flip")
 
     def main_menu(self):
-        return main_menu(self)
+        from deck.menus import MainMenu  # the main menu and its flows, loaded when first opened
+
+        return MainMenu(self)
 
     def ask(self, args):
         """The GM asks for a flip (op ask): its screen, loaded on first use."""
@@ -116,7 +107,7 @@ class Home:
         elif b == "B":
             flip_now(u)
         elif b == "C":
-            u.push(main_menu(u))
+            u.open_menu()
 
 
 def flip_now(u, team=None, fast=False, pvp=False, suit=None, item=None, unencumbered=False):
@@ -306,6 +297,6 @@ class KnockedOut:
     def press(self, b):
         u = self.ui
         if b == "C":
-            u.push(main_menu(u))
+            u.open_menu()
         elif b == "B":
             flip_now(u)  # refused with the rules' own sentence

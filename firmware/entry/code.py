@@ -110,7 +110,9 @@ def main():
         app = App(board, device_id(), None if seed is None else int(seed))
         app.renderer = renderer  # draw into the board's bitmap (no framebuf here)
         try:
-            app.run(_name_table)
+            # after a crash's reload, the table of names at the home screen: a session that
+            # crashed asking for it from a cut-up heap gets past that press from the same save
+            app.run(board.make_name_table if _reloaded() else None)
             return
         except KeyboardInterrupt:
             # a 0x03 on the console port: go on from the save, with a whole heap (a new App
@@ -122,35 +124,15 @@ def main():
             _crashed(board, renderer, e)
 
 
-def _name_table():
-    """After code.py's own reload (a crash's, a Ctrl-C's; not at power-on),
-    on a board with a small heap (a Pico's ~164 KB, not a MagTag's PSRAM):
-    make CircuitPython's next table of interned names now, at the home
-    screen of a whole heap. Its tables double (py/qstr.c): past ~1,260 of
-    the game's names the next is 1,280 entries, ~7.7 KB in one piece, and a
-    session that got there first in a heap cut up by its menus ran out
-    (a MemoryError: the crash this reload followed), and would again at the
-    same press, from the same save. Throwaway names ("#0", "#1", ...) are
-    interned until the heap in use jumps by the table (over 4 KB at once);
-    at most 200. A power-on leaves it to chance: the table costs a light
-    session more than it gives."""
+def _reloaded():
+    """True when code.py runs again after its own reload (a crash's, a
+    Ctrl-C's), not after a power-on or a reset."""
     try:
         import supervisor
 
-        if supervisor.runtime.run_reason != supervisor.RunReason.SUPERVISOR_RELOAD:
-            return
-        gc.collect()
-        used = gc.mem_alloc()
-        if used + gc.mem_free() > 256 * 1024:
-            return
+        return supervisor.runtime.run_reason == supervisor.RunReason.SUPERVISOR_RELOAD
     except (ImportError, AttributeError):  # CPython (the tests' fakes)
-        return
-    for n in range(200):
-        getattr(gc, "#%d" % n, None)  # getattr interns its name
-        now = gc.mem_alloc()
-        if now - used > 4096:
-            return
-        used = now
+        return False
 
 
 def _reload(board):

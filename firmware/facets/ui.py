@@ -214,7 +214,7 @@ class Home:
         g = u.game
         task = g is not None and g.s.task is not None
         if b == "C":
-            u.push(MainMenu(u))
+            u.open_menu()
         elif g is None:
             return
         elif b == "B":
@@ -248,7 +248,7 @@ class RollScreen:
             else:
                 u.roll(op, args)
         elif b == "C":
-            u.push(MainMenu(u))
+            u.open_menu()
 
 
 class TakenOut(Menu):

@@ -122,7 +122,7 @@ class Home:
         elif b == "B":
             u.roll()
         elif b == "C":
-            u.push(MainMenu(u))
+            u.open_menu()
 
 
 def roll_view(g, hint):
@@ -163,7 +163,7 @@ class RollScreen:
             if b == "B":
                 u.run("decline", {})
             elif b == "C":
-                u.push(MainMenu(u))
+                u.open_menu()
             elif b == "A":
                 u.notice("Waiting for an assist", ["The roll stays set", "aside until another", "hero's assist comes",
                                                    "from the GM, or you", "resolve it (B)."])
@@ -172,7 +172,7 @@ class RollScreen:
         if b == "B":
             u.roll()
         elif b == "C":
-            u.push(MainMenu(u))
+            u.open_menu()
 
 
 class HeroScreen:

@@ -29,13 +29,13 @@ class OutOfHeap(OpenDefect):
     errors' sentences are out of the code (3.7 KB at boot), the rarer
     commands' rules leave at home, and a reload after a crash makes the
     table first, so the same press no longer fails again and again from
-    the same save. A first crash is still there: in the screen-by-screen
-    walk it is the first C after a power-on, asking for the table while the
-    main menu's modules load. Made at every start instead, the table let
-    that walk reach the sheet, its 8th press (~8 KB free, a reply's 400
-    bytes found no room), but a long session crashed two or three times as
-    often (2026-11-29, evening): by the crashes read by phase, the heap's
-    age (no crash's reload to give it back whole), not the table."""
+    the same save. Since 2026-11-30 the table is made before the first
+    main menu opens (the first C after a power-on crashed asking for it
+    while the menu's modules loaded), and the screen-by-screen walk runs
+    out later: at the sheet, its 8th press (~8 KB free, a reply's 300-400
+    bytes found no room), or further on, sometimes with no room left to log
+    (then code.py prints the error on the console and the walk reads it
+    there)."""
 
 
 class PanelGarbled(OpenDefect):

@@ -47,6 +47,25 @@ def test_circuitpython_boots_the_game_to_its_home_screen(cp):
     assert any(panel["image"]), "the glass is blank after boot"
 
 
+def test_the_first_menu_after_a_power_on_opens(cp):
+    """A defect found here (2026-11-29): the first C after a power-on
+    restarted the game (MemoryError, "allocating 1280 bytes"). The main
+    menu's modules are the first to take CircuitPython's names past ~1,260,
+    and the next table of names (1,280 entries, ~7.7 KB in one piece) was
+    asked for after their code had filled the heap's large holes. The board
+    now makes that table before a main menu opens (make_name_table, from
+    widgets.Screens.open_menu, every system's door to its menu)."""
+    idle(cp)  # the module's board, just powered on: its first press
+    crashes = (read_settled(cp.fs_path, "deckahedron/crash.log") or b"").count(b"--- crash")
+    press_and_wait(cp, "C")
+    with DeviceLink(cp.port, timeout=10.0) as link:
+        shown = link.request("press", button="DOWN")["screen"]
+    log = read_settled(cp.fs_path, "deckahedron/crash.log") or b""
+    assert log.count(b"--- crash") == crashes, "the first menu after a power-on crashed: %s" % log[-300:]
+    assert shown == "menu", "after C and DOWN the board shows %s, not the main menu" % shown
+    press_and_wait(cp, "A")  # home again, for the tests after this one
+
+
 # A defect found here: CircuitPython's hashlib has only new(name, data), so the digest fell back to
 # FNV-1a and the same seed gave another game id and digest (and every backup failed its check).
 def test_the_same_seed_gives_the_same_game_and_pixels_as_the_unix_port(cp, cp_twin):
@@ -133,11 +152,12 @@ def test_a_save_survives_a_reset(cp):
 def test_a_reload_makes_the_name_table_first_and_a_reset_does_not(cp):
     """After code.py's own reload (a crash's or a Ctrl-C's) the board makes
     CircuitPython's next table of names (1,280 entries, ~7.7 KB in one
-    piece) at its home screen, in a whole heap (code.py's _name_table): a
+    piece) at its home screen, in a whole heap (make_name_table): a
     session that crashed asking for it at some press, from a heap its menus
     had cut up, gets past that press after the reload instead of failing it
     again and again from the same save. After a reset (a power-on) it does
-    not: the table would cost a light session more than it gives."""
+    not at boot but at the first menu opened (test_the_first_menu_after_a_
+    power_on_opens): a session that never opens one does not pay for it."""
     idle(cp)
     cp.reset()  # the events start again with the board's
     cp.wait_event(is_update, timeout=PRESS_WALL)
