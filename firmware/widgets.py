@@ -68,11 +68,16 @@ class Screens:
         self.push(Message(self, title, lines, sticky))
 
     def open_menu(self):
-        """C: the system's main menu, whose code loads when first opened.
-        CircuitPython makes room for its names first (a table of them in
-        one piece, while the heap has the room: boards/circuitpython.py)."""
-        self.app.board.make_name_table()
         self.push(self.main_menu())
+
+    def load(self, module):
+        """A module of screens loaded when first wanted (the menus, a flip's
+        rarer screens, a mini-game's), so a board that only flips does not
+        hold its code. The one door for them: CircuitPython makes room for
+        their names first, while the heap has it (a table in one piece:
+        boards/circuitpython.py, make_name_table)."""
+        self.app.board.make_name_table()
+        return __import__(module, None, None, ["_"])  # a fromlist: the package's module itself
 
     def run(self, op, args, then=None):
         """Run a rules command for the player; on refusal show why."""

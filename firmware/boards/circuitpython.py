@@ -239,10 +239,10 @@ class CircuitPythonBoard(Board):
         one piece, asked for while some module loads. The main menu's
         modules get there: the first C after a power-on ran out (a
         MemoryError, "allocating 1280 bytes") when the table came after
-        their code had taken the heap's large holes. So opening a main
-        menu calls this first (widgets.Screens.open_menu: every system's C
-        goes through it), and code.py at the home screen after its own
-        reload. Throwaway names ("#0", "#1", ...) are
+        their code had taken the heap's large holes. So a screen module
+        loaded when first wanted calls this first (widgets.Screens.load:
+        the menus, a flip's rarer screens, a mini-game's), and code.py at
+        the home screen after its own reload. Throwaway names ("#0", "#1", ...) are
         interned until the heap in use jumps by the table (over 4 KB at
         once); at most 200 (~1 KB of names for good, where the game's own
         names made the table already)."""

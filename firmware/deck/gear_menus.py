@@ -11,9 +11,7 @@ from widgets import _wrap
 
 
 def _reveal(u, name):
-    from deck.harm_menus import reveal  # Hurt & recover's flows, loaded when chosen
-
-    reveal(u, None, name)
+    u.load("deck.harm_menus").reveal(u, None, name)  # Hurt & recover's flows
 
 
 def item_choices(u, again, crit, extra):

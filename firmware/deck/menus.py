@@ -13,13 +13,9 @@ from deck.ui import flip_now
 from menu_widgets import MENU_HELP, Menu, NameEntry, Shown, confirm_new, help_pages
 
 
-def _module(name):
-    return __import__(name, None, None, ["_"])  # a fromlist: the package's module itself
-
-
 def _later(ui, module, name, *args):
     """A row's action whose code loads when the row is chosen."""
-    return lambda: getattr(_module(module), name)(ui, *args)
+    return lambda: getattr(ui.load(module), name)(ui, *args)
 
 
 class MainMenu(Menu):
@@ -35,7 +31,7 @@ class MainMenu(Menu):
         sub = lambda title, rows: (title, lambda: ui.push(Menu(ui, title, rows())))  # noqa: E731
         items = [
             ("Last flip", lambda: show_last(ui)),
-            ("Character sheet", lambda: ui.push(_module("deck.sheet").Sheet(ui))),
+            ("Character sheet", lambda: ui.push(ui.load("deck.sheet").Sheet(ui))),
             sub("Hurt & recover", lambda: [
                 ("Take damage", _later(ui, "deck.harm_menus", "damage_flow")),
                 ("Reveal attack power", lambda: ui.push(Menu(ui, "Reveal", [

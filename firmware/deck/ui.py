@@ -28,15 +28,11 @@ class Ui(Screens):
     REST = ("attr", "net", "flipped_with", "pursuit_flip")
 
     def main_menu(self):
-        from deck.menus import MainMenu  # the main menu and its flows, loaded when first opened
-
-        return MainMenu(self)
+        return self.load("deck.menus").MainMenu(self)
 
     def ask(self, args):
         """The GM asks for a flip (op ask): its screen, loaded on first use."""
-        from deck.ask import offer
-
-        return offer(self, args)
+        return self.load("deck.ask").offer(self, args)
 
     def reset(self):
         self.attr = "str"
@@ -70,7 +66,7 @@ class Ui(Screens):
         if g is not None and g.s.flip is not None:
             kind = FlipScreen
         elif g is not None and g.s.minigame:
-            from deck.minigame_menus import MiniGame as kind  # the mini-games' screen, loaded when one starts
+            kind = self.load("deck.minigame_menus").MiniGame
         elif g is not None and g.s.incapacitated:
             if self.result is not None:
                 self.last, self.result = ResultScreen(self).view(), None
@@ -193,9 +189,7 @@ class FlipScreen:
         if b in ("A", "B"):
             finish_flip(u, again=(b == "B"))
         elif b == "C":
-            from deck.flip_menus import FlipMenu  # loaded when first opened
-
-            u.push(FlipMenu(u))
+            u.push(u.load("deck.flip_menus").FlipMenu(u))
 
 
 def finish_flip(u, again=False, crit=None, extra=None):
@@ -203,22 +197,16 @@ def finish_flip(u, again=False, crit=None, extra=None):
     f = g.s.flip
     card = C.CARDS[g.s.table[f["resolving"]]]
     if f["team"] and extra is None:
-        from menu_widgets import Menu
-
-        u.push(Menu(u, "Whose card resolved it?", [
+        u.push(u.load("menu_widgets").Menu(u, "Whose card resolved it?", [
             ("Mine", lambda: finish_flip(u, again, crit, {"resolved": True})),
             ("Another player's", lambda: finish_flip(u, again, crit, {"resolved": False}))]))
         return
     if f.get("item") and "_item" not in (extra or {}):
-        from deck.gear_menus import item_choices  # loaded when an item is used
-
-        if item_choices(u, again, crit, extra):
+        if u.load("deck.gear_menus").item_choices(u, again, crit, extra):
             return
     resolved = extra is None or extra.get("resolved", True)
     if card.crit == "success" and resolved and crit is None:
-        from deck.flip_menus import CritMenu  # loaded when first wanted
-
-        u.push(CritMenu(u, again, extra))
+        u.push(u.load("deck.flip_menus").CritMenu(u, again, extra))
         return
     args = dict(extra or {})
     args.pop("_item", None)
@@ -230,10 +218,8 @@ def finish_flip(u, again=False, crit=None, extra=None):
         r = u.app.command("end_flip", args)
     except RulesError as e:
         if e.code == "choose_cost":  # a shield's middle effect: the player's choice
-            from menu_widgets import Menu
-
             more = dict(extra or {}, _item=1)
-            u.push(Menu(u, "The block costs", [
+            u.push(u.load("menu_widgets").Menu(u, "The block costs", [
                 ("1 Stamina", lambda: finish_flip(u, again, crit, dict(more, cost="stamina"))),
                 ("1 damage on " + f["item"][:22], lambda: finish_flip(u, again, crit, dict(more, cost="damage")))]))
         else:
@@ -249,9 +235,7 @@ def finish_flip(u, again=False, crit=None, extra=None):
         u.notice(f["item"][:24], _wrap("%s. %s" % (r.get("magic") or r["shield"], r.get("cost", ""))))
     if u.game.s.pursuit is not None and u.pursuit_flip:
         u.pursuit_flip = False
-        from deck.minigame_menus import PursuitRound
-
-        u.push(PursuitRound(u, r["level"]))
+        u.push(u.load("deck.minigame_menus").PursuitRound(u, r["level"]))
     elif again:
         flip_now(u, team=f["team"])
 

@@ -53,8 +53,8 @@ def test_the_first_menu_after_a_power_on_opens(cp):
     menu's modules are the first to take CircuitPython's names past ~1,260,
     and the next table of names (1,280 entries, ~7.7 KB in one piece) was
     asked for after their code had filled the heap's large holes. The board
-    now makes that table before a main menu opens (make_name_table, from
-    widgets.Screens.open_menu, every system's door to its menu)."""
+    now makes that table before a screen module first loads (make_name_table,
+    from widgets.Screens.load, the one door for them)."""
     idle(cp)  # the module's board, just powered on: its first press
     crashes = (read_settled(cp.fs_path, "deckahedron/crash.log") or b"").count(b"--- crash")
     press_and_wait(cp, "C")
