@@ -242,10 +242,10 @@ class CircuitPythonBoard(Board):
         their code had taken the heap's large holes. So a screen module
         loaded when first wanted calls this first (widgets.Screens.load:
         the menus, a flip's rarer screens, a mini-game's), and code.py at
-        the home screen after its own reload. Throwaway names ("#0", "#1", ...) are
-        interned until the heap in use jumps by the table (over 4 KB at
-        once); at most 200 (~1 KB of names for good, where the game's own
-        names made the table already)."""
+        the home screen after its own reload. Throwaway names ("#0",
+        "#1", ...) are interned until the heap in use jumps by the table
+        (over 4 KB at once); at most 200 (~1 KB of names for good, where
+        the game's own names made the table already)."""
         if self._names_made:
             return
         self._names_made = True
