@@ -21,7 +21,7 @@ import tempfile
 from bench_pico import session_commands
 from bench_stock import hello, idle, kb, power_on, update_after  # the stock bench's waits: the same board, another runtime
 from host_tools.link import DeviceError, DeviceLink
-from host_tools.sim.circuitpython import read_settled
+from host_tools.sim.circuitpython import UNLOGGED, read_settled
 from host_tools.sim.emulated import EmuBoard, random_walk, unavailable
 
 BOARD = "pico-epaper29-cp"
@@ -34,7 +34,7 @@ def crashes(board):
     """Crashes so far: crash.log's entries, and those with no room left to
     be logged (code.py says them on the console)."""
     log = read_settled(board.fs_path, "deckahedron/crash.log")
-    return (0 if log is None else log.count(b"--- crash")) + board.console_text().count("crash.log not written")
+    return (0 if log is None else log.count(b"--- crash")) + board.console_text().count(UNLOGGED)
 
 
 def measure(base, presses=PRESSES, session=SESSION, walk=WALK):

@@ -33,6 +33,9 @@ IMAGE_SHA256 = "9fc8464e3325baae20f4b9742aca30b88e51b9e0fe5a200e3638146704b0f375
 FS_OFFSET = 0x100000  # flash offset of CIRCUITPY
 FS_BYTES = 1024 * 1024
 SECTOR = 512
+# What an EmuBoard's console_text() tells a reload and an unlogged crash by:
+RELOADED = "soft reboot"  # CircuitPython's own words as code.py runs again
+UNLOGGED = "crash.log not written"  # firmware/entry/code.py's, for a crash with no room left to log
 BOOT_OUT = "Adafruit CircuitPython %s on 2026-01-01; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n"
 
 

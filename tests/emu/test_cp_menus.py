@@ -17,6 +17,7 @@ import time
 import pytest
 
 from host_tools.link import DeviceError, DeviceLink, LinkError
+from host_tools.sim.circuitpython import RELOADED
 from tests.emu.conftest import PRESS_WALL, battery_box, hello
 from tests.emu.cp_defects import OPEN_DEFECTS, OutOfHeap, PanelGarbled, answered, crashed, drew_screen_error
 GAP = 0.35  # emulated s after a press: keypad's debounce and the app's work
@@ -56,9 +57,6 @@ def glass_shows(cp, frame, refused, wall=PRESS_WALL):
             return None
         time.sleep(0.3)
     return False
-
-
-RELOADED = "soft reboot"  # what CircuitPython's console says as code.py runs again
 
 
 def not_shown(cp, what, frame, reloads):

@@ -11,7 +11,7 @@ import zlib
 import pytest
 
 from host_tools.link import DeviceError, DeviceLink, LinkError
-from host_tools.sim.circuitpython import read_settled
+from host_tools.sim.circuitpython import RELOADED, read_settled
 from host_tools.sim.emulated import random_walk
 from tests.host.conftest import wait_hello
 from tests.emu.conftest import CP_BOARD, PRESS_WALL, hello, is_update, press_and_settle, press_and_wait, same_as_twin
@@ -219,7 +219,7 @@ def test_ctrl_c_on_either_usb_port_does_not_stop_the_game(cp, which):
     of a B press; on usb_cdc.data it is a byte of the link."""
     hello(cp)
     idle(cp)
-    before_junk, reloads = len(cp.violations()), cp.console_text().count("soft reboot")
+    before_junk, reloads = len(cp.violations()), cp.console_text().count(RELOADED)
     start = cp.press("B")
     cp.send_at(b"\x03", t=start + INTO_THE_REFRESH, port="console" if which == "console" else "link")
     while cp.time() < start + 2.0:
@@ -230,7 +230,7 @@ def test_ctrl_c_on_either_usb_port_does_not_stop_the_game(cp, which):
     except LinkError as e:
         raise AssertionError("0x03 on the %s port stopped the game: %s" % (which, e))
     # the console says so (what the walk of every screen reads to tell a reload nothing logged)
-    assert cp.console_text().count("soft reboot") - reloads == (which == "console"), cp.console_text()[-400:]
+    assert cp.console_text().count(RELOADED) - reloads == (which == "console"), cp.console_text()[-400:]
     # A clears a notice (a Ctrl-C that fell in a save restarts the game from it with one; at home
     # A picks the next attribute); then B must answer on the panel: a flip, or the rules' refusal
     # where the walk so far has left the hero unable to flip (knocked out)
